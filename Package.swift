@@ -1,0 +1,47 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// VaultMail: a local-first email engine. See docs/ and ../shared/design/ARCHITECTURE.md for
+/// the module boundaries: adapters depend on Core, never on each other.
+let package = Package(
+    name: "VaultMail",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "vaultmail", targets: ["vaultmail"]),
+        .executable(name: "vaultmail-bench", targets: ["vaultmail-bench"]),
+        .library(name: "VaultMailCore", targets: ["VaultMailCore"]),
+        .library(name: "VaultMailStore", targets: ["VaultMailStore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "VaultMailCore"),
+        .target(
+            name: "VaultMailStore",
+            dependencies: ["VaultMailCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(name: "VaultMailTesting", dependencies: ["VaultMailCore"]),
+        .executableTarget(
+            name: "vaultmail",
+            dependencies: [
+                "VaultMailCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "vaultmail-bench",
+            dependencies: ["VaultMailCore", "VaultMailStore", "VaultMailTesting"]
+        ),
+        .testTarget(
+            name: "VaultMailCoreTests",
+            dependencies: ["VaultMailCore", "VaultMailTesting"]
+        ),
+        .testTarget(
+            name: "VaultMailStoreTests",
+            dependencies: ["VaultMailCore", "VaultMailStore", "VaultMailTesting"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

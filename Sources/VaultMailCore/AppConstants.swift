@@ -1,0 +1,29 @@
+/// Constants shared across the engine (NOTIF-03 and the thread list).
+public enum AppConstants {
+    // MARK: - Thread list (AC-U-13)
+    public static let threadListPageSize = 25
+
+    // MARK: - Notification identifiers (NOTIF-03)
+    public static let notificationCategoryEmail = "EMAIL_NOTIFICATION"
+    public static let notificationActionMarkRead = "MARK_READ_ACTION"
+    public static let notificationActionArchive = "ARCHIVE_ACTION"
+    public static let notificationActionDelete = "DELETE_ACTION"
+    public static let notificationActionReply = "REPLY_ACTION"
+    public static let maxNotificationsPerSync = 10
+    public static let backgroundNotificationRecencySeconds = 3600
+    public static let foregroundNotificationRecencySeconds = 300
+
+    // MARK: - Notification limits (NFR-NOTIF-03)
+    /// Most entries the in-memory dedup set keeps before evicting the oldest.
+    public static let maxDeliveredNotificationIds = 10_000
+
+    // MARK: - Sync
+    public static let defaultSyncWindowDays = 30
+
+    // MARK: - Quiet hours defaults (NOTIF-14), minutes since midnight
+    public static let defaultQuietHoursStart = 1320
+    public static let defaultQuietHoursEnd = 420
+
+    // MARK: - Sending
+    public static let defaultUndoSendDelaySeconds = 5
+}

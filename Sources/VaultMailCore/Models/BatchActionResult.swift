@@ -1,0 +1,14 @@
+/// The outcome of an action applied to many threads: which succeeded and which failed, with
+/// why, so a caller can report "5 actions failed" and keep those selected (E-12).
+public struct BatchActionResult: Sendable {
+    public var succeeded: [String]
+    public var failed: [(id: String, error: any Error)]
+
+    public init(succeeded: [String] = [], failed: [(id: String, error: any Error)] = []) {
+        self.succeeded = succeeded
+        self.failed = failed
+    }
+
+    public var failedIds: [String] { failed.map(\.id) }
+    public var allSucceeded: Bool { failed.isEmpty }
+}

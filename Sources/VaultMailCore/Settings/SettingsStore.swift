@@ -1,0 +1,217 @@
+import Foundation
+import Observation
+
+/// The user's preferences (NOTIF-23), loaded from and written through to a `SettingsStorage`
+/// on every change, so a change is durable when the setter returns. Defaults are applied
+/// for values never set; a stored 0 (midnight) is a real value, distinct from "not set".
+@MainActor
+@Observable
+public final class SettingsStore {
+    /// Per-account notification toggles by account id; an absent account is on (NOTIF-08).
+    public private(set) var notificationPreferences: [String: Bool]
+    /// The master switch (`vaultmail notify on|off`); when off nothing is posted.
+    public var notificationsEnabled: Bool {
+        didSet { persist(notificationsEnabled, Keys.notificationsEnabled) }
+    }
+    /// Category raw value → enabled; absent means enabled (NOTIF-09).
+    public var notificationCategoryPreferences: [String: Bool] {
+        didSet { persist(notificationCategoryPreferences, Keys.categoryPreferences) }
+    }
+    /// Lowercased addresses whose mail always notifies (NOTIF-10).
+    public var vipContacts: Set<String> {
+        didSet { persist(vipContacts.sorted(), Keys.vipContacts) }
+    }
+    /// Threads that never notify (NOTIF-11).
+    public var mutedThreadIds: Set<String> {
+        didSet { persist(mutedThreadIds.sorted(), Keys.mutedThreadIds) }
+    }
+    public var quietHoursEnabled: Bool {
+        didSet { persist(quietHoursEnabled, Keys.quietHoursEnabled) }
+    }
+    /// Minutes since midnight, 0 ..< 1440 (NOTIF-14). Other values are wrapped into range.
+    public var quietHoursStart: Int {
+        didSet {
+            let wrapped = Self.wrapMinutes(quietHoursStart)
+            if wrapped != quietHoursStart { quietHoursStart = wrapped } else { persist(quietHoursStart, Keys.quietHoursStart) }
+        }
+    }
+    /// Minutes since midnight, 0 ..< 1440 (NOTIF-14). Other values are wrapped into range.
+    public var quietHoursEnd: Int {
+        didSet {
+            let wrapped = Self.wrapMinutes(quietHoursEnd)
+            if wrapped != quietHoursEnd { quietHoursEnd = wrapped } else { persist(quietHoursEnd, Keys.quietHoursEnd) }
+        }
+    }
+    /// Seconds a sent message waits before it is transmitted, so it can be undone (AC-U-11).
+    public var undoSendDelaySeconds: Int {
+        didSet { persist(max(0, undoSendDelaySeconds), Keys.undoSendDelay) }
+    }
+    /// The last write that failed, if any; `nil` after a later write succeeds.
+    public private(set) var lastPersistenceError: (any Error)?
+
+    @ObservationIgnored private let storage: any SettingsStorage
+
+    public init(storage: any SettingsStorage) {
+        self.storage = storage
+        let load = Loader(storage: storage)
+        notificationPreferences = load.accountBools(Keys.accountNotifications)
+        notificationsEnabled = load.value(Keys.notificationsEnabled) ?? true
+        notificationCategoryPreferences = load.value(Keys.categoryPreferences) ?? [:]
+        vipContacts = Set(load.value([String].self, Keys.vipContacts) ?? [])
+        mutedThreadIds = Set(load.value([String].self, Keys.mutedThreadIds) ?? [])
+        quietHoursEnabled = load.value(Keys.quietHoursEnabled) ?? false
+        quietHoursStart = load.value(Keys.quietHoursStart).map(Self.wrapMinutes) ?? AppConstants.defaultQuietHoursStart
+        quietHoursEnd = load.value(Keys.quietHoursEnd).map(Self.wrapMinutes) ?? AppConstants.defaultQuietHoursEnd
+        undoSendDelaySeconds = load.value(Keys.undoSendDelay) ?? AppConstants.defaultUndoSendDelaySeconds
+        lastPersistenceError = load.firstError
+    }
+
+    // MARK: - Helpers (NOTIF-08 … NOTIF-11)
+
+    public func notificationsEnabled(for accountId: String) -> Bool {
+        notificationPreferences[accountId] ?? true
+    }
+
+    public func setNotificationsEnabled(_ enabled: Bool, for accountId: String) {
+        notificationPreferences[accountId] = enabled
+        write { try storage.setAccountValue(try Self.encode(enabled), forKey: Keys.accountNotifications, accountId: accountId) }
+    }
+
+    public func notificationCategoryEnabled(for categoryRaw: String) -> Bool {
+        notificationCategoryPreferences[categoryRaw] ?? true
+    }
+
+    public func setNotificationCategory(_ categoryRaw: String, enabled: Bool) {
+        notificationCategoryPreferences[categoryRaw] = enabled
+    }
+
+    /// Adds a VIP, stored lowercased so matching is case-insensitive (AC-N-08).
+    public func addVIPContact(_ email: String) {
+        let normalized = Self.normalizeAddress(email)
+        guard !normalized.isEmpty else { return }
+        vipContacts.insert(normalized)
+    }
+
+    public func removeVIPContact(_ email: String) {
+        vipContacts.remove(Self.normalizeAddress(email))
+    }
+
+    public func isVIP(_ address: String) -> Bool {
+        vipContacts.contains(Self.normalizeAddress(address))
+    }
+
+    /// Mutes the thread, or unmutes it when it is muted.
+    public func toggleMuteThread(threadId: String) {
+        if mutedThreadIds.contains(threadId) {
+            mutedThreadIds.remove(threadId)
+        } else {
+            mutedThreadIds.insert(threadId)
+        }
+    }
+
+    /// Sets both ends of the quiet hours from minutes since midnight, rejecting values
+    /// outside 0 ..< 1440.
+    public func setQuietHours(start: Int, end: Int) throws(SettingsError) {
+        guard (0..<1440).contains(start), (0..<1440).contains(end) else {
+            throw .invalidQuietHours(start: start, end: end)
+        }
+        quietHoursStart = start
+        quietHoursEnd = end
+    }
+
+    /// Puts every setting back to its default and forgets every stored value.
+    public func resetAll() {
+        write { try storage.removeAll() }
+        notificationPreferences = [:]
+        notificationsEnabled = true
+        notificationCategoryPreferences = [:]
+        vipContacts = []
+        mutedThreadIds = []
+        quietHoursEnabled = false
+        quietHoursStart = AppConstants.defaultQuietHoursStart
+        quietHoursEnd = AppConstants.defaultQuietHoursEnd
+        undoSendDelaySeconds = AppConstants.defaultUndoSendDelaySeconds
+    }
+
+    // MARK: - Persistence
+
+    enum Keys {
+        static let accountNotifications = "notificationsEnabledForAccount"
+        static let notificationsEnabled = "notificationsEnabled"
+        static let categoryPreferences = "notifCategoryPreferences"
+        static let vipContacts = "vipContacts"
+        static let mutedThreadIds = "mutedThreadIds"
+        static let quietHoursEnabled = "quietHoursEnabled"
+        static let quietHoursStart = "quietHoursStart"
+        static let quietHoursEnd = "quietHoursEnd"
+        static let undoSendDelay = "undoSendDelaySeconds"
+    }
+
+    private func persist<T: Encodable>(_ value: T, _ key: String) {
+        write { try storage.setValue(try Self.encode(value), forKey: key) }
+    }
+
+    private func write(_ body: () throws -> Void) {
+        do {
+            try body()
+            lastPersistenceError = nil
+        } catch {
+            lastPersistenceError = error
+        }
+    }
+
+    private static func encode<T: Encodable>(_ value: T) throws -> Data {
+        try JSONEncoder().encode(value)
+    }
+
+    static func normalizeAddress(_ address: String) -> String {
+        address.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+
+    static func wrapMinutes(_ minutes: Int) -> Int {
+        ((minutes % 1440) + 1440) % 1440
+    }
+
+    /// Reads stored values, remembering the first failure instead of stopping.
+    private final class Loader {
+        let storage: any SettingsStorage
+        var firstError: (any Error)?
+
+        init(storage: any SettingsStorage) { self.storage = storage }
+
+        func value<T: Decodable>(_ key: String) -> T? { value(T.self, key) }
+
+        func value<T: Decodable>(_ type: T.Type, _ key: String) -> T? {
+            do {
+                guard let data = try storage.value(forKey: key) else { return nil }
+                return try JSONDecoder().decode(T.self, from: data)
+            } catch {
+                firstError = firstError ?? error
+                return nil
+            }
+        }
+
+        func accountBools(_ key: String) -> [String: Bool] {
+            do {
+                return try storage.accountValues(forKey: key).compactMapValues {
+                    try? JSONDecoder().decode(Bool.self, from: $0)
+                }
+            } catch {
+                firstError = firstError ?? error
+                return [:]
+            }
+        }
+    }
+}
+
+/// Invalid settings input, with what was wrong.
+public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
+    case invalidQuietHours(start: Int, end: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidQuietHours(let start, let end):
+            "quiet hours must be minutes since midnight between 0 and 1439, got \(start)–\(end)"
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+
+/// The SQLite database behind the store: a WAL-mode pool for a file, or a private
+/// in-memory database for tests, both migrated by the same migrator.
+public final class AppDatabase: Sendable {
+    /// GRDB's writer; repositories share it.
+    let writer: any DatabaseWriter
+
+    private init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    /// Opens (creating when needed) the database file at `path`, in WAL mode.
+    public static func open(path: String) throws -> AppDatabase {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration())
+            return try AppDatabase(writer: pool)
+        } catch let error as DatabaseError {
+            throw RepositoryStoreError.cannotOpen(path: path, reason: error.message ?? "\(error)")
+        }
+    }
+
+    /// A new empty database in memory, with the production schema.
+    public static func inMemory() throws -> AppDatabase {
+        try AppDatabase(writer: DatabaseQueue(configuration: configuration()))
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.label = "VaultMail"
+        return configuration
+    }
+
+    /// The journal mode in force ("wal" for a file database).
+    public func journalMode() throws -> String {
+        try writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+    }
+
+    /// Rows per table, for tests that prove nothing is left behind.
+    public func rowCounts() throws -> [String: Int] {
+        try writer.read { db in
+            let tables = try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table'
+                AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'
+                """)
+            var counts: [String: Int] = [:]
+            for table in tables {
+                counts[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0
+            }
+            return counts
+        }
+    }
+}
+
+/// Opening the store failed, with the file and SQLite's words.
+public enum RepositoryStoreError: Error, Sendable, CustomStringConvertible {
+    case cannotOpen(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            "cannot open the mail store at \(path): \(reason); check the directory exists and is writable"
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import GRDB
+import VaultMailCore
+
+/// `EmailRepository` over the SQLite store. Reads and actions are local; the IMAP-backed
+/// repository applies server actions first and then calls these.
+public struct GRDBEmailRepository: EmailRepository {
+    let database: AppDatabase
+    var writer: any DatabaseWriter { database.writer }
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    // MARK: - Thread lists
+
+    public func getThreads(folderId: String, category: AICategory?, cursor: ThreadCursor?, limit: Int) async throws -> ThreadPage {
+        try await writer.read { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM folder WHERE id = ?", arguments: [folderId]) != nil else {
+                throw RepositoryError.folderNotFound(id: folderId)
+            }
+            return try Self.page(db, where: "tf.folderId = ?", [folderId], category: category, cursor: cursor, limit: limit)
+        }
+    }
+
+    public func getThreadsUnified(folderType: FolderType, category: AICategory?, cursor: ThreadCursor?, limit: Int) async throws -> ThreadPage {
+        try await writer.read { db in
+            try Self.page(db, where: "tf.folderType = ?", [folderType.rawValue], category: category, cursor: cursor, limit: limit)
+        }
+    }
+
+    /// One page, newest first, reading `threadFolder`'s (folder, latestDate, id) index.
+    private static func page(
+        _ db: Database, where condition: String, _ arguments: StatementArguments,
+        category: AICategory?, cursor: ThreadCursor?, limit: Int
+    ) throws -> ThreadPage {
+        let limit = max(1, limit)
+        var sql = "SELECT \(EmailThread.columns) FROM threadFolder tf JOIN thread t ON t.id = tf.threadId WHERE \(condition)"
+        var arguments = arguments
+        if let category {
+            sql += " AND t.aiCategory = ?"
+            arguments += [category.rawValue]
+        }
+        if let cursor {
+            sql += " AND (tf.latestDate, tf.threadId) < (?, ?)"
+            arguments += [cursor.date.millis, cursor.threadId]
+        }
+        sql += " ORDER BY tf.latestDate DESC, tf.threadId DESC LIMIT ?"
+        arguments += [limit + 1]
+        var seen = Set<String>()
+        var threads = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            .map(EmailThread.init(row:))
+            .filter { seen.insert($0.id).inserted }
+        let hasMore = threads.count > limit
+        if hasMore { threads.removeLast(threads.count - limit) }
+        let next = hasMore ? threads.last.map { ThreadCursor(date: $0.latestDate, threadId: $0.id) } : nil
+        return ThreadPage(threads: threads, nextCursor: next, hasMore: hasMore)
+    }
+
+    public func getUnreadCounts(folderId: String) async throws -> [AICategory?: Int] {
+        try await writer.read { db in
+            try Self.unreadCounts(db, where: "tf.folderId = ?", [folderId])
+        }
+    }
+
+    public func getUnreadCountsUnified(folderType: FolderType) async throws -> [AICategory?: Int] {
+        try await writer.read { db in
+            try Self.unreadCounts(db, where: "tf.folderType = ?", [folderType.rawValue])
+        }
+    }
+
+    private static func unreadCounts(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [AICategory?: Int] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT t.aiCategory AS category, COUNT(DISTINCT t.id) AS unread
+            FROM threadFolder tf JOIN thread t ON t.id = tf.threadId
+            WHERE \(condition) AND t.unreadCount > 0 GROUP BY t.aiCategory
+            """, arguments: arguments)
+        var counts: [AICategory?: Int] = [nil: 0]
+        for row in rows {
+            let category = (row["category"] as String?).flatMap(AICategory.init(rawValue:)) ?? .uncategorized
+            let unread: Int = row["unread"]
+            counts[category, default: 0] += unread
+            counts[nil, default: 0] += unread
+        }
+        return counts
+    }
+
+    public func getInboxUnreadCount() async throws -> Int {
+        try await writer.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM email INDEXED BY email_inbox_unread
+                WHERE isRead = 0 AND inboxLinks > 0
+                AND accountId IN (SELECT id FROM account WHERE isActive = 1)
+                """) ?? 0
+        }
+    }
+
+    // MARK: - Lookups
+
+    public func getFolders(accountId: String) async throws -> [Folder] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Folder.columns) FROM folder WHERE accountId = ? ORDER BY path",
+                             arguments: [accountId]).map(Folder.init(row:))
+        }
+    }
+
+    public func getFolder(id: String) async throws -> Folder? {
+        try await writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Folder.columns) FROM folder WHERE id = ?", arguments: [id])
+                .map(Folder.init(row:))
+        }
+    }
+
+    public func getThread(id: String) async throws -> EmailThread? {
+        try await writer.read { db in try Self.thread(db, id: id) }
+    }
+
+    static func thread(_ db: Database, id: String) throws -> EmailThread? {
+        try Row.fetchOne(db, sql: "SELECT \(EmailThread.columns) FROM thread t WHERE t.id = ?", arguments: [id])
+            .map(EmailThread.init(row:))
+    }
+
+    public func getEmail(id: String) async throws -> Email? {
+        try await writer.read { db in
+            try db.hydratedEmails(sql: "SELECT \(Email.columns) FROM email WHERE id = ?", arguments: [id]).first
+        }
+    }
+
+    public func getEmails(threadId: String) async throws -> [Email] {
+        try await writer.read { db in
+            try db.hydratedEmails(
+                sql: "SELECT \(Email.columns) FROM email WHERE threadId = ? ORDER BY dateReceived, id",
+                arguments: [threadId])
+        }
+    }
+
+    public func getAttachments(emailId: String) async throws -> [Attachment] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE emailId = ? ORDER BY rowid",
+                             arguments: [emailId]).map(Attachment.init(row:))
+        }
+    }
+
+    public func getOutboxEmails(accountId: String?) async throws -> [Email] {
+        try await writer.read { db in
+            let states = "sendState IN ('queued', 'sending', 'failed')"
+            if let accountId {
+                return try db.hydratedEmails(
+                    sql: "SELECT \(Email.columns) FROM email WHERE \(states) AND accountId = ? ORDER BY dateReceived",
+                    arguments: [accountId])
+            }
+            return try db.hydratedEmails(
+                sql: "SELECT \(Email.columns) FROM email WHERE \(states) ORDER BY dateReceived", arguments: [])
+        }
+    }
+
+    public func existingThreadIds(among ids: Set<String>) async throws -> Set<String> {
+        try await writer.read { db in
+            var found = Set<String>()
+            for chunk in Array(ids).chunked(500) {
+                let existing = try String.fetchAll(
+                    db, sql: "SELECT id FROM thread WHERE id IN (\(placeholders(chunk.count)))",
+                    arguments: StatementArguments(chunk))
+                found.formUnion(existing)
+            }
+            return found
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// `vaultmail-bench <suite>…`: prints `<figure> <median> <unit> n=<corpus size>` per line.
+@main
+struct Bench {
+    static let suites: [String: @Sendable () async throws -> Void] = [
+        "store": StoreBenchmarks.run,
+    ]
+
+    static func main() async {
+        let requested = Array(CommandLine.arguments.dropFirst())
+        if requested.isEmpty || requested.contains("--help") || requested.contains("-h") {
+            print("usage: vaultmail-bench <suite>...   suites: \(suites.keys.sorted().joined(separator: ", "))")
+            print("output: one line per figure: <figure> <median> <unit> n=<corpus size>")
+            exit(requested.isEmpty ? 2 : 0)
+        }
+        for name in requested {
+            guard let suite = suites[name] else {
+                FileHandle.standardError.write(Data("vaultmail-bench: unknown suite '\(name)'; known: \(suites.keys.sorted().joined(separator: ", "))\n".utf8))
+                exit(2)
+            }
+            do {
+                try await suite()
+            } catch {
+                FileHandle.standardError.write(Data("vaultmail-bench: suite '\(name)' failed: \(error)\n".utf8))
+                exit(1)
+            }
+        }
+    }
+}
+
+/// Timing helpers: medians of repeated runs on a monotonic clock.
+enum Measure {
+    /// Median duration in milliseconds of `runs` calls of `body`, after one warm-up call.
+    static func medianMillis(runs: Int, _ body: () async throws -> Void) async rethrows -> Double {
+        try await body()
+        var samples: [Double] = []
+        samples.reserveCapacity(runs)
+        let clock = ContinuousClock()
+        for _ in 0..<runs {
+            let elapsed = try await clock.measure { try await body() }
+            samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+        }
+        return median(samples)
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 0 ? (sorted[mid - 1] + sorted[mid]) / 2 : sorted[mid]
+    }
+
+    static func report(_ figure: String, _ value: Double, _ unit: String, n: Int) {
+        let formatted = value >= 100 ? String(format: "%.0f", value) : String(format: "%.3f", value)
+        print("\(figure) \(formatted) \(unit) n=\(n)")
+    }
+}

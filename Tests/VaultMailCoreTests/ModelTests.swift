@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import VaultMailCore
+
+@Suite("Domain model (AC-U-13)")
+struct ModelTests {
+    @Test("SHA-256 matches the FIPS 180-4 test vectors")
+    func sha256Vectors() {
+        #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hex(String(repeating: "a", count: 1000))
+            == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+
+    @Test("Email.id is the SHA-256 of account id + Message-ID: the same message in two folders is one email")
+    func stableEmailID() {
+        let a = Email(accountId: "acct", threadId: "t", messageId: "<m@x>", fromAddress: "a@x", subject: "s", dateReceived: Date())
+        let b = Email(accountId: "acct", threadId: "other", messageId: "<m@x>", fromAddress: "a@x", subject: "s", dateReceived: Date())
+        let c = Email(accountId: "acct2", threadId: "t", messageId: "<m@x>", fromAddress: "a@x", subject: "s", dateReceived: Date())
+        #expect(a.id == SHA256.hex("acct<m@x>"))
+        #expect(a.id == b.id)
+        #expect(a.id != c.id)
+    }
+
+    @Test("AC-U-13: Participant.decode parses valid JSON")
+    func participantDecode() {
+        let list = Participant.decode(from: #"[{"name":"John Doe","email":"john@example.com"},{"email":"x@y.z"}]"#)
+        #expect(list == [Participant(name: "John Doe", email: "john@example.com"), Participant(name: nil, email: "x@y.z")])
+    }
+
+    @Test("AC-U-13 / E-09: Participant.decode returns [] for nil, empty or malformed JSON", arguments: [nil, "", "{", "[{\"name\":1}]", "not json", "{\"email\":\"a@b\"}"])
+    func participantDecodeMalformed(json: String?) {
+        #expect(Participant.decode(from: json).isEmpty)
+    }
+
+    @Test("AC-U-13: Participant.encode round-trips through decode, non-ASCII intact")
+    func participantRoundTrip() {
+        let people = [Participant(name: "Zoë Ünal 🎉", email: "zoe@example.com"), Participant(name: nil, email: "bob/x@example.com")]
+        #expect(Participant.decode(from: Participant.encode(people)) == people)
+    }
+
+    @Test("E-09: a thread whose participants JSON is malformed shows \"Unknown\"")
+    func unknownSender() {
+        let thread = EmailThread(id: "t", accountId: "a", subject: "s", latestDate: Date(), messageCount: 2, participants: "{broken")
+        #expect(thread.participantList.isEmpty)
+        #expect(thread.senderSummary == "Unknown")
+    }
+
+    @Test("AC-U-03: multi-participant rows read \"John, Sarah (3)\"")
+    func senderSummary() {
+        let json = Participant.encode([Participant(name: "John Smith", email: "j@x"), Participant(name: "Sarah Lee", email: "s@x")])
+        let thread = EmailThread(id: "t", accountId: "a", subject: "s", latestDate: Date(), messageCount: 3, participants: json)
+        #expect(thread.senderSummary == "John, Sarah (3)")
+    }
+
+    @Test("AC-U-13: page size is 25 and the NOTIF-03 constants are as specified")
+    func constants() {
+        #expect(AppConstants.threadListPageSize == 25)
+        #expect(AppConstants.notificationCategoryEmail == "EMAIL_NOTIFICATION")
+        #expect(AppConstants.notificationActionMarkRead == "MARK_READ_ACTION")
+        #expect(AppConstants.notificationActionArchive == "ARCHIVE_ACTION")
+        #expect(AppConstants.notificationActionDelete == "DELETE_ACTION")
+        #expect(AppConstants.notificationActionReply == "REPLY_ACTION")
+        #expect(AppConstants.maxNotificationsPerSync == 10)
+        #expect(AppConstants.backgroundNotificationRecencySeconds == 3600)
+        #expect(AppConstants.foregroundNotificationRecencySeconds == 300)
+    }
+
+    @Test("AC-U-13: ThreadPage.empty has no threads, no cursor and no more")
+    func emptyPage() {
+        #expect(ThreadPage.empty == ThreadPage(threads: [], nextCursor: nil, hasMore: false))
+    }
+
+    @Test("A thread cursor survives being written out and read back; junk is rejected")
+    func cursorEncoding() throws {
+        let cursor = ThreadCursor(date: Date(timeIntervalSince1970: 1_700_000_000.123), threadId: "abc:def")
+        let decoded = try #require(ThreadCursor(encoded: cursor.encoded))
+        #expect(decoded.threadId == "abc:def")
+        #expect(decoded.encoded == cursor.encoded)
+        #expect(ThreadCursor(encoded: "nonsense") == nil)
+        #expect(ThreadCursor(encoded: "12:") == nil)
+    }
+
+    @Test("Spam: tagged by the server, or only in spam folders")
+    func spam() {
+        var email = Email(accountId: "a", threadId: "t", messageId: "<m>", fromAddress: "a@x", subject: "s", dateReceived: Date())
+        #expect(!email.isSpam)
+        email.folderTypes = [.spam]
+        #expect(email.isSpam)
+        email.folderTypes = [.spam, .inbox]
+        #expect(!email.isSpam)
+        email.spamFlagged = true
+        #expect(email.isSpam)
+    }
+
+    @Test("AC-U-13: ThreadListError has the four cases and says what to do")
+    func threadListErrors() {
+        let errors: [ThreadListError] = [
+            .fetchFailed(underlying: RepositoryError.storage("disk full")),
+            .actionFailed(underlying: RepositoryError.storage("disk full")),
+            .threadNotFound(id: "T-1"), .folderNotFound(id: "F-1"),
+        ]
+        #expect(errors.map(\.description).allSatisfy { !$0.isEmpty })
+        #expect(ThreadListError.threadNotFound(id: "T-1").description.contains("T-1"))
+    }
+}
