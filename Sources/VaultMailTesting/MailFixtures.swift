@@ -8,7 +8,8 @@ public enum MailFixtures {
     public static func account(name: String = "work", email: String? = nil, id: String? = nil) -> Account {
         Account(
             id: id ?? "acct-\(name)", name: name, email: email ?? "\(name)@example.com",
-            imapHost: "127.0.0.1", imapPort: 1143, smtpHost: "127.0.0.1", smtpPort: 1025, security: .plain)
+            imapHost: "127.0.0.1", imapPort: 1143, smtpHost: "127.0.0.1", smtpPort: 1025, security: .plain,
+            createdAt: referenceDate)
     }
 
     /// One folder of each system type, paths as a typical IMAP server names them.

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import VaultMailCore
+import VaultMailStore
+import VaultMailTesting
+
+@Suite("Store integrity: cascades, triggers, WAL")
+struct StoreIntegrityTests {
+    @Test("AC-F-09 / AC-SEC-03: removing an account leaves no row of it in any table")
+    func cascadeLeavesNoOrphans() async throws {
+        let store = try await StoreFixture(accounts: ["gone", "kept"])
+        for account in ["acct-gone", "acct-kept"] {
+            try await store.add(0..<20, account: account, in: [.inbox, .starred]) { $0.threadId = "\($0.accountId)-T\($0.subject.count % 4)" }
+            try await store.add(30..<35, account: account, in: [.sent])
+            try await store.emails.saveEmails([IncomingEmail(
+                email: MailFixtures.email(accountId: account, number: 99),
+                links: [EmailFolder(emailId: MailFixtures.email(accountId: account, number: 99).id, folderId: store.folder(.inbox, account: account).id)],
+                attachments: [Attachment(emailId: MailFixtures.email(accountId: account, number: 99).id, filename: "a.pdf", mimeType: "application/pdf", sizeBytes: 10)],
+                rawSource: Array("From: x\r\n\r\nbody".utf8))])
+        }
+        let settings = await SettingsStore(storage: GRDBSettingsStorage(database: store.database))
+        await settings.setNotificationsEnabled(false, for: "acct-gone")
+        await settings.setNotificationsEnabled(false, for: "acct-kept")
+        let before = try store.database.rowCounts()
+        try await store.accounts.removeAccount(id: "acct-gone")
+        let after = try store.database.rowCounts()
+        for (table, count) in before where table != "setting" {
+            #expect(count > 0, "the test must populate \(table)")
+            #expect(after[table]! * 2 == count, "\(table): \(after[table]!) rows left of \(count)")
+        }
+        #expect(try await store.emails.getInboxUnreadCount() == 21)
+        await #expect(throws: RepositoryError.accountNotFound("acct-gone")) { try await store.accounts.removeAccount(id: "acct-gone") }
+    }
+
+    @Test("Trigger-kept membership equals the joins after a random mix of writes and actions")
+    func triggersMatchJoins() async throws {
+        let store = try await StoreFixture()
+        let custom = Folder(accountId: "acct-work", name: "Lists", path: "Lists", folderType: .custom)
+        try await store.emails.saveFolders([custom])
+        var generator = SeededGenerator(seed: 42)
+        let types: [FolderType] = [.inbox, .archive, .sent, .spam, .starred]
+        for n in 0..<200 {
+            let folderTypes = Array(types.shuffled(using: &generator).prefix(Int.random(in: 1...2, using: &generator)))
+            try await store.add([n], in: folderTypes) { email in
+                email.threadId = "T\(Int.random(in: 0..<40, using: &generator))"
+                email.isRead = Bool.random(using: &generator)
+            }
+        }
+        for step in 0..<150 {
+            let thread = "T\(Int.random(in: 0..<40, using: &generator))"
+            switch step % 7 {
+            case 0: try? await store.emails.archiveThread(id: thread)
+            case 1: try? await store.emails.deleteThread(id: thread)
+            case 2: try? await store.emails.moveThread(id: thread, toFolderId: custom.id)
+            case 3: try? await store.emails.toggleReadStatus(threadId: thread)
+            case 4: try await store.add([1000 + step], in: [.inbox]) { $0.threadId = thread }
+            case 5: try await store.database.rethread(emailId: MailFixtures.email(accountId: "acct-work", number: step).id, to: thread)
+            default: try? await store.emails.toggleStarStatus(threadId: thread)
+            }
+        }
+        try await store.database.setFolderType(custom.id, .inbox)
+        let drift = try store.database.membershipDrift()
+        #expect(drift.threadFolder == 0)
+        #expect(drift.inboxLinks == 0)
+        let counted = try await store.emails.getInboxUnreadCount()
+        let unified = try await store.emails.getThreadsUnified(folderType: .inbox, category: nil, cursor: nil, limit: 1000)
+        let fromThreads = try await unified.threads.asyncFlatMap { try await store.emails.getEmails(threadId: $0.id) }
+            .filter { !$0.isRead && $0.folderTypes.contains(.inbox) }.count
+        #expect(counted == fromThreads)
+    }
+
+    @Test("A file database runs in WAL mode and keeps its data across reopening")
+    func walAndReopen() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("nested/store.sqlite").path
+        do {
+            let database = try AppDatabase.open(path: path)
+            #expect(try database.journalMode() == "wal")
+            try await GRDBAccountRepository(database: database).addAccount(MailFixtures.account())
+        }
+        let reopened = try AppDatabase.open(path: path)
+        #expect(try await GRDBAccountRepository(database: reopened).getAccounts().map(\.name) == ["work"])
+    }
+
+    @Test("Opening a store where no directory can be made says where and why")
+    func openFailure() {
+        #expect { try AppDatabase.open(path: "/proc/vaultmail/store.sqlite") } throws: { error in
+            "\(error)".contains("/proc/vaultmail")
+        }
+    }
+}
+
+/// A deterministic random generator (SplitMix64), so a failure can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension Array {
+    func asyncFlatMap<T>(_ transform: (Element) async throws -> [T]) async rethrows -> [T] {
+        var result: [T] = []
+        for element in self { result += try await transform(element) }
+        return result
+    }
+}
