@@ -16,7 +16,7 @@ run: deps
 	$(SWIFT) run vaultmail $(ARGS)
 
 test: build
-	$(SWIFT) test --skip-build
+	$(SWIFT) test
 
 bench: deps
 	$(SWIFT) run -c release vaultmail-bench $(or $(SUITES),store)

@@ -54,6 +54,6 @@ enum Measure {
     static func report(_ figure: String, _ value: Double, _ unit: String, n: Int) {
         let formatted = value >= 100 ? String(format: "%.0f", value) : String(format: "%.3f", value)
         print("\(figure) \(formatted) \(unit) n=\(n)")
-        fflush(stdout)
+        fflush(nil)
     }
 }
