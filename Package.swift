@@ -22,7 +22,12 @@ let package = Package(
             name: "VaultMailStore",
             dependencies: ["VaultMailCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(name: "VaultMailTesting", dependencies: ["VaultMailCore"]),
+        .target(name: "VaultMailNotifications", dependencies: ["VaultMailCore"]),
+        .target(
+            name: "VaultMailApp",
+            dependencies: ["VaultMailCore", "VaultMailNotifications", "VaultMailStore"]
+        ),
+        .target(name: "VaultMailTesting", dependencies: ["VaultMailCore", "VaultMailNotifications"]),
         .executableTarget(
             name: "vaultmail",
             dependencies: [
@@ -32,7 +37,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "vaultmail-bench",
-            dependencies: ["VaultMailCore", "VaultMailStore", "VaultMailTesting"]
+            dependencies: ["VaultMailCore", "VaultMailStore", "VaultMailNotifications", "VaultMailApp", "VaultMailTesting"]
         ),
         .testTarget(
             name: "VaultMailCoreTests",
@@ -41,6 +46,10 @@ let package = Package(
         .testTarget(
             name: "VaultMailStoreTests",
             dependencies: ["VaultMailCore", "VaultMailStore", "VaultMailTesting"]
+        ),
+        .testTarget(
+            name: "VaultMailNotificationsTests",
+            dependencies: ["VaultMailCore", "VaultMailNotifications", "VaultMailTesting", "VaultMailStore", "VaultMailApp"]
         ),
     ],
     swiftLanguageModes: [.v6]

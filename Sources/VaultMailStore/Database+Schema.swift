@@ -5,6 +5,7 @@ extension AppDatabase {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-mail", migrate: createMailSchema)
+        migrator.registerMigration("v2-notification-decisions", migrate: createNotificationDecisions)
         return migrator
     }
 
@@ -154,6 +155,38 @@ extension AppDatabase {
             ) WITHOUT ROWID;
             """)
         try createMembershipTriggers(db)
+    }
+
+    /// The notification engine's decisions, one per email (the durable dedup ledger and the
+    /// answer to "why was I (not) notified?"). `seq` orders them and bounds the table; it is
+    /// renumbered when a decision is replaced, so the newest decision has the highest `seq`.
+    private static func createNotificationDecisions(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE notificationDecision (
+                emailId TEXT PRIMARY KEY NOT NULL,
+                accountId TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                threadId TEXT NOT NULL,
+                decidedAt INTEGER NOT NULL,
+                outcome TEXT NOT NULL,
+                rule TEXT NOT NULL,
+                detail TEXT,
+                subject TEXT NOT NULL,
+                fromAddress TEXT NOT NULL,
+                seq INTEGER
+            );
+            CREATE UNIQUE INDEX notificationDecision_seq ON notificationDecision(seq);
+            CREATE INDEX notificationDecision_account ON notificationDecision(accountId);
+            CREATE TRIGGER notificationDecision_number AFTER INSERT ON notificationDecision
+            WHEN NEW.seq IS NULL BEGIN
+                UPDATE notificationDecision SET seq = (SELECT IFNULL(MAX(seq), 0) + 1 FROM notificationDecision)
+                WHERE emailId = NEW.emailId;
+            END;
+            CREATE TRIGGER notificationDecision_renumber AFTER UPDATE OF decidedAt ON notificationDecision
+            WHEN NEW.seq IS NULL BEGIN
+                UPDATE notificationDecision SET seq = (SELECT IFNULL(MAX(seq), 0) + 1 FROM notificationDecision)
+                WHERE emailId = NEW.emailId;
+            END;
+            """)
     }
 
     private static func createMembershipTriggers(_ db: Database) throws {

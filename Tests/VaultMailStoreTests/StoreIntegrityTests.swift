@@ -18,6 +18,10 @@ struct StoreIntegrityTests {
                 attachments: [Attachment(emailId: MailFixtures.email(accountId: account, number: 99).id, filename: "a.pdf", mimeType: "application/pdf", sizeBytes: 10)],
                 rawSource: Array("From: x\r\n\r\nbody".utf8))])
         }
+        let ledger = GRDBNotificationLedger(database: store.database)
+        try await ledger.record(["acct-gone", "acct-kept"].map { account in
+            NotificationDecision(email: MailFixtures.email(accountId: account, number: 1), decidedAt: Date(), outcome: .notified, rule: .allFilters)
+        })
         let settings = await SettingsStore(storage: GRDBSettingsStorage(database: store.database))
         await settings.setNotificationsEnabled(false, for: "acct-gone")
         await settings.setNotificationsEnabled(false, for: "acct-kept")

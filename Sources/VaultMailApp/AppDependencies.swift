@@ -1,0 +1,67 @@
+import Foundation
+import VaultMailCore
+import VaultMailNotifications
+import VaultMailStore
+
+/// The composition root: builds the object graph in the order of notifications-spec §5.2,
+/// so the tool, the daemon and the tests run the same engine.
+@MainActor
+public final class AppDependencies {
+    public let database: AppDatabase
+    public let emailRepository: any EmailRepository
+    public let accountRepository: any AccountRepository
+    public let settingsStore: SettingsStore
+    public let fetchThreads: FetchThreadsUseCase
+    public let manageThreadActions: ManageThreadActionsUseCase
+    public let markRead: MarkReadUseCase
+    public let filterPipeline: NotificationFilterPipeline
+    public let notificationLedger: any NotificationLedger
+    public let notificationService: NotificationService
+    public let notificationResponseHandler: NotificationResponseHandler
+    public let notificationSyncCoordinator: NotificationSyncCoordinator
+    public let notificationCenter: any NotificationCenterProviding
+
+    /// Builds the graph over `database`, posting through `center`, replying through
+    /// `composeEmail`. `emailRepository` defaults to the local store; the sync layer passes
+    /// its server-backed repository.
+    public init(
+        database: AppDatabase,
+        center: any NotificationCenterProviding,
+        composeEmail: any ComposeEmailUseCase,
+        emailRepository: (any EmailRepository)? = nil,
+        clock: any WallClock = SystemWallClock()
+    ) async {
+        self.database = database
+        let emails = emailRepository ?? GRDBEmailRepository(database: database)
+        self.emailRepository = emails
+        accountRepository = GRDBAccountRepository(database: database)
+        fetchThreads = FetchThreadsUseCase(repository: emails)
+        manageThreadActions = ManageThreadActionsUseCase(repository: emails)
+        markRead = MarkReadUseCase(repository: emails)
+        notificationCenter = center
+
+        // 1. Settings
+        settingsStore = SettingsStore(storage: GRDBSettingsStorage(database: database))
+        // 2–3. Filters and the pipeline
+        filterPipeline = NotificationFilterPipeline.standard(settings: settingsStore, clock: clock)
+        // 4. The service
+        notificationLedger = GRDBNotificationLedger(database: database)
+        notificationService = NotificationService(
+            center: center, settingsStore: settingsStore, emailRepository: emails,
+            filterPipeline: filterPipeline, ledger: notificationLedger, clock: clock)
+        // 5. The response handler
+        notificationResponseHandler = NotificationResponseHandler(
+            manageThreadActions: manageThreadActions, markRead: markRead, composeEmail: composeEmail,
+            emailRepository: emails, notificationService: notificationService)
+        // 6. The coordinator, which the handler needs for tap navigation
+        notificationSyncCoordinator = NotificationSyncCoordinator(notificationService: notificationService)
+        notificationResponseHandler.coordinator = notificationSyncCoordinator
+        // 7. The handler receives the centre's responses
+        center.setDelegate(notificationResponseHandler)
+        // 8. Categories, then launch housekeeping: dedup set, muted threads (E-21), badge
+        await notificationService.registerCategories()
+        await notificationService.rebuildDeliveredNotificationIds()
+        await notificationService.cleanUpMutedThreads()
+        await notificationService.updateBadgeCount()
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import VaultMailCore
+import VaultMailNotifications
+import VaultMailTesting
+
+/// The notification engine wired to doubles: a mock repository with one account's folders,
+/// a recording centre, in-memory settings and ledger, and a clock tests set.
+@MainActor
+final class EngineFixture {
+    let repository = MockEmailRepository()
+    let center = MockNotificationCenter()
+    let settings = SettingsStore(storage: InMemorySettingsStorage())
+    let clock = FixedClock(MailFixtures.referenceDate)
+    let ledger = InMemoryNotificationLedger()
+    let compose = RecordingComposeEmail()
+    let folders = MailFixtures.standardFolders(accountId: "acct-work")
+    let service: NotificationService
+    let handler: NotificationResponseHandler
+    let coordinator: NotificationSyncCoordinator
+
+    init(firstLaunchDone: Bool = true) async throws {
+        let pipeline = NotificationFilterPipeline.standard(settings: settings, clock: clock)
+        service = NotificationService(center: center, settingsStore: settings, emailRepository: repository,
+                                      filterPipeline: pipeline, ledger: ledger, clock: clock)
+        handler = NotificationResponseHandler(
+            manageThreadActions: ManageThreadActionsUseCase(repository: repository),
+            markRead: MarkReadUseCase(repository: repository), composeEmail: compose,
+            emailRepository: repository, notificationService: service)
+        coordinator = NotificationSyncCoordinator(notificationService: service)
+        handler.coordinator = coordinator
+        center.setDelegate(handler)
+        try await repository.saveFolders(folders)
+        await service.registerCategories()
+        if firstLaunchDone { service.markFirstLaunchComplete() }
+    }
+
+    /// An email received `minutesAgo` before the clock's now, stored in the mock repository
+    /// linked to folders of `types`.
+    @discardableResult
+    func email(
+        _ number: Int, in types: [FolderType] = [.inbox], minutesAgo: Double = 1, thread: String? = nil,
+        from: String = "sender@example.com", fromName: String? = "Sender", subject: String? = nil,
+        snippet: String? = nil, category: AICategory? = nil, spamFlagged: Bool = false, isRead: Bool = false,
+        account: String = "acct-work"
+    ) async throws -> Email {
+        var email = MailFixtures.email(
+            accountId: account, number: number, threadId: thread, from: from, fromName: fromName, subject: subject,
+            date: clock.now.addingTimeInterval(-minutesAgo * 60), isRead: isRead, category: category, snippet: snippet)
+        email.spamFlagged = spamFlagged
+        let stored = try await repository.saveEmails([MailFixtures.incoming(email, in: types.map { folders.of($0) })])
+        return stored.first ?? email
+    }
+
+    func emails(_ numbers: Range<Int>, minutesAgo: (Int) -> Double = { _ in 1 }) async throws -> [Email] {
+        var result: [Email] = []
+        for n in numbers { result.append(try await email(n, minutesAgo: minutesAgo(n))) }
+        return result
+    }
+
+    func process(_ emails: [Email], background: Bool = false, activeFolder: String? = nil) async {
+        await coordinator.didSyncNewEmails(emails, fromBackground: background, activeFolderType: activeFolder)
+    }
+
+    var postedEmailIds: [String] { center.addedRequests.map { $0.content.userInfo.emailId } }
+
+    func decision(_ email: Email) async throws -> NotificationDecision? {
+        try await ledger.decision(forEmailId: email.id)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import VaultMailCore
+import VaultMailNotifications
+import VaultMailTesting
+
+@MainActor
+@Suite("NotificationSyncCoordinator (NOTIF-18 … NOTIF-21)")
+struct NotificationSyncCoordinatorTests {
+    @Test("AC-N-12: didSyncNewEmails hands the batch to the service with its parameters")
+    func didSync() async throws {
+        let engine = try await EngineFixture()
+        let email = try await engine.email(1)
+        await engine.coordinator.didSyncNewEmails([email], fromBackground: false, activeFolderType: nil)
+        #expect(engine.postedEmailIds == [email.id])
+    }
+
+    @Test("AC-N-11: didMarkThreadRead removes the thread's notifications and updates the badge")
+    func didMarkThreadRead() async throws {
+        let engine = try await EngineFixture()
+        let email = try await engine.email(1, thread: "T")
+        await engine.process([email])
+        try await engine.repository.setThreadRead(id: "T", isRead: true)
+        await engine.coordinator.didMarkThreadRead(threadId: "T")
+        #expect(engine.center.removedIdentifiers == ["email-\(email.id)"])
+        #expect(engine.center.currentBadgeCount == 0)
+    }
+
+    @Test("AC-N-11: didRemoveThread (archive or delete in-app) removes notifications and updates the badge")
+    func didRemoveThread() async throws {
+        let engine = try await EngineFixture()
+        let email = try await engine.email(1, thread: "T")
+        await engine.process([email])
+        try await engine.repository.archiveThread(id: "T")
+        await engine.coordinator.didRemoveThread(threadId: "T")
+        #expect(engine.center.removedIdentifiers == ["email-\(email.id)"])
+        #expect(engine.center.currentBadgeCount == 0)
+    }
+
+    @Test("E-25 / AC-N-12: markFirstLaunchComplete lifts first-launch suppression (background-only launch too)")
+    func markFirstLaunch() async throws {
+        let engine = try await EngineFixture(firstLaunchDone: false)
+        let first = try await engine.email(1)
+        await engine.coordinator.didSyncNewEmails([first], fromBackground: true, activeFolderType: nil)
+        #expect(engine.center.addedRequests.isEmpty)
+        engine.coordinator.markFirstLaunchComplete()
+        let second = try await engine.email(2)
+        await engine.coordinator.didSyncNewEmails([second], fromBackground: true, activeFolderType: nil)
+        #expect(engine.postedEmailIds == [second.id])
+    }
+
+    @Test("E-12 / AC-N-20: pendingThreadNavigation is set before anyone reads it (cold start) and can be cleared")
+    func pendingNavigation() async throws {
+        let engine = try await EngineFixture()
+        let email = try await engine.email(1, thread: "T-cold")
+        await engine.process([email])
+        try await engine.center.respond(to: "email-\(email.id)", action: NotificationResponse.defaultActionIdentifier)
+        #expect(engine.coordinator.pendingThreadNavigation == "T-cold")
+        engine.coordinator.pendingThreadNavigation = nil
+        #expect(engine.coordinator.pendingThreadNavigation == nil)
+    }
+
+    @Test("E-20 / AC-N-15: a non-selected account's sync (activeFolderType nil) is not suppressed")
+    func nonSelectedAccount() async throws {
+        let engine = try await EngineFixture()
+        let selected = try await engine.email(1)
+        await engine.coordinator.didSyncNewEmails([selected], fromBackground: false, activeFolderType: "inbox")
+        let other = try await engine.email(2)
+        await engine.coordinator.didSyncNewEmails([other], fromBackground: false, activeFolderType: nil)
+        #expect(engine.postedEmailIds == [other.id])
+    }
+
+    @Test("Opening a thread clears its notifications; closing another thread changes nothing")
+    func openAndClose() async throws {
+        let engine = try await EngineFixture()
+        let email = try await engine.email(1, thread: "T")
+        await engine.process([email])
+        await engine.coordinator.threadOpened("T")
+        #expect(engine.center.removedIdentifiers == ["email-\(email.id)"])
+        engine.coordinator.threadClosed("other")
+        #expect(engine.coordinator.viewingThreadId == "T")
+        engine.coordinator.threadClosed("T")
+        #expect(engine.coordinator.viewingThreadId == nil)
+    }
+}
