@@ -5,6 +5,7 @@ import Foundation
 struct Bench {
     static let suites: [String: @Sendable () async throws -> Void] = [
         "store": StoreBenchmarks.run,
+        "notifications": { try await NotificationBenchmarks.run() },
     ]
 
     static func main() async {
@@ -38,8 +39,7 @@ enum Measure {
         samples.reserveCapacity(runs)
         let clock = ContinuousClock()
         for _ in 0..<runs {
-            let elapsed = try await clock.measure { try await body() }
-            samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+            samples.append(try await clock.measure { try await body() }.millis)
         }
         return median(samples)
     }
@@ -52,7 +52,7 @@ enum Measure {
     }
 
     static func report(_ figure: String, _ value: Double, _ unit: String, n: Int) {
-        let formatted = value >= 100 ? String(format: "%.0f", value) : String(format: "%.3f", value)
+        let formatted = value >= 100 ? String(format: "%.0f", value) : String(format: "%.4g", value)
         print("\(figure) \(formatted) \(unit) n=\(n)")
         fflush(nil)
     }

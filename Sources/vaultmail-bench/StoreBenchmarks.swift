@@ -74,8 +74,7 @@ enum StoreBenchmarks {
             for batchStart in stride(from: start, to: size, by: 1000) {
                 let batch = (batchStart..<min(batchStart + 1000, size)).map(incoming)
                 let elapsed = try await clock.measure { try await emails.saveEmails(batch) }
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                rates.append(Double(batch.count) / seconds)
+                rates.append(Double(batch.count) / (elapsed.millis / 1000))
             }
             return rates
         }

@@ -19,6 +19,20 @@ struct NotificationServiceTests {
         #expect(await engine.service.authorizationStatus() == .denied)
     }
 
+    @Test("E-19 / AC-N-02: enabling an account asks for permission first; denied leaves the toggle off")
+    func enableAccountNeedsPermission() async throws {
+        let engine = try await EngineFixture()
+        engine.center.authorizationGranted = false
+        #expect(await !engine.service.setNotificationsEnabled(true, forAccount: "acct-work"))
+        #expect(engine.center.authorizationRequests.count == 1)
+        #expect(!engine.settings.notificationsEnabled(for: "acct-work"))
+        engine.center.authorizationGranted = true
+        #expect(await engine.service.setNotificationsEnabled(true, forAccount: "acct-work"))
+        #expect(engine.settings.notificationsEnabled(for: "acct-work"))
+        #expect(await !engine.service.setNotificationsEnabled(false, forAccount: "acct-work"))
+        #expect(engine.center.authorizationRequests.count == 2)
+    }
+
     @Test("AC-N-01: registerCategories registers the one email category")
     func categories() async throws {
         let engine = try await EngineFixture()
