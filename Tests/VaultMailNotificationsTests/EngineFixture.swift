@@ -67,3 +67,13 @@ final class EngineFixture {
         try await ledger.decision(forEmailId: email.id)
     }
 }
+
+/// An email as the filters see it: account "acct-1", with the folder types, sender, thread,
+/// category and spam tag given.
+func filterTestEmail(types: Set<FolderType>, from: String, thread: String, category: String?, spam: Bool) -> Email {
+    var email = MailFixtures.email(accountId: "acct-1", number: 1, threadId: thread, from: from)
+    email.folderTypes = types
+    email.aiCategory = category
+    email.spamFlagged = spam
+    return email
+}

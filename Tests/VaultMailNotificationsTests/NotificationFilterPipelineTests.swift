@@ -11,13 +11,9 @@ struct NotificationFilterPipelineTests {
     let clock = FixedClock(hour: 23, minute: 30)
     var pipeline: NotificationFilterPipeline { .standard(settings: settings, clock: clock) }
 
-    func email(from: String = "a@example.com", types: Set<FolderType> = [.inbox], thread: String = "T",
+    func email(types: Set<FolderType> = [.inbox], from: String = "a@example.com", thread: String = "T",
                category: String? = nil, spam: Bool = false) -> Email {
-        var email = MailFixtures.email(accountId: "acct-1", number: 1, threadId: thread, from: from)
-        email.folderTypes = types
-        email.aiCategory = category
-        email.spamFlagged = spam
-        return email
+        filterTestEmail(types: types, from: from, thread: thread, category: category, spam: spam)
     }
 
     @Test("AC-N-05 / E-04: a VIP in quiet hours, muted thread, disabled category, spam, still notifies")
@@ -27,7 +23,7 @@ struct NotificationFilterPipelineTests {
         settings.toggleMuteThread(threadId: "T")
         settings.setNotificationCategory("promotions", enabled: false)
         settings.setNotificationsEnabled(false, for: "acct-1")
-        let vip = email(from: "Boss@Example.com", types: [.spam], category: "promotions", spam: true)
+        let vip = email(types: [.spam], from: "Boss@Example.com", category: "promotions", spam: true)
         #expect(await pipeline.evaluate(vip) == .notify(rule: .vip))
         #expect(await pipeline.filter([vip]) == [vip])
     }

@@ -9,13 +9,9 @@ import VaultMailTesting
 struct NotificationFiltersTests {
     let settings = SettingsStore(storage: InMemorySettingsStorage())
 
-    func email(types: Set<FolderType> = [.inbox], from: String = "a@example.com", thread: String = "T-1",
+    func email(types: Set<FolderType> = [.inbox], from: String = "a@example.com", thread: String = "T",
                category: String? = nil, spam: Bool = false) -> Email {
-        var email = MailFixtures.email(accountId: "acct-1", number: 1, threadId: thread, from: from)
-        email.folderTypes = types
-        email.aiCategory = category
-        email.spamFlagged = spam
-        return email
+        filterTestEmail(types: types, from: from, thread: thread, category: category, spam: spam)
     }
 
     // MARK: AccountNotificationFilter (3)
