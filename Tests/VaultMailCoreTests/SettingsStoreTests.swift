@@ -60,6 +60,11 @@ struct SettingsStoreTests {
         #expect(settings.quietHoursStart == 1320)
         settings.quietHoursEnd = -60
         #expect(settings.quietHoursEnd == 1380)
+        settings.undoSendDelaySeconds = -3
+        #expect(settings.undoSendDelaySeconds == 0)
+        let reloaded = SettingsStore(storage: storage)
+        #expect(reloaded.quietHoursEnd == 1380)
+        #expect(reloaded.undoSendDelaySeconds == 0)
     }
 
     @Test("NOTIF-09: category preferences persist; an absent category is enabled")

@@ -32,19 +32,25 @@ public final class SettingsStore {
     public var quietHoursStart: Int {
         didSet {
             let wrapped = Self.wrapMinutes(quietHoursStart)
-            if wrapped != quietHoursStart { quietHoursStart = wrapped } else { persist(quietHoursStart, Keys.quietHoursStart) }
+            if wrapped != quietHoursStart { quietHoursStart = wrapped }
+            persist(wrapped, Keys.quietHoursStart)
         }
     }
     /// Minutes since midnight, 0 ..< 1440 (NOTIF-14). Other values are wrapped into range.
     public var quietHoursEnd: Int {
         didSet {
             let wrapped = Self.wrapMinutes(quietHoursEnd)
-            if wrapped != quietHoursEnd { quietHoursEnd = wrapped } else { persist(quietHoursEnd, Keys.quietHoursEnd) }
+            if wrapped != quietHoursEnd { quietHoursEnd = wrapped }
+            persist(wrapped, Keys.quietHoursEnd)
         }
     }
-    /// Seconds a sent message waits before it is transmitted, so it can be undone (AC-U-11).
+    /// Seconds a sent message waits before it is transmitted, so it can be undone (AC-U-11);
+    /// 0 sends at once, negative values become 0.
     public var undoSendDelaySeconds: Int {
-        didSet { persist(max(0, undoSendDelaySeconds), Keys.undoSendDelay) }
+        didSet {
+            if undoSendDelaySeconds < 0 { undoSendDelaySeconds = 0 }
+            persist(max(0, undoSendDelaySeconds), Keys.undoSendDelay)
+        }
     }
     /// The last write that failed, if any; `nil` after a later write succeeds.
     public private(set) var lastPersistenceError: (any Error)?
