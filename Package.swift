@@ -23,6 +23,11 @@ let package = Package(
             dependencies: ["VaultMailCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "VaultMailNotifications", dependencies: ["VaultMailCore"]),
+        .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(
+            name: "VaultMailDesktop",
+            dependencies: ["VaultMailCore", "VaultMailNotifications", "CSystemd"]
+        ),
         .target(
             name: "VaultMailApp",
             dependencies: ["VaultMailCore", "VaultMailNotifications", "VaultMailStore"]
@@ -46,6 +51,10 @@ let package = Package(
         .testTarget(
             name: "VaultMailStoreTests",
             dependencies: ["VaultMailCore", "VaultMailStore", "VaultMailTesting"]
+        ),
+        .testTarget(
+            name: "VaultMailDesktopTests",
+            dependencies: ["VaultMailCore", "VaultMailNotifications", "VaultMailDesktop", "VaultMailTesting", "VaultMailStore", "VaultMailApp"]
         ),
         .testTarget(
             name: "VaultMailNotificationsTests",

@@ -5,6 +5,11 @@ set -euo pipefail
 
 packages=(
   libsqlite3-dev   # GRDB over Debian's SQLite
+  libsystemd-dev   # sd-bus, for desktop notifications over D-Bus
+  dbus-daemon      # the private buses the desktop tests start
+  python3-dbus     # the recording notification server of the tests
+  python3-gi       # its GLib main loop
+  perl-base        # clears the signal mask of the test servers' processes
 )
 
 missing=()

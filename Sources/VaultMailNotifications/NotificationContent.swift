@@ -39,10 +39,13 @@ public struct NotificationContent: Sendable, Hashable {
     public var threadIdentifier: String
     public var userInfo: NotificationUserInfo
     public var interruptionLevel: NotificationInterruptionLevel
+    /// When the mail arrived, so a thread's group shows its newest mail on top.
+    public var date: Date?
 
     public init(title: String, subtitle: String, body: String, sound: NotificationSound = .default,
                 categoryIdentifier: String = AppConstants.notificationCategoryEmail, threadIdentifier: String,
-                userInfo: NotificationUserInfo, interruptionLevel: NotificationInterruptionLevel = .active) {
+                userInfo: NotificationUserInfo, interruptionLevel: NotificationInterruptionLevel = .active,
+                date: Date? = nil) {
         self.title = title
         self.subtitle = subtitle
         self.body = body
@@ -51,6 +54,7 @@ public struct NotificationContent: Sendable, Hashable {
         self.threadIdentifier = threadIdentifier
         self.userInfo = userInfo
         self.interruptionLevel = interruptionLevel
+        self.date = date
     }
 }
 

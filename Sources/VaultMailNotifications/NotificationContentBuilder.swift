@@ -18,7 +18,8 @@ public enum NotificationContentBuilder {
             threadIdentifier: email.threadId,
             userInfo: NotificationUserInfo(
                 emailId: email.id, threadId: email.threadId, accountId: email.accountId, fromAddress: email.fromAddress),
-            interruptionLevel: .active)
+            interruptionLevel: .active,
+            date: email.dateReceived)
     }
 
     /// The request posting `email`'s notification, identified `email-<id>`.

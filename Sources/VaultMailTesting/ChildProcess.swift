@@ -1,0 +1,113 @@
+import Foundation
+
+/// A process a test starts and always stops: its output is collected line by line, and a
+/// test waits for a line it expects (a condition, never a fixed sleep) within a generous limit.
+public final class ChildProcess: @unchecked Sendable {
+    // @unchecked: `stdoutLines`, `stderrText` and the partial buffers are guarded by `lock`.
+    private let process = Process()
+    private let lock = NSLock()
+    private var stdoutLines: [String] = []
+    private var stderrText = ""
+    private var partial = Data()
+    private let input = Pipe()
+    public let name: String
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
+
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                currentDirectory: URL? = nil) throws {
+        name = (executable as NSString).lastPathComponent
+        // Foundation spawns children with the spawning thread's signal mask, in which SIGTERM
+        // is blocked, so a server would ignore `stop()`. perl (essential on Debian) clears the
+        // mask and execs the real program in place (same pid).
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
+        process.arguments = ["-MPOSIX", "-e", Self.unblockAndExec, executable] + arguments
+        if let environment { process.environment = environment }
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.receive(handle.availableData) }
+        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.withLock { self.stderrText += String(decoding: data, as: UTF8.self) }
+        }
+        do {
+            try process.run()
+        } catch {
+            throw Failure(description: "cannot start \(executable): \(error); is its package installed? (scripts/install-deps.sh)")
+        }
+    }
+
+    deinit { stop() }
+
+    private static let unblockAndExec =
+        #"sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: $!"; exec {$ARGV[0]} @ARGV or die "cannot run $ARGV[0]: $!\n""#
+
+    private func receive(_ data: Data) {
+        guard !data.isEmpty else { return }
+        lock.withLock {
+            partial.append(data)
+            while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
+                stdoutLines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
+                partial.removeSubrange(partial.startIndex...newline)
+            }
+        }
+    }
+
+    public var lines: [String] { lock.withLock { stdoutLines } }
+    public var errorOutput: String { lock.withLock { stderrText } }
+    public var isRunning: Bool { process.isRunning }
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Waits until a line of standard output satisfies `predicate` (lines from `index` on)
+    /// and returns it with its index.
+    @discardableResult
+    public func waitForLine(
+        from index: Int = 0, timeout: Duration = .seconds(30), where predicate: @Sendable (String) -> Bool
+    ) async throws -> (line: String, index: Int) {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while true {
+            let snapshot = lines
+            if index < snapshot.count, let found = snapshot[index...].firstIndex(where: predicate) {
+                return (snapshot[found], found)
+            }
+            guard process.isRunning || lines.count > snapshot.count else {
+                throw Failure(description: "\(name) exited (status \(process.terminationStatus)) before printing the expected line; stderr: \(errorOutput)")
+            }
+            guard ContinuousClock.now < deadline else {
+                throw Failure(description: "\(name) did not print the expected line within \(timeout); stdout so far: \(snapshot.suffix(20)); stderr: \(errorOutput)")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Writes a line to the process's standard input.
+    public func send(_ line: String) throws {
+        try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    }
+
+    /// Stops the process (SIGTERM, then SIGKILL after 5 s) and waits for it. Waits with
+    /// `waitUntilExit`, which keeps the run loop turning: on Linux, `isRunning` is updated
+    /// through the main queue, so polling it would block its own update.
+    public func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5, execute: watchdog)
+        process.waitUntilExit()
+        watchdog.cancel()
+    }
+
+    /// Sends a signal (SIGSTOP to make a server hang, SIGCONT to resume, SIGKILL to crash it).
+    public func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+}
