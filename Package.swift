@@ -23,6 +23,14 @@ let package = Package(
             dependencies: ["VaultMailCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "VaultMailTesting", dependencies: ["VaultMailCore"]),
+        // GMime 3 (Debian libgmime-3.0-dev), imported by VaultMailMIME only.
+        .systemLibrary(
+            name: "CGMime",
+            pkgConfig: "gmime-3.0",
+            providers: [.apt(["libgmime-3.0-dev"])]
+        ),
+        .target(name: "VaultMailMIME", dependencies: ["VaultMailCore", "CGMime"]),
+        .target(name: "VaultMailSync", dependencies: ["VaultMailCore", "VaultMailMIME"]),
         .executableTarget(
             name: "vaultmail",
             dependencies: [
@@ -37,6 +45,14 @@ let package = Package(
         .testTarget(
             name: "VaultMailCoreTests",
             dependencies: ["VaultMailCore", "VaultMailTesting"]
+        ),
+        .testTarget(
+            name: "VaultMailMIMETests",
+            dependencies: ["VaultMailCore", "VaultMailMIME"]
+        ),
+        .testTarget(
+            name: "VaultMailSyncTests",
+            dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailSync"]
         ),
         .testTarget(
             name: "VaultMailStoreTests",

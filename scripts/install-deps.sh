@@ -5,6 +5,8 @@ set -euo pipefail
 
 packages=(
   libsqlite3-dev   # GRDB over Debian's SQLite
+  libgmime-3.0-dev # CGMime: MIME parsing (VaultMailMIME)
+  pkg-config       # SwiftPM finds GMime's and GLib's include paths through it
 )
 
 missing=()
