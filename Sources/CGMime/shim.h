@@ -61,6 +61,14 @@ static inline GMimeParserOptions *cgmime_parser_options_new(GMimeParserWarningFu
     return options;
 }
 
+/* Puts `charset` second in the fallback list for undeclared 8-bit header text (after UTF-8,
+ * before windows-1252 and ISO-8859-1): used when the body names a charset the headers
+ * probably share. GMime copies the list. */
+static inline void cgmime_parser_options_prefer_charset(GMimeParserOptions *options, const char *charset) {
+    const char *fallback[] = { "UTF-8", charset, "windows-1252", "iso-8859-1", NULL };
+    g_mime_parser_options_set_fallback_charsets(options, fallback);
+}
+
 /* Parses `length` bytes as one message. The bytes are copied; the stream and parser made here
  * are released here. (transfer full) The message, or NULL when nothing could be read;
  * release with g_object_unref. */

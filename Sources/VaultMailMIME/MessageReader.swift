@@ -26,7 +26,7 @@ struct MessageReader {
             kept[header.name] = header.value
         }
 
-        let subject = g_mime_message_get_subject(message.pointer).map { String(cString: $0) } ?? ""
+        var subject = g_mime_message_get_subject(message.pointer).map { String(cString: $0) } ?? ""
         var date: Date?
         var seconds: gint64 = 0
         if cgmime_message_date(message.pointer, &seconds) != 0 {
@@ -37,6 +37,7 @@ struct MessageReader {
 
         var body = BodyText()
         var attachments: [ParsedAttachment] = []
+        var bodyCharset: String?
         let builder = MIMETreeBuilder(options: options)
         if let rootObject = g_mime_message_get_mime_part(message.pointer) { // none
             // The builder owns entities it re-parsed; the tree points into them.
@@ -44,6 +45,33 @@ struct MessageReader {
                 let structure = BodyStructure(root: builder.build(rootObject, partId: ""))
                 body = bodyText(structure, problems: &problems)
                 attachments = structure.attachments.map(attachment)
+                bodyCharset = (structure.textBody + structure.htmlBody).lazy
+                    .compactMap { $0.charset?.lowercased() }
+                    .first { !TextDecoder.isUndeclared($0) && $0 != "utf-8" && $0 != "utf8" && !TextDecoder.isSevenBitEncoding($0) }
+            }
+        }
+
+        var from = addresses(GMIME_ADDRESS_TYPE_FROM)
+        var to = addresses(GMIME_ADDRESS_TYPE_TO)
+        var cc = addresses(GMIME_ADDRESS_TYPE_CC)
+        var bcc = addresses(GMIME_ADDRESS_TYPE_BCC)
+        var replyTo = addresses(GMIME_ADDRESS_TYPE_REPLY_TO)
+        // Raw 8-bit header text that is not UTF-8 is most likely in the body's charset
+        // (as Thunderbird assumes): read those headers again with that charset preferred.
+        if let bodyCharset {
+            let hinted = ParserOptions(preferring: bodyCharset)
+            withExtendedLifetime(hinted) {
+                for header in headers where header.needsCharsetGuess {
+                    switch header.name {
+                    case "subject": subject = Self.decodeText(header.raw, options: hinted)
+                    case "from": from = Self.parseAddresses(header.raw, options: hinted)
+                    case "to": to = Self.parseAddresses(header.raw, options: hinted)
+                    case "cc": cc = Self.parseAddresses(header.raw, options: hinted)
+                    case "bcc": bcc = Self.parseAddresses(header.raw, options: hinted)
+                    case "reply-to": replyTo = Self.parseAddresses(header.raw, options: hinted)
+                    default: break
+                    }
+                }
             }
         }
 
@@ -60,11 +88,11 @@ struct MessageReader {
             inReplyTo: inReplyTo,
             references: references,
             subject: TextDecoder.tidy(subject),
-            from: addresses(GMIME_ADDRESS_TYPE_FROM),
-            to: addresses(GMIME_ADDRESS_TYPE_TO),
-            cc: addresses(GMIME_ADDRESS_TYPE_CC),
-            bcc: addresses(GMIME_ADDRESS_TYPE_BCC),
-            replyTo: addresses(GMIME_ADDRESS_TYPE_REPLY_TO),
+            from: from,
+            to: to,
+            cc: cc,
+            bcc: bcc,
+            replyTo: replyTo,
             date: date,
             textPlain: plain,
             textHTML: html,
@@ -78,18 +106,63 @@ struct MessageReader {
 
     // MARK: Headers
 
-    /// Top-level header fields in order: lowercased name, raw value unfolded and trimmed.
-    private func rawHeaders() -> [(name: String, value: String)] {
+    /// One top-level header field.
+    struct Header {
+        /// Lowercased name.
+        let name: String
+        /// The raw value, unfolded and trimmed (invalid UTF-8 shown as U+FFFD).
+        let value: String
+        /// The raw value's bytes as they stand in the message.
+        let raw: [UInt8]
+
+        /// Whether the raw value has 8-bit bytes that are not UTF-8.
+        var needsCharsetGuess: Bool {
+            raw.contains { $0 >= 0x80 } && String(validating: raw, as: UTF8.self) == nil
+        }
+    }
+
+    /// Top-level header fields in order.
+    private func rawHeaders() -> [Header] {
         guard let list = g_mime_object_get_header_list(cgmime_message_as_object(message.pointer)) else { return [] } // none
-        var result: [(name: String, value: String)] = []
+        var result: [Header] = []
         let count = max(g_mime_header_list_get_count(list), 0)
         for index in 0..<count {
             guard let header = g_mime_header_list_get_header_at(list, index), // none
                   let name = g_mime_header_get_name(header) else { continue }
-            let value = g_mime_header_get_raw_value(header).map { String(cString: $0) } ?? ""
-            result.append((String(cString: name).lowercased(), Self.unfold(value)))
+            let raw = g_mime_header_get_raw_value(header).map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
+            result.append(Header(name: String(cString: name).lowercased(), value: Self.unfold(String(decoding: raw, as: UTF8.self)), raw: raw))
         }
         return result
+    }
+
+    /// A header value decoded (RFC 2047, 8-bit fallback) with `options`.
+    private static func decodeText(_ raw: [UInt8], options: ParserOptions) -> String {
+        var bytes = raw.filter { $0 != 0 }
+        bytes.append(0)
+        return bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                // (transfer full) a g_malloc'd string, freed here.
+                guard let base = chars.baseAddress, let decoded = g_mime_utils_header_decode_text(options.pointer, base) else { return "" }
+                defer { g_free(decoded) }
+                return unfold(String(cString: decoded))
+            }
+        }
+    }
+
+    /// An address list header parsed with `options`.
+    private static func parseAddresses(_ raw: [UInt8], options: ParserOptions) -> [Participant] {
+        var bytes = raw.filter { $0 != 0 }
+        bytes.append(0)
+        let list = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                internet_address_list_parse(options.pointer, chars.baseAddress) // full or NULL
+            }
+        }
+        guard let list else { return [] }
+        let handle = GObjectHandle(owning: list)
+        var people: [Participant] = []
+        collect(handle.pointer, into: &people, depth: 0)
+        return people
     }
 
     static func unfold(_ value: String) -> String {
@@ -105,11 +178,11 @@ struct MessageReader {
     private func addresses(_ type: GMimeAddressType) -> [Participant] {
         guard let list = g_mime_message_get_addresses(message.pointer, type) else { return [] } // none
         var people: [Participant] = []
-        collect(list, into: &people, depth: 0)
+        Self.collect(list, into: &people, depth: 0)
         return people
     }
 
-    private func collect(_ list: UnsafeMutablePointer<InternetAddressList>, into people: inout [Participant], depth: Int) {
+    private static func collect(_ list: UnsafeMutablePointer<InternetAddressList>, into people: inout [Participant], depth: Int) {
         let count = max(internet_address_list_length(list), 0)
         for index in 0..<count {
             guard let address = internet_address_list_get_address(list, index) else { continue } // none

@@ -26,6 +26,13 @@ final class ParserOptions {
         g_mime_parser_options_set_warning_callback(pointer, callback, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// Options whose fallback for undeclared 8-bit header text tries `charset` right after
+    /// UTF-8 (see `cgmime_parser_options_prefer_charset`).
+    convenience init(preferring charset: String) {
+        self.init()
+        cgmime_parser_options_prefer_charset(pointer, charset)
+    }
+
     deinit {
         g_mime_parser_options_free(pointer)
     }

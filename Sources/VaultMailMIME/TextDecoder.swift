@@ -28,7 +28,7 @@ struct TextDecoder {
         if bytes.allSatisfy({ $0 < 0x80 }), !Self.isSevenBitEncoding(label) {
             return (Self.tidy(String(decoding: bytes, as: UTF8.self)), nil)
         }
-        if Self.undeclared.contains(label) {
+        if Self.isUndeclared(label) {
             return (Self.tidy(fallback(bytes)), nil)
         }
         if label == "utf-8" || label == "utf8" {
@@ -78,6 +78,11 @@ struct TextDecoder {
         }
         _ = g_mime_stream_flush(filter.pointer)
         return String(decoding: MemoryStream.bytes(of: target), as: UTF8.self)
+    }
+
+    /// Whether a (lowercased) charset label says nothing about 8-bit bytes.
+    static func isUndeclared(_ label: String) -> Bool {
+        undeclared.contains(label)
     }
 
     /// Charsets whose text is all ASCII bytes yet not ASCII text (UTF-7, ISO-2022-JP, HZ, and
