@@ -48,11 +48,11 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultMailMIMETests",
-            dependencies: ["VaultMailCore", "VaultMailMIME"]
+            dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailTesting"]
         ),
         .testTarget(
             name: "VaultMailSyncTests",
-            dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailSync"]
+            dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailSync", "VaultMailTesting"]
         ),
         .testTarget(
             name: "VaultMailStoreTests",

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VaultMailCore
 import VaultMailMIME
+import VaultMailTesting
 
 /// A malformed message is stored and shown as best it can be, never dropped (house rules,
 /// E-10): every message of two public corpora of odd mail parses to something, thousands of

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VaultMailCore
 import VaultMailMIME
+import VaultMailTesting
 
 /// MIME conformance against Stalwart mail-parser's published parses
 /// (`mime/stalwart-mail-parser/eml/*/NNN.eml` with `NNN.json`).

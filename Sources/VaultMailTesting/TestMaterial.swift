@@ -1,15 +1,14 @@
 import Foundation
-import Testing
 
 /// Third-party test material in `../shared/test-material` beside the repository (see its
 /// README): read in place, never copied into the project. `VAULTMAIL_TEST_MATERIAL` may point
 /// elsewhere.
-enum TestMaterial {
-    static var root: URL {
+public enum TestMaterial {
+    public static var root: URL {
         if let path = ProcessInfo.processInfo.environment["VAULTMAIL_TEST_MATERIAL"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
-        // Tests/VaultMailMIMETests/TestMaterial.swift → the package root → ../shared.
+        // Sources/VaultMailTesting/TestMaterial.swift → the package root → ../shared.
         return URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -17,7 +16,7 @@ enum TestMaterial {
     }
 
     /// Regular files under `folder` (recursively), sorted by path, as paths relative to it.
-    static func files(under folder: String, where include: (String) -> Bool = { _ in true }) throws -> [String] {
+    public static func files(under folder: String, where include: (String) -> Bool = { _ in true }) throws -> [String] {
         let base = root.appendingPathComponent(folder)
         guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey]) else {
             throw MaterialMissing(path: base.path)
@@ -34,14 +33,15 @@ enum TestMaterial {
         return found.sorted()
     }
 
-    static func bytes(_ folder: String, _ relative: String) throws -> [UInt8] {
+    public static func bytes(_ folder: String, _ relative: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: root.appendingPathComponent(folder).appendingPathComponent(relative)))
     }
 }
 
-struct MaterialMissing: Error, CustomStringConvertible {
-    let path: String
-    var description: String {
+public struct MaterialMissing: Error, CustomStringConvertible {
+    public let path: String
+    public init(path: String) { self.path = path }
+    public var description: String {
         "no test material at \(path): check out the project with shared/ beside it, or set VAULTMAIL_TEST_MATERIAL"
     }
 }
