@@ -92,11 +92,14 @@ struct TextDecoder {
             .contains { label.hasPrefix($0) }
     }
 
-    /// Line endings as "\n", and no NUL characters.
+    /// Line endings as "\n" (CRLF, and old Mac CR), and no NUL characters. A CR left at the very
+    /// end is the half of a CRLF that GMime gave to a closing boundary: dropped.
     static func tidy(_ text: String) -> String {
         var text = text
         if text.contains("\0") { text.removeAll { $0 == "\0" } }
         if text.contains("\r\n") { text = text.replacing("\r\n", with: "\n") }
+        if text.hasSuffix("\r") { text.removeLast() }
+        if text.contains("\r") { text = text.replacing("\r", with: "\n") }
         return text
     }
 

@@ -33,10 +33,11 @@ public enum Snippet {
         outer: for line in lines {
             pendingSpace = pendingSpace || !out.isEmpty
             for character in line {
-                if character.isWhitespace || isInvisible(character) {
+                if character.isWhitespace {
                     pendingSpace = !out.isEmpty
                     continue
                 }
+                if isInvisible(character) { continue }
                 if pendingSpace {
                     if length + 1 >= maximumLength {
                         truncated = true
