@@ -33,6 +33,14 @@ let package = Package(
             dependencies: ["VaultMailCore", "VaultMailNotifications", "VaultMailStore"]
         ),
         .target(name: "VaultMailTesting", dependencies: ["VaultMailCore", "VaultMailNotifications"]),
+        // GMime 3 (Debian libgmime-3.0-dev), imported by VaultMailMIME only.
+        .systemLibrary(
+            name: "CGMime",
+            pkgConfig: "gmime-3.0",
+            providers: [.apt(["libgmime-3.0-dev"])]
+        ),
+        .target(name: "VaultMailMIME", dependencies: ["VaultMailCore", "CGMime"]),
+        .target(name: "VaultMailSync", dependencies: ["VaultMailCore", "VaultMailMIME"]),
         .executableTarget(
             name: "vaultmail",
             dependencies: [
@@ -47,6 +55,14 @@ let package = Package(
         .testTarget(
             name: "VaultMailCoreTests",
             dependencies: ["VaultMailCore", "VaultMailTesting"]
+        ),
+        .testTarget(
+            name: "VaultMailMIMETests",
+            dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailTesting"]
+        ),
+        .testTarget(
+            name: "VaultMailSyncTests",
+            dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailSync", "VaultMailTesting"]
         ),
         .testTarget(
             name: "VaultMailStoreTests",

@@ -10,6 +10,8 @@ packages=(
   python3-dbus     # the recording notification server of the tests
   python3-gi       # its GLib main loop
   perl-base        # clears the signal mask of the test servers' processes
+  libgmime-3.0-dev # CGMime: MIME parsing (VaultMailMIME)
+  pkg-config       # SwiftPM finds GMime's and GLib's include paths through it
 )
 
 missing=()

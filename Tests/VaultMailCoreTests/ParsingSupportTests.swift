@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import VaultMailCore
+
+/// The pure-Swift helpers the parser and threading rely on: msg-id lists, HTML to text,
+/// snippets and synthesized Message-IDs.
+@Suite("Parsing support")
+struct ParsingSupportTests {
+    @Test("AC-F-06: msg-id lists are read through comments, phrases, missing brackets and folding")
+    func messageIDs() {
+        #expect(MessageIDs.parseList("<a@x> <b@x>\r\n\t<c@x>") == ["<a@x>", "<b@x>", "<c@x>"])
+        #expect(MessageIDs.parseList("<a@x> (Ada's message of \"Mon, <not@id>\")") == ["<a@x>"])
+        #expect(MessageIDs.parseList("Your message of Monday <a @ x >") == ["<a@x>"])
+        #expect(MessageIDs.parseList("a@x, b@x") == ["<a@x>", "<b@x>"])
+        #expect(MessageIDs.parseList("<a@x") == ["<a@x>"])
+        #expect(MessageIDs.parseList("<> <yes>") == ["<yes>"])
+        #expect(MessageIDs.parseList("no ids here").isEmpty)
+        #expect(MessageIDs.parseFirst("<first@x> <second@x>") == "<first@x>")
+        #expect(MessageIDs.bare("<a@x>") == "a@x")
+    }
+
+    @Test("E-10: HTML becomes text: scripts, styles, head and comments dropped; entities decoded; broken markup survives")
+    func htmlText() {
+        #expect(HTMLText.plainText("<p>a</p><p>b</p>") == "\na\n\nb\n")
+        #expect(HTMLText.plainText("Fr<b>ö</b>sche") == "Frösche")
+        #expect(HTMLText.plainText("<style>x{}</style><script>if (a < b) {}</script>ok<!-- hidden -->") == "ok")
+        #expect(HTMLText.plainText("&lt;&amp;&gt; &eacute;&#233;&#xE9; &#150; &bogus; &") == "<&> ééé – &bogus; &")
+        #expect(HTMLText.plainText("a < b and c<d") == "a < b and c", "\"<d\" opens a tag, as in a browser")
+        #expect(HTMLText.plainText("<p title=\"a>b\">t</p>") == "\nt\n")
+        #expect(HTMLText.plainText("<script>never closed") == "")
+        #expect(HTMLText.plainText("<div unterminated") == "\n")
+        #expect(HTMLText.decodeEntities("&nbsp;&yuml;&Agrave;") == "\u{A0}ÿÀ")
+    }
+
+    @Test("AC-U-02: snippets collapse whitespace, skip quoted lines, fall back to HTML and stop at 200 characters on a word")
+    func snippets() throws {
+        #expect(Snippet.make(plain: "  Hi\n\n  there\tyou ", html: nil) == "Hi there you")
+        #expect(Snippet.make(plain: "> old words\nnew words", html: nil) == "new words")
+        #expect(Snippet.make(plain: "> only quoted", html: nil) == "> only quoted")
+        #expect(Snippet.make(plain: " \n ", html: "<p>from <i>html</i></p>") == "from html")
+        #expect(Snippet.make(plain: nil, html: nil) == nil)
+        #expect(Snippet.make(plain: "zero\u{200B}width\u{FEFF}", html: nil) == "zerowidth")
+        let long = String(repeating: "word ", count: 100)
+        let snippet = try #require(Snippet.make(plain: long, html: nil))
+        #expect(snippet.count <= Snippet.maximumLength)
+        #expect(snippet.hasSuffix("word"))
+        let exact = String(repeating: "x", count: 200)
+        #expect(Snippet.make(plain: exact, html: nil) == exact)
+    }
+
+    @Test("AC-F-05: a synthesized Message-ID depends on the header block only, not on line endings or the body")
+    func synthesizedIds() {
+        let lf = Array("Subject: a\nFrom: b@x\n\nbody one\n".utf8)
+        let crlf = Array("Subject: a\r\nFrom: b@x\r\n\r\nbody two\r\n".utf8)
+        let other = Array("Subject: c\nFrom: b@x\n\nbody one\n".utf8)
+        let id = ParsedMessage.synthesizedMessageId(rawMessage: lf)
+        #expect(id == ParsedMessage.synthesizedMessageId(rawMessage: crlf))
+        #expect(id != ParsedMessage.synthesizedMessageId(rawMessage: other))
+        #expect(id.hasPrefix("<") && id.hasSuffix("@synthesized.vaultmail>") && id.count == 1 + 32 + 23)
+        #expect(!ParsedMessage.synthesizedMessageId(rawMessage: []).isEmpty)
+    }
+
+    @Test("AC-F-05: an attachment without a name gets one from its subject or part number")
+    func suggestedNames() {
+        #expect(ParsedAttachment(filename: "a.pdf", mimeType: "application/pdf", size: 1, partId: "2").suggestedFilename == "a.pdf")
+        #expect(ParsedAttachment(filename: nil, mimeType: "image/png", size: 1, partId: "1.2").suggestedFilename == "part-1.2.png")
+        #expect(ParsedAttachment(filename: " ", mimeType: "message/rfc822", size: 1, partId: "3", embeddedSubject: "Re: a/b")
+            .suggestedFilename == "Re: a_b.eml")
+    }
+}
