@@ -5,6 +5,11 @@ set -euo pipefail
 
 packages=(
   libsqlite3-dev   # GRDB over Debian's SQLite
+  libetpan-dev     # IMAP (and later SMTP) protocol layer: the CEtPan system library
+  libgnutls28-dev  # certificate verification in VaultMailIMAP (libetpan itself does none)
+  ca-certificates  # the system trust store GnuTLS loads (/etc/ssl/certs/ca-certificates.crt)
+  dovecot-imapd    # the real IMAP server the IMAP tests start on loopback (/usr/sbin/dovecot)
+  openssl          # the tests' CA and server certificates
 )
 
 missing=()
