@@ -229,6 +229,12 @@ public actor IMAPConnection {
         }
     }
 
+    /// True while the server is in IDLE for this connection (from its continuation until
+    /// DONE); readable from any task.
+    public nonisolated var isIdling: Bool {
+        interrupter.isEstablished
+    }
+
     /// Ends the running `idle` promptly; callable from any task or thread. When no IDLE runs,
     /// the next `idle` returns `.stopped` at once.
     public nonisolated func stopIdle() {

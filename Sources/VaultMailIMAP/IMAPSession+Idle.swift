@@ -34,6 +34,7 @@ extension IMAPSession {
             }
         }
 
+        interrupter.markEstablished()
         let deadline = ContinuousClock.now + timeout
         var ending = IMAPIdleResult.Ending.timeout
         waiting: while true {

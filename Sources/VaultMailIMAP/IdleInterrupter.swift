@@ -7,6 +7,8 @@ import Synchronization
 final class IdleInterrupter: Sendable {
     private struct State {
         var isIdling = false
+        /// The server accepted IDLE (its continuation arrived).
+        var isEstablished = false
         /// A stop asked for while no IDLE ran: the next IDLE returns at once.
         var stopPending = false
     }
@@ -30,6 +32,16 @@ final class IdleInterrupter: Sendable {
     deinit {
         close(readDescriptor)
         close(writeDescriptor)
+    }
+
+    /// True while the server is in IDLE for us (from its continuation until DONE).
+    var isEstablished: Bool {
+        state.withLock { $0.isEstablished }
+    }
+
+    /// Records that the server accepted IDLE.
+    func markEstablished() {
+        state.withLock { $0.isEstablished = true }
     }
 
     /// Ends the running IDLE, or makes the next one return at once when none runs.
@@ -62,6 +74,7 @@ final class IdleInterrupter: Sendable {
     func end(stoppedByRequest: Bool) {
         state.withLock { state in
             state.isIdling = false
+            state.isEstablished = false
             if drain() && !stoppedByRequest { state.stopPending = true }
         }
     }
