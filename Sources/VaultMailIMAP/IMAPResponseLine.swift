@@ -72,7 +72,9 @@ enum IMAPResponseLine: Equatable {
             switch name.uppercased() {
             case "FLAGS":
                 if case .list(let list) = value {
+                    // \Recent is left out, as in fetch results: it can be neither stored nor changed.
                     flags = Set(list.compactMap { if case .atom(let flag) = $0 { IMAPFlag(flag) } else { nil } })
+                        .subtracting([.recent])
                 }
             case "UID":
                 if case .atom(let number) = value { uid = UInt32(number) }

@@ -40,31 +40,34 @@ enum ModifiedUTF7 {
 
     /// Decodes a name; a malformed shift sequence is kept literally rather than dropped.
     static func decode(_ encoded: String) -> String {
-        var output = ""
-        var characters = Array(encoded.unicodeScalars)[...]
-        while let first = characters.first {
-            characters = characters.dropFirst()
-            guard first == "&" else {
-                output.unicodeScalars.append(first)
+        let scalars = Array(encoded.unicodeScalars)
+        var output = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            index += 1
+            guard scalar == "&" else {
+                output.append(scalar)
                 continue
             }
-            guard let end = characters.firstIndex(of: "-") else {
-                output += "&" + String(String.UnicodeScalarView(characters))
+            guard let end = scalars[index...].firstIndex(of: "-") else {
+                output.append("&")
+                output.append(contentsOf: scalars[index...])
                 break
             }
-            let body = characters[characters.startIndex..<end]
-            characters = characters[(end + 1)...]
+            let body = Array(scalars[index..<end])
+            index = end + 1
             if body.isEmpty {
-                output += "&"
-                continue
-            }
-            if let decoded = decodeBase64(Array(body)) {
-                output += decoded
+                output.append("&")
+            } else if let decoded = decodeBase64(body) {
+                output.append(contentsOf: decoded.unicodeScalars)
             } else {
-                output += "&" + String(String.UnicodeScalarView(body)) + "-"
+                output.append("&")
+                output.append(contentsOf: body)
+                output.append("-")
             }
         }
-        return output
+        return String(output)
     }
 
     private static func decodeBase64(_ scalars: [Unicode.Scalar]) -> String? {

@@ -50,7 +50,7 @@ public struct UIDSet: Sendable, Hashable, CustomStringConvertible {
             var lower = range.lowerBound
             while lower <= range.upperBound {
                 let room = UInt32(size - count)
-                let upper = range.upperBound - lower >= room - 1 ? lower + room - 1 : range.upperBound
+                let upper = range.upperBound - lower >= room - 1 ? lower + (room - 1) : range.upperBound
                 current.append(lower...upper)
                 count += Int(upper - lower) + 1
                 if count == size {
