@@ -18,9 +18,13 @@ final class IdleInterrupter: Sendable {
     let readDescriptor: Int32
     private let writeDescriptor: Int32
 
-    init() throws(IdleInterrupterError) {
+    struct Failure: Error {
+        var errno: Int32
+    }
+
+    init() throws(Failure) {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw IdleInterrupterError(errno: errno) }
+        guard pipe(&fds) == 0 else { throw Failure(errno: errno) }
         for fd in fds {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK)
@@ -87,8 +91,4 @@ final class IdleInterrupter: Sendable {
         while read(readDescriptor, &buffer, buffer.count) > 0 { found = true }
         return found
     }
-}
-
-struct IdleInterrupterError: Error {
-    var errno: Int32
 }

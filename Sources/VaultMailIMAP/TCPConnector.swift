@@ -36,12 +36,6 @@ enum TCPConnector {
         throw lastFailure
     }
 
-    /// True when `host` is written as, or resolves only to, loopback addresses.
-    static func isLoopback(host: String) -> Bool {
-        guard let addresses = try? resolve(host: host, port: 0), !addresses.isEmpty else { return false }
-        return addresses.allSatisfy(\.isLoopback)
-    }
-
     /// True when `host` is an IPv4 or IPv6 literal (no SNI is sent for those).
     static func isIPLiteral(_ host: String) -> Bool {
         var v4 = in_addr()
@@ -152,20 +146,5 @@ enum TCPConnector {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &receiveTimeout, socklen_t(MemoryLayout<timeval>.size))
         keepOpen = true
         return fd
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds, rounded up.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-    }
-
-    /// Whole seconds, rounded up, at least one (libetpan's timeouts are in seconds; 0 would mean
-    /// its global default).
-    var wholeSecondsAtLeastOne: Int {
-        let (seconds, attoseconds) = components
-        return Swift.max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
     }
 }

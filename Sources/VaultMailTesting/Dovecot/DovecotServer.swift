@@ -305,6 +305,7 @@ public final class DovecotServer: Sendable {
         let me = Self.userName(of: getuid())
         let internalUser = isRoot ? "dovecot" : me
         let loginUser = isRoot ? "dovenull" : me
+        let internalGroup = isRoot ? "dovecot" : Self.groupName(of: getgid())
         let chroot = isRoot ? "" : "\n  chroot ="
         let path = directory.path
         return """
@@ -317,6 +318,7 @@ public final class DovecotServer: Sendable {
             protocols = imap
             default_internal_user = \(internalUser)
             default_login_user = \(loginUser)
+            default_internal_group = \(internalGroup)
             first_valid_uid = \(mailUID)
             first_valid_gid = \(min(mailGID, 1))
             ssl = yes
@@ -403,6 +405,11 @@ public final class DovecotServer: Sendable {
 
     private static func userName(of uid: uid_t) -> String {
         guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "nobody" }
+        return String(cString: name)
+    }
+
+    private static func groupName(of gid: gid_t) -> String {
+        guard let entry = getgrgid(gid), let name = entry.pointee.gr_name else { return "nogroup" }
         return String(cString: name)
     }
 
