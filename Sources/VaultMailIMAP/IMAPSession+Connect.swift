@@ -59,21 +59,26 @@ extension IMAPSession {
 
         // Ownership: from here the session owns the stream (imap_stream), even on failure.
         let greeting = mailimap_connect(session, stream)
-        try check(greeting, operation, refusal: .connectionFailed)
-        let preauthenticated = Int(greeting) == MAILIMAP_NO_ERROR_AUTHENTICATED
-
-        if security == .starttls {
-            if preauthenticated {
-                dropConnection()
-                throw makeError(
-                    .tlsFailed, "start TLS with",
-                    reason: "the server logged us in (PREAUTH) before STARTTLS could protect the connection")
+        do throws(IMAPError) {
+            try check(greeting, operation, refusal: .connectionFailed)
+            let preauthenticated = Int(greeting) == MAILIMAP_NO_ERROR_AUTHENTICATED
+            if security == .starttls {
+                if preauthenticated {
+                    throw makeError(
+                        .tlsFailed, "start TLS with",
+                        reason: "the server logged us in (PREAUTH) before STARTTLS could protect the connection")
+                }
+                try refreshCapabilities()
+                try startTLS()
             }
             try refreshCapabilities()
-            try startTLS()
+            if preauthenticated { markAuthenticated(as: nil) }
+        } catch {
+            // Whatever failed (a refused greeting, STARTTLS, the certificate), the connection
+            // must not stay open: a later LOGIN could otherwise go out unprotected.
+            dropConnection()
+            throw error
         }
-        try refreshCapabilities()
-        if preauthenticated { markAuthenticated(as: nil) }
     }
 
     private func connectError(_ failure: TCPConnector.Failure) -> IMAPError {

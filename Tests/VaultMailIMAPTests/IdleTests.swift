@@ -170,3 +170,29 @@ extension DovecotTests {
         }
     }
 }
+
+extension DovecotTests {
+    @Suite("Unresponsive server")
+    struct UnresponsiveServerTests {
+        @Test("E-01: a server that stops answering mid-session gives a timeout error, then reconnecting works")
+        func frozenServer() async throws {
+            let fixture = try await DovecotFixture.start()
+            let imap = try await IMAPConnection.connect(to: fixture.endpoint(.plain, readTimeout: .seconds(1)))
+            try await imap.login(user: DovecotFixture.user, password: DovecotFixture.password)
+            _ = try await imap.select("INBOX")
+            fixture.server.suspend()
+            let started = ContinuousClock.now
+            let error = try await #require(throws: IMAPError.self) { _ = try await imap.noop() }
+            let elapsed = ContinuousClock.now - started
+            fixture.server.resume()
+            #expect(error.kind == .timedOut)
+            #expect(error.description.contains("no answer within 1 s"))
+            #expect(elapsed < .seconds(15), "gave up after \(elapsed)")
+            #expect(await !imap.isConnected)
+
+            try await imap.connect()
+            try await imap.login(user: DovecotFixture.user, password: DovecotFixture.password)
+            #expect(try await imap.select("INBOX").exists == 0)
+        }
+    }
+}

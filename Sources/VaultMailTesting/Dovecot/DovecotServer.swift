@@ -237,7 +237,21 @@ public final class DovecotServer: Sendable {
         guard let pid = state.withLock({ $0.pid }) else { return }
         Glibc.kill(-pid, SIGKILL)
         Glibc.kill(pid, SIGKILL)
+        Glibc.kill(-pid, SIGCONT)  // a suspended process only dies once it runs
         _ = reap(pid, block: true)
+    }
+
+    /// Freezes every process of the server (SIGSTOP): connections stay open but nothing is
+    /// answered, as when a network path silently drops packets. `resume()` undoes it.
+    public func suspend() {
+        guard let pid = state.withLock({ $0.pid }) else { return }
+        Glibc.kill(-pid, SIGSTOP)
+    }
+
+    /// Lets a suspended server run again (SIGCONT).
+    public func resume() {
+        guard let pid = state.withLock({ $0.pid }) else { return }
+        Glibc.kill(-pid, SIGCONT)
     }
 
     /// Starts the server again on the same ports and directory (mail is kept), stopping it
