@@ -10,8 +10,11 @@ struct DovecotFixture {
 
     let server: DovecotServer
 
-    static func start(certificate: DovecotServer.Certificate = .trusted) async throws -> DovecotFixture {
-        DovecotFixture(server: try await DovecotServer.start(certificate: certificate, users: [user: password]))
+    static func start(
+        certificate: DovecotServer.Certificate = .trusted, capabilities: [String]? = nil
+    ) async throws -> DovecotFixture {
+        DovecotFixture(
+            server: try await DovecotServer.start(certificate: certificate, users: [user: password], capabilities: capabilities))
     }
 
     func endpoint(

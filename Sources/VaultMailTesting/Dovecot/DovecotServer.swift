@@ -63,7 +63,12 @@ public final class DovecotServer: Sendable {
     private let state = Mutex(State())
 
     /// Starts a server presenting `certificate`, with `users` (name → password) already added.
-    public static func start(certificate: Certificate = .trusted, users: [String: String] = [:]) async throws -> DovecotServer {
+    /// `capabilities`, when given, replaces what Dovecot announces after login (its
+    /// `imap_capability` setting), e.g. to see how a client copes without MOVE or CONDSTORE;
+    /// Dovecot still understands every command.
+    public static func start(
+        certificate: Certificate = .trusted, users: [String: String] = [:], capabilities: [String]? = nil
+    ) async throws -> DovecotServer {
         let directory = try makeDirectory()
         do {
             let certificates = try TestCertificates.make(in: directory.appendingPathComponent("tls"))
@@ -72,7 +77,7 @@ public final class DovecotServer: Sendable {
                 let ports = try freePorts(count: 2)
                 let server = try DovecotServer(
                     directory: directory, certificates: certificates, certificate: certificate,
-                    imapPort: ports[0], imapsPort: ports[1])
+                    capabilities: capabilities, imapPort: ports[0], imapsPort: ports[1])
                 do {
                     for (user, password) in users.sorted(by: { $0.key < $1.key }) {
                         try server.addUser(user, password: password)
@@ -97,7 +102,10 @@ public final class DovecotServer: Sendable {
         }
     }
 
-    private init(directory: URL, certificates: TestCertificates, certificate: Certificate, imapPort: Int, imapsPort: Int) throws {
+    private init(
+        directory: URL, certificates: TestCertificates, certificate: Certificate, capabilities: [String]?,
+        imapPort: Int, imapsPort: Int
+    ) throws {
         self.directory = directory
         self.certificates = certificates
         self.imapPort = imapPort
@@ -125,7 +133,7 @@ public final class DovecotServer: Sendable {
             }
         // Dovecot reads the key as root (or as us); keep it private to the owner.
         chmod(key, 0o600)
-        try configuration(isRoot: isRoot, certificate: cert, key: key)
+        try configuration(isRoot: isRoot, certificate: cert, key: key, capabilities: capabilities)
             .write(toFile: configFile, atomically: true, encoding: .utf8)
     }
 
@@ -315,13 +323,14 @@ public final class DovecotServer: Sendable {
 
     // MARK: Helpers
 
-    private func configuration(isRoot: Bool, certificate: String, key: String) -> String {
+    private func configuration(isRoot: Bool, certificate: String, key: String, capabilities: [String]?) -> String {
         let me = Self.userName(of: getuid())
         let internalUser = isRoot ? "dovecot" : me
         let loginUser = isRoot ? "dovenull" : me
         let internalGroup = isRoot ? "dovecot" : Self.groupName(of: getgid())
         let chroot = isRoot ? "" : "\n  chroot ="
         let path = directory.path
+        let capabilityLine = capabilities.map { "\n  imap_capability = " + $0.joined(separator: " ") } ?? ""
         return """
             # Written by VaultMailTesting.DovecotServer for one test run.
             instance_name = vaultmail-\(imapPort)
@@ -347,7 +356,7 @@ public final class DovecotServer: Sendable {
             mail_location = maildir:~/Maildir
             mailbox_idle_check_interval = 1 secs
             protocol imap {
-              mail_max_userip_connections = 100
+              mail_max_userip_connections = 100\(capabilityLine)
             }
             passdb {
               driver = passwd-file
