@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "vaultmail-bench", targets: ["vaultmail-bench"]),
         .library(name: "VaultMailCore", targets: ["VaultMailCore"]),
         .library(name: "VaultMailStore", targets: ["VaultMailStore"]),
+        .library(name: "VaultMailIMAP", targets: ["VaultMailIMAP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -41,6 +42,10 @@ let package = Package(
         ),
         .target(name: "VaultMailMIME", dependencies: ["VaultMailCore", "CGMime"]),
         .target(name: "VaultMailSync", dependencies: ["VaultMailCore", "VaultMailMIME"]),
+        // libetpan (Debian libetpan-dev) and GnuTLS (libgnutls28-dev), linked directly: libetpan's
+        // .pc file carries `-specs=...`, which SwiftPM rejects. Imported only by VaultMailIMAP.
+        .systemLibrary(name: "CEtPan", path: "Sources/CEtPan"),
+        .target(name: "VaultMailIMAP", dependencies: ["VaultMailCore", "CEtPan"]),
         .executableTarget(
             name: "vaultmail",
             dependencies: [
@@ -63,6 +68,10 @@ let package = Package(
         .testTarget(
             name: "VaultMailSyncTests",
             dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailSync", "VaultMailTesting"]
+        ),
+        .testTarget(
+            name: "VaultMailIMAPTests",
+            dependencies: ["VaultMailCore", "VaultMailIMAP", "VaultMailTesting"]
         ),
         .testTarget(
             name: "VaultMailStoreTests",

@@ -12,6 +12,11 @@ packages=(
   perl-base        # clears the signal mask of the test servers' processes
   libgmime-3.0-dev # CGMime: MIME parsing (VaultMailMIME)
   pkg-config       # SwiftPM finds GMime's and GLib's include paths through it
+  libetpan-dev     # IMAP (and later SMTP) protocol layer: the CEtPan system library
+  libgnutls28-dev  # certificate verification in VaultMailIMAP (libetpan itself does none)
+  ca-certificates  # the system trust store GnuTLS loads (/etc/ssl/certs/ca-certificates.crt)
+  dovecot-imapd    # the real IMAP server the IMAP tests start on loopback (/usr/sbin/dovecot)
+  openssl          # the tests' CA and server certificates
 )
 
 missing=()

@@ -27,7 +27,7 @@ struct DesktopFailureTests {
         let failure = try #require(error as? DesktopNotificationError)
         guard case .noSessionBus(let message) = failure else { Issue.record("got \(failure)"); return }
         #expect(message.contains("DBUS_SESSION_BUS_ADDRESS"))
-        #expect(duration < .seconds(1))
+        #expect(duration < .seconds(5), "far from sd-bus's 25-second default, even on a loaded machine")
         #expect(await center.authorizationStatus() == .denied)
         configuration.busAddress = "unix:path=/nonexistent/vaultmail/bus"
         let (_, second) = await elapsed { try await DBusNotificationCenter(configuration: configuration).add(request) }
@@ -40,7 +40,7 @@ struct DesktopFailureTests {
         let first = try await desktop.email(1, thread: "T1")
         let clock = ContinuousClock()
         let duration = await clock.measure { await desktop.sync([first]) }
-        #expect(duration < .seconds(1))
+        #expect(duration < .seconds(5))
         #expect(desktop.center.lastError == .noServer)
         #expect("\(DesktopNotificationError.noServer)".contains("org.freedesktop.Notifications"))
         #expect(try await desktop.app.notificationLedger.decision(forEmailId: first.id)?.outcome == .failed)
@@ -58,17 +58,18 @@ struct DesktopFailureTests {
 
     @Test("A hung server: Notify fails after the short timeout, then fails fast instead of stalling each post")
     func hungServer() async throws {
-        let desktop = try await DesktopFixture(hang: true, timeout: .seconds(1))
+        let desktop = try await DesktopFixture(hang: true, timeout: .seconds(3))
         let first = try await desktop.email(1, thread: "T1")
         let clock = ContinuousClock()
         let firstPost = await clock.measure { await desktop.sync([first]) }
-        #expect(firstPost >= .milliseconds(900))
-        #expect(firstPost < .seconds(5))
-        #expect(desktop.center.lastError == .serverTimeout(seconds: 1))
-        #expect("\(DesktopNotificationError.serverTimeout(seconds: 1))".contains("did not answer within 1 s"))
+        #expect(firstPost >= .milliseconds(2900))
+        #expect(firstPost < .seconds(20))
+        #expect(desktop.center.lastError == .serverTimeout(seconds: 3))
+        #expect("\(DesktopNotificationError.serverTimeout(seconds: 3))".contains("did not answer within 3 s"))
+        // Two more posts take less than one timeout together: they fail at once.
         let batch = try await [desktop.email(2, thread: "T2"), desktop.email(3, thread: "T3")]
         let later = await clock.measure { await desktop.sync(batch) }
-        #expect(later < .milliseconds(500))
+        #expect(later < .milliseconds(2900))
         #expect(try await desktop.app.notificationLedger.decision(forEmailId: batch[1].id)?.rule == .centerUnavailable)
         #expect(desktop.app.notificationService.badgeCount == 3)
     }

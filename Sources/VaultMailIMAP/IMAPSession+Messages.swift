@@ -1,0 +1,259 @@
+import Foundation
+internal import CEtPan
+
+/// UID SEARCH, UID FETCH, UID STORE, UID COPY / MOVE, UID EXPUNGE and APPEND on the selected
+/// mailbox.
+extension IMAPSession {
+    /// UID SEARCH with the given criteria (all messages when both are nil). `since` compares
+    /// the internal date by day, as IMAP does; the day is taken in UTC.
+    func searchUIDs(since: Date?, in uids: UIDSet?) throws(IMAPError) -> [UInt32] {
+        let operation = "search"
+        let (imap, mailbox) = try selectedSession(operation + " on")
+        let fullOperation = "search \"\(mailbox)\" on"
+        if let uids, uids.isEmpty { return [] }
+        // Ownership: the key is ours (freed below); sub-keys, dates and sets given to its
+        // constructors belong to it from then on.
+        guard let key = Self.makeSearchKey(since: since, uids: uids) else {
+            throw makeError(.protocolError, fullOperation, reason: "out of memory")
+        }
+        defer { mailimap_search_key_free(key) }
+        var result: UnsafeMutablePointer<clist>?
+        // Ownership: the result is a new clist of uint32_t *; freed with mailimap_search_result_free.
+        try check(mailimap_uid_search(imap, nil, key, &result), fullOperation, mailbox: mailbox)
+        defer { if let result { mailimap_search_result_free(result) } }
+        var found: [UInt32] = []
+        forEach(result, as: UInt32.self) { found.append($0.pointee) }
+        if let uids { found = found.filter { uids.contains($0) } }
+        return found.sorted()
+    }
+
+    private static func makeSearchKey(since: Date?, uids: UIDSet?) -> UnsafeMutablePointer<mailimap_search_key>? {
+        guard since != nil || uids != nil else { return mailimap_search_key_new_all() }
+        guard let key = mailimap_search_key_new_multiple_empty() else { return nil }
+        if let since, let date = makeDate(since) {
+            if let sinceKey = mailimap_search_key_new_since(date) {
+                if mailimap_search_key_multiple_add(key, sinceKey) != MAILIMAP_NO_ERROR { mailimap_search_key_free(sinceKey) }
+            } else {
+                mailimap_date_free(date)
+            }
+        }
+        if let uids, let set = makeSet(uids) {
+            if let uidKey = mailimap_search_key_new_uid(set) {
+                if mailimap_search_key_multiple_add(key, uidKey) != MAILIMAP_NO_ERROR { mailimap_search_key_free(uidKey) }
+            } else {
+                mailimap_set_free(set)
+            }
+        }
+        return key
+    }
+
+    /// UID FETCH of `items` for `uids`, sorted by UID. Items the server does not offer (Gmail
+    /// ids without X-GM-EXT-1, MODSEQ without CONDSTORE) are left out.
+    func fetchMessages(_ uids: UIDSet, items: IMAPFetchItems) throws(IMAPError) -> [IMAPMessage] {
+        try fetch(uids, items: items, changedSince: nil, operationName: "fetch messages from")
+    }
+
+    /// UID FETCH (FLAGS [MODSEQ]) for `uids`, only for messages changed after `changedSince`
+    /// when given (CONDSTORE's CHANGEDSINCE).
+    func fetchFlags(_ uids: UIDSet, changedSince: UInt64?) throws(IMAPError) -> [IMAPMessageFlags] {
+        if changedSince != nil && !capabilities.condstore {
+            throw makeError(
+                .unsupported, "fetch changed flags from",
+                reason: "the server has no CONDSTORE; sweep all flags instead")
+        }
+        let messages = try fetch(uids, items: [.flags, .modSeq], changedSince: changedSince, operationName: "fetch flags from")
+        return messages.map { IMAPMessageFlags(uid: $0.uid, flags: $0.flags ?? [], modSeq: $0.modSeq) }
+    }
+
+    private func fetch(
+        _ uids: UIDSet, items: IMAPFetchItems, changedSince: UInt64?, operationName: String
+    ) throws(IMAPError) -> [IMAPMessage] {
+        let (imap, mailbox) = try selectedSession(operationName)
+        let operation = "\(operationName) \"\(mailbox)\" on"
+        if uids.isEmpty { return [] }
+        // Ownership: the fetch type and the set are ours (freed below); attributes added to
+        // the fetch type belong to it.
+        guard let fetchType = makeFetchType(items), let set = Self.makeSet(uids) else {
+            throw makeError(.protocolError, operation, reason: "out of memory")
+        }
+        defer {
+            mailimap_fetch_type_free(fetchType)
+            mailimap_set_free(set)
+        }
+        var result: UnsafeMutablePointer<clist>?
+        // Ownership: the result is a new clist of mailimap_msg_att; freed with
+        // mailimap_fetch_list_free. (mailimap_uid_fetch is CHANGEDSINCE 0 in libetpan.)
+        let code = mailimap_uid_fetch_changedsince(imap, set, fetchType, changedSince ?? 0, &result)
+        try check(code, operation, mailbox: mailbox)
+        defer { if let result { mailimap_fetch_list_free(result) } }
+        var messages: [IMAPMessage] = []
+        forEach(result, as: mailimap_msg_att.self) { attributes in
+            if let message = Self.message(from: attributes), uids.contains(message.uid) { messages.append(message) }
+        }
+        return messages.sorted { $0.uid < $1.uid }
+    }
+
+    private func makeFetchType(_ items: IMAPFetchItems) -> UnsafeMutablePointer<mailimap_fetch_type>? {
+        guard let fetchType = mailimap_fetch_type_new_fetch_att_list_empty() else { return nil }
+        var attributes: [UnsafeMutablePointer<mailimap_fetch_att>?] = [mailimap_fetch_att_new_uid()]
+        if items.contains(.flags) { attributes.append(mailimap_fetch_att_new_flags()) }
+        if items.contains(.size) { attributes.append(mailimap_fetch_att_new_rfc822_size()) }
+        if items.contains(.internalDate) { attributes.append(mailimap_fetch_att_new_internaldate()) }
+        if items.contains(.rawMessage) {
+            // BODY.PEEK[]: the whole message without setting \Seen. The section is owned by the
+            // attribute.
+            attributes.append(mailimap_fetch_att_new_body_peek_section(mailimap_section_new(nil)))
+        }
+        if items.contains(.gmailThreadID) && capabilities.gmail { attributes.append(mailimap_fetch_att_new_xgmthrid()) }
+        if items.contains(.gmailMessageID) && capabilities.gmail { attributes.append(mailimap_fetch_att_new_xgmmsgid()) }
+        if items.contains(.modSeq) && capabilities.condstore { attributes.append(mailimap_fetch_att_new_modseq()) }
+        for attribute in attributes {
+            guard let attribute else { continue }
+            if mailimap_fetch_type_new_fetch_att_list_add(fetchType, attribute) != MAILIMAP_NO_ERROR {
+                mailimap_fetch_att_free(attribute)
+            }
+        }
+        return fetchType
+    }
+
+    /// UID STORE of flags, silently (the server sends no FETCH back).
+    func storeFlags(_ flags: Set<IMAPFlag>, _ change: IMAPFlagOperation, uids: UIDSet) throws(IMAPError) {
+        let (imap, mailbox) = try selectedSession("store flags in")
+        let operation = "store flags in \"\(mailbox)\" on"
+        if uids.isEmpty { return }
+        if flags.isEmpty && change != .replace { return }
+        let list = try makeFlagList(flags, operation: operation)
+        // Ownership: the store attribute takes the flag list; we free the attribute and the set.
+        let storeAttribute: UnsafeMutablePointer<mailimap_store_att_flags>? =
+            switch change {
+            case .add: mailimap_store_att_flags_new_add_flags_silent(list)
+            case .remove: mailimap_store_att_flags_new_remove_flags_silent(list)
+            case .replace: mailimap_store_att_flags_new_set_flags_silent(list)
+            }
+        guard let storeAttribute else {
+            mailimap_flag_list_free(list)
+            throw makeError(.protocolError, operation, reason: "out of memory")
+        }
+        defer { mailimap_store_att_flags_free(storeAttribute) }
+        guard let set = Self.makeSet(uids) else { throw makeError(.protocolError, operation, reason: "out of memory") }
+        defer { mailimap_set_free(set) }
+        try check(mailimap_uid_store(imap, set, storeAttribute), operation, mailbox: mailbox)
+    }
+
+    /// UID COPY; the COPYUID mapping when the server has UIDPLUS.
+    func copy(_ uids: UIDSet, to destination: String) throws(IMAPError) -> IMAPCopyResult? {
+        let (imap, mailbox) = try selectedSession("copy messages from")
+        let operation = "copy messages from \"\(mailbox)\" to \"\(destination)\" on"
+        if uids.isEmpty { return nil }
+        guard let set = Self.makeSet(uids) else { throw makeError(.protocolError, operation, reason: "out of memory") }
+        defer { mailimap_set_free(set) }
+        let encoded = ModifiedUTF7.encode(destination)
+        if capabilities.uidPlus {
+            var uidValidity: UInt32 = 0
+            var sourceSet: UnsafeMutablePointer<mailimap_set>?
+            var destinationSet: UnsafeMutablePointer<mailimap_set>?
+            // Ownership: the returned source and destination sets are new; freed below.
+            let code = mailimap_uidplus_uid_copy(imap, set, encoded, &uidValidity, &sourceSet, &destinationSet)
+            defer { Self.free(sourceSet, destinationSet) }
+            try check(code, operation, mailbox: mailbox)
+            return Self.copyResult(uidValidity, sourceSet, destinationSet)
+        }
+        try check(mailimap_uid_copy(imap, set, encoded), operation, mailbox: mailbox)
+        return nil
+    }
+
+    /// UID MOVE when the server has MOVE; otherwise UID COPY, `\Deleted` and UID EXPUNGE of
+    /// just these messages (UIDPLUS). Without either, the copies are made and the originals
+    /// are flagged `\Deleted` but not expunged, since a plain EXPUNGE would also remove
+    /// messages other clients marked deleted.
+    func move(_ uids: UIDSet, to destination: String) throws(IMAPError) -> IMAPCopyResult? {
+        let (imap, mailbox) = try selectedSession("move messages from")
+        let operation = "move messages from \"\(mailbox)\" to \"\(destination)\" on"
+        if uids.isEmpty { return nil }
+        guard capabilities.move else {
+            let result = try copy(uids, to: destination)
+            try storeFlags([.deleted], .add, uids: uids)
+            if capabilities.uidPlus { try expunge(uids) }
+            return result
+        }
+        guard let set = Self.makeSet(uids) else { throw makeError(.protocolError, operation, reason: "out of memory") }
+        defer { mailimap_set_free(set) }
+        let encoded = ModifiedUTF7.encode(destination)
+        if capabilities.uidPlus {
+            var uidValidity: UInt32 = 0
+            var sourceSet: UnsafeMutablePointer<mailimap_set>?
+            var destinationSet: UnsafeMutablePointer<mailimap_set>?
+            // Ownership: the returned source and destination sets are new; freed below.
+            let code = mailimap_uidplus_uid_move(imap, set, encoded, &uidValidity, &sourceSet, &destinationSet)
+            defer { Self.free(sourceSet, destinationSet) }
+            try check(code, operation, mailbox: mailbox)
+            return Self.copyResult(uidValidity, sourceSet, destinationSet)
+        }
+        try check(mailimap_uid_move(imap, set, encoded), operation, mailbox: mailbox)
+        return nil
+    }
+
+    private static func free(_ sets: UnsafeMutablePointer<mailimap_set>?...) {
+        for set in sets { if let set { mailimap_set_free(set) } }
+    }
+
+    private static func copyResult(
+        _ uidValidity: UInt32, _ source: UnsafeMutablePointer<mailimap_set>?,
+        _ destination: UnsafeMutablePointer<mailimap_set>?
+    ) -> IMAPCopyResult? {
+        guard uidValidity != 0 else { return nil }
+        let from = numbers(in: source)
+        let to = numbers(in: destination)
+        guard from.count == to.count else { return IMAPCopyResult(uidValidity: uidValidity, uidMapping: [:]) }
+        return IMAPCopyResult(uidValidity: uidValidity, uidMapping: Dictionary(zip(from, to), uniquingKeysWith: { $1 }))
+    }
+
+    /// UID EXPUNGE (UIDPLUS): removes just these messages, if they are flagged `\Deleted`.
+    func expunge(_ uids: UIDSet) throws(IMAPError) {
+        let (imap, mailbox) = try selectedSession("expunge messages from")
+        let operation = "expunge messages from \"\(mailbox)\" on"
+        if uids.isEmpty { return }
+        guard capabilities.uidPlus else {
+            throw makeError(
+                .unsupported, operation,
+                reason: "the server has no UIDPLUS, so only a mailbox-wide EXPUNGE is possible (expungeAll)")
+        }
+        guard let set = Self.makeSet(uids) else { throw makeError(.protocolError, operation, reason: "out of memory") }
+        defer { mailimap_set_free(set) }
+        try check(mailimap_uid_expunge(imap, set), operation, mailbox: mailbox)
+    }
+
+    /// EXPUNGE: removes every message flagged `\Deleted` in the selected mailbox.
+    func expungeAll() throws(IMAPError) {
+        let (imap, mailbox) = try selectedSession("expunge")
+        try check(mailimap_expunge(imap), "expunge \"\(mailbox)\" on", mailbox: mailbox)
+    }
+
+    /// APPEND. libetpan sends the message as a literal with every line ending as CRLF (a bare
+    /// LF or CR becomes CRLF), as IMAP requires; a message built with CRLF arrives byte for byte.
+    func append(
+        _ message: Data, to mailbox: String, flags: Set<IMAPFlag>, internalDate: Date?
+    ) throws(IMAPError) -> IMAPAppendResult? {
+        let operation = "append a message to \"\(mailbox)\" on"
+        let imap = try session(operation)
+        guard !message.isEmpty else {
+            throw makeError(.invalidRequest, operation, mailbox: mailbox, reason: "the message is empty")
+        }
+        // Ownership: the flag list and the date-time are ours; APPEND only reads them.
+        let flagList = flags.isEmpty ? nil : try makeFlagList(flags, operation: operation)
+        defer { if let flagList { mailimap_flag_list_free(flagList) } }
+        let dateTime = internalDate.flatMap { Self.makeDateTime($0) }
+        defer { if let dateTime { mailimap_date_time_free(dateTime) } }
+        let encoded = ModifiedUTF7.encode(mailbox)
+        var uidValidity: UInt32 = 0
+        var uid: UInt32 = 0
+        let code = message.withUnsafeBytes { bytes -> Int32 in
+            let pointer = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+            return capabilities.uidPlus
+                ? mailimap_uidplus_append(imap, encoded, flagList, dateTime, pointer, bytes.count, &uidValidity, &uid)
+                : mailimap_append(imap, encoded, flagList, dateTime, pointer, bytes.count)
+        }
+        try check(code, operation, mailbox: mailbox)
+        return uid == 0 ? nil : IMAPAppendResult(uidValidity: uidValidity, uid: uid)
+    }
+}
