@@ -31,7 +31,7 @@ let package = Package(
         ),
         .target(
             name: "VaultMailApp",
-            dependencies: ["VaultMailCore", "VaultMailNotifications", "VaultMailStore"]
+            dependencies: ["VaultMailCore", "VaultMailNotifications", "VaultMailStore", "VaultMailIMAP"]
         ),
         .target(name: "VaultMailTesting", dependencies: ["VaultMailCore", "VaultMailNotifications"]),
         // GMime 3 (Debian libgmime-3.0-dev), imported by VaultMailMIME only.
@@ -55,7 +55,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "vaultmail-bench",
-            dependencies: ["VaultMailCore", "VaultMailStore", "VaultMailNotifications", "VaultMailApp", "VaultMailTesting"]
+            dependencies: [
+                "VaultMailCore", "VaultMailStore", "VaultMailNotifications", "VaultMailApp", "VaultMailTesting",
+                "VaultMailIMAP",
+            ]
         ),
         .testTarget(
             name: "VaultMailCoreTests",
@@ -80,6 +83,13 @@ let package = Package(
         .testTarget(
             name: "VaultMailDesktopTests",
             dependencies: ["VaultMailCore", "VaultMailNotifications", "VaultMailDesktop", "VaultMailTesting", "VaultMailStore", "VaultMailApp"]
+        ),
+        .testTarget(
+            name: "VaultMailSendingTests",
+            dependencies: [
+                "VaultMailCore", "VaultMailIMAP", "VaultMailStore", "VaultMailMIME", "VaultMailNotifications",
+                "VaultMailApp", "VaultMailTesting",
+            ]
         ),
         .testTarget(
             name: "VaultMailNotificationsTests",
