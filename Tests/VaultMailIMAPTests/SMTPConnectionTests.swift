@@ -106,6 +106,7 @@ struct SMTPConnectionTests {
         #expect(error.description.contains("Check the user name and password"))
         #expect(!error.description.contains(secret))
         #expect(!String(describing: error).contains(secret))
+        try await server.waitForEvent { $0["event"] as? String == "auth" }
         #expect(server.authAttempts == [.init(mechanism: "PLAIN", login: "ada", success: false)])
         #expect(!server.output.contains(secret))
     }
@@ -127,6 +128,7 @@ struct SMTPConnectionTests {
         #expect(error.replyCode == 535)
         #expect(error.description.contains("\"status\": \"401\""))
         #expect(!error.description.contains("expired-token"))
+        try await server.waitForEvent { $0["event"] as? String == "auth" && $0["success"] as? Bool == false }
         #expect(server.authAttempts.map(\.success) == [true, false])
     }
 
@@ -142,6 +144,7 @@ struct SMTPConnectionTests {
         #expect(refused.kind == .rejected)
         #expect(!refused.isTransient)
         #expect(refused.description.contains("<nobody@example.com>: 550 5.1.1"))
+        try await server.waitForEvent { $0["verb"] as? String == "RSET" }
         #expect(server.commands.suffix(2) == ["RCPT", "RSET"])
 
         try await server.setDataReply("451 4.3.0 Try again later")
@@ -184,7 +187,7 @@ struct SMTPConnectionTests {
         await again.quit()
     }
 
-    @Test("SMTP capabilities: EHLO keywords, AUTH mechanisms (also the old AUTH= form) and SIZE")
+    @Test("AC-F-07: SMTP capabilities: EHLO keywords, AUTH mechanisms (also the old AUTH= form) and SIZE")
     func capabilities() {
         let parsed = SMTPCapabilities(ehloLines: [
             "smtp.example.com greets you", "PIPELINING", "SIZE 35882577", "auth login PLAIN xoauth2", "AUTH=LOGIN", "8BITMIME",

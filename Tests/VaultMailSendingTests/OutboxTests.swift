@@ -222,7 +222,7 @@ struct OutboxTests {
         #expect(await fake.transport.sent.map(\.message) == [before])
     }
 
-    @Test("No two sends of one message: concurrent sends and the processor transmit it once")
+    @Test("AC-F-07: no two sends of one message: concurrent sends and the processor transmit it once")
     func raceToSend() async throws {
         let fake = try await FakeSending.make()
         let id = try await fake.draft()
@@ -240,7 +240,7 @@ struct OutboxTests {
         #expect(await fake.remote.messages(in: .sent).count == 1)
     }
 
-    @Test("Restart mid-send: nothing transmitted yet → sent once; transmitted → only filed; uncertain → failed or found in Sent")
+    @Test("AC-F-07, E-12: restart mid-send: nothing transmitted yet → sent once; transmitted → only filed; uncertain → failed or found in Sent")
     func crashRecovery() async throws {
         let fake = try await FakeSending.make()
         let outbox = fake.outbox
@@ -284,7 +284,7 @@ struct OutboxTests {
         #expect(await fake.transport.sent.count == 1)
     }
 
-    @Test("A connection lost while the content went out is not retried automatically (it may have arrived)")
+    @Test("AC-F-07: a connection lost while the content went out is not retried automatically (it may have arrived)")
     func lostDuringData() async throws {
         let fake = try await FakeSending.make()
         let id = try await fake.draft()
@@ -299,7 +299,7 @@ struct OutboxTests {
         #expect(await fake.transport.attempts == 1)
     }
 
-    @Test("Sent while the IMAP server is down: the filing (Sent copy, draft removal) is done later, never a resend")
+    @Test("AC-F-07: sent while the IMAP server is down: the filing (Sent copy, draft removal) is done later, never a resend")
     func filingLater() async throws {
         let fake = try await FakeSending.make()
         let id = try await fake.draft()
@@ -320,7 +320,7 @@ struct OutboxTests {
         #expect(await fake.transport.attempts == 1)
     }
 
-    @Test("OutboxProcessor.start sends a due message in the background; stop ends it")
+    @Test("AC-P-04: OutboxProcessor.start sends a due message in the background; stop ends it")
     func backgroundProcessor() async throws {
         let fake = try await FakeSending.make()
         let id = try await fake.draft()
@@ -332,7 +332,7 @@ struct OutboxTests {
         #expect(try await fake.state(id) == .sent)
     }
 
-    @Test("Bad input is refused with what to do: addresses, no recipient, editing a queued message, unknown ids")
+    @Test("AC-U-10: bad input is refused with what to do: addresses, no recipient, editing a queued message, unknown ids")
     func badInput() async throws {
         let fake = try await FakeSending.make()
         await #expect(throws: ComposeError.self) { _ = try await fake.draft(to: ["not an address"]) }

@@ -123,7 +123,7 @@ struct RealServerSendingTests {
         #expect(try await fixture.messages(in: "Drafts").isEmpty)
     }
 
-    @Test("AC-U-11: undo within the delay: nothing is transmitted (the SMTP server sees no connection), the draft stays")
+    @Test("AC-U-11: undo within the delay: nothing is transmitted (the SMTP server sees no connection but a marker), the draft stays")
     func undo() async throws {
         let fixture = try await ServerFixture()
         let (database, sending) = try fixture.sending(undoDelay: 600)
@@ -134,7 +134,12 @@ struct RealServerSendingTests {
         try await compose.cancel(emailId: id)
         #expect(try await send.value == .cancelled)
         #expect(await sending.processor.processNow() == OutboxProcessor.Report())
-        #expect(fixture.smtp.connectionCount == 0)
+        // A marker connection's QUIT ends what the server saw: it is the only connection.
+        let marker = try await SMTPConnection.connect(to: SMTPEndpoint(host: "127.0.0.1", port: fixture.smtp.port, security: .plain))
+        await marker.quit()
+        try await fixture.smtp.waitForEvent { $0["verb"] as? String == "QUIT" }
+        #expect(fixture.smtp.connectionCount == 1)
+        #expect(fixture.smtp.commands == ["EHLO", "QUIT"])
         #expect(try await GRDBOutboxRepository(database: database).entry(emailId: id)?.state == .draft)
         #expect(try await fixture.messages(in: "Drafts").count == 1)
         #expect(try await fixture.messages(in: "Sent").isEmpty)
@@ -171,8 +176,8 @@ struct RealServerSendingTests {
                 return
             }
             // Sent by the time the handler is done: no undo delay (it is 600 s here).
-            #expect(fixture.smtp.messages.count == index + 1)
             #expect(try await GRDBOutboxRepository(database: database).entry(emailId: draftId)?.state == .sent)
+            try await fixture.smtp.waitForMessages(count: index + 1)
         }
         let replies = fixture.smtp.messages
         for (reply, original) in zip(replies, originals) {
