@@ -82,7 +82,13 @@ public final class SMTPTestServer: @unchecked Sendable {
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("messages"), withIntermediateDirectories: true)
         do {
-            let certs = try certificates ?? TestCertificates.make(in: directory.appendingPathComponent("tls"))
+            let tls = directory.appendingPathComponent("tls")
+            let certs: TestCertificates
+            if let certificates {
+                certs = certificates
+            } else {
+                certs = try await BlockingWork.run { try TestCertificates.make(in: tls) }
+            }
             let process = try launch(
                 directory: directory, certificates: certs, certificate: certificate, user: user, password: password,
                 token: token, ports: nil)

@@ -68,7 +68,7 @@ struct RealServerSendingTests {
         #expect(ours.attachments.map(\.filename) == [name])
         #expect(ours.attachments.map(\.size) == [pdf.count])
 
-        let python = try PythonEmailParser.parse(raw)
+        let python = try await BlockingWork.run { try PythonEmailParser.parse(raw) }
         #expect(python.defects.isEmpty, "\(python.defects)")
         #expect(python.subject == subject)
         #expect(python.text == body)
@@ -146,13 +146,9 @@ struct RealServerSendingTests {
     }
 
     @Test("NOTIF-06d: a reply from the notification handler has the right To, Re: subject, In-Reply-To, References and body, and goes out without the undo delay")
-    @MainActor
     func notificationReply() async throws {
         let fixture = try await ServerFixture()
         let (database, sending) = try fixture.sending(undoDelay: 600)
-        let center = MockNotificationCenter()
-        let app = await AppDependencies(database: database, center: center, composeEmail: sending.compose, clock: fixture.clock)
-        app.notificationSyncCoordinator.markFirstLaunchComplete()
         let folders = MailFixtures.standardFolders(accountId: fixture.account.id)
         var originals: [Email] = []
         for (number, subject) in [(1, "Quarterly report"), (2, "RE: Budget")] {
@@ -161,25 +157,22 @@ struct RealServerSendingTests {
                 references: "<root\(number)@example.com>", fromAddress: "grace@example.com", fromName: "Grace Hopper",
                 toAddresses: [Participant(email: "ada@example.com")], subject: subject, bodyPlain: "Please have a look.",
                 snippet: "Please have a look.", dateReceived: fixture.clock.now.addingTimeInterval(-10))
-            originals += try await app.emailRepository.saveEmails([MailFixtures.incoming(email, in: [folders.of(.inbox)])])
+            originals += try await GRDBEmailRepository(database: database)
+                .saveEmails([MailFixtures.incoming(email, in: [folders.of(.inbox)])])
         }
-        await app.notificationSyncCoordinator.didSyncNewEmails(originals, fromBackground: false, activeFolderType: nil)
-        #expect(center.addedRequests.count == 2)
-
         let text = "Sounds good — see you Monday ☕"
-        for (index, original) in originals.enumerated() {
-            try await center.respond(
-                to: NotificationRequest.identifier(forEmailId: original.id), action: AppConstants.notificationActionReply,
-                text: text)
-            guard case .replied(let draftId) = app.notificationResponseHandler.lastOutcome else {
-                Issue.record("reply failed: \(String(describing: app.notificationResponseHandler.lastOutcome))")
+        let (outcomes, removed) = try await Self.replyThroughNotifications(
+            to: originals, text: text, database: database, compose: sending.compose, clock: fixture.clock)
+
+        for (index, outcome) in outcomes.enumerated() {
+            guard case .replied(let draftId) = outcome else {
+                Issue.record("reply \(index) failed: \(outcome)")
                 return
             }
-            // Sent by the time the handler is done: no undo delay (it is 600 s here).
+            // Sent by the time the handler was done: no undo delay (it is 600 s here).
             #expect(try await GRDBOutboxRepository(database: database).entry(emailId: draftId)?.state == .sent)
-            try await fixture.smtp.waitForMessages(count: index + 1)
         }
-        let replies = fixture.smtp.messages
+        let replies = try await fixture.smtp.waitForMessages(count: 2)
         for (reply, original) in zip(replies, originals) {
             #expect(reply.recipients == ["grace@example.com"])
             let parsed = GMimeMessageParser().parse(Array(reply.raw))
@@ -190,9 +183,33 @@ struct RealServerSendingTests {
             #expect(parsed.from.first?.email == "ada@example.com")
         }
         #expect(replies.map { GMimeMessageParser().parse(Array($0.raw)).subject } == ["Re: Quarterly report", "RE: Budget"])
-        #expect(center.removedIdentifiers.count == 2)
+        #expect(removed.count == 2)
         #expect(try await fixture.messages(in: "Sent").count == 2)
         #expect(try await fixture.messages(in: "Drafts").isEmpty)
+    }
+
+    /// The real composition (`AppDependencies`) over the store, replying through `compose`:
+    /// the originals are notified, then the user replies to each from its notification.
+    /// Returns the handler's outcomes and the notifications it removed.
+    @MainActor
+    static func replyThroughNotifications(
+        to originals: [Email], text: String, database: AppDatabase, compose: ComposeEmailService, clock: FixedClock
+    ) async throws -> ([NotificationActionOutcome], [String]) {
+        let center = MockNotificationCenter()
+        let app = await AppDependencies(database: database, center: center, composeEmail: compose, clock: clock)
+        app.notificationSyncCoordinator.markFirstLaunchComplete()
+        await app.notificationSyncCoordinator.didSyncNewEmails(originals, fromBackground: false, activeFolderType: nil)
+        guard center.addedRequests.count == originals.count else {
+            throw SMTPTestServer.Failure(description: "expected \(originals.count) notifications, got \(center.addedRequests.count)")
+        }
+        var outcomes: [NotificationActionOutcome] = []
+        for original in originals {
+            try await center.respond(
+                to: NotificationRequest.identifier(forEmailId: original.id), action: AppConstants.notificationActionReply,
+                text: text)
+            outcomes.append(app.notificationResponseHandler.lastOutcome ?? .dismissed)
+        }
+        return (outcomes, center.removedIdentifiers)
     }
 
     @Test("AC-F-07: Bcc recipients get the message, but no header names them (not in what arrived, not in Sent)")
@@ -207,7 +224,7 @@ struct RealServerSendingTests {
         let text = String(decoding: received.raw, as: UTF8.self)
         #expect(!text.contains("sam@example.com"))
         #expect(!text.lowercased().contains("\r\nbcc:"))
-        #expect(try !PythonEmailParser.parse(received.raw).hasBcc)
+        #expect(try await !BlockingWork.run { try PythonEmailParser.parse(received.raw) }.hasBcc)
         #expect(GMimeMessageParser().parse(Array(received.raw)).bcc.isEmpty)
         let sent = try await fixture.messages(in: "Sent")
         #expect(sent.map(\.rawMessage) == [received.raw])
