@@ -55,7 +55,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "vaultmail-bench",
-            dependencies: ["VaultMailCore", "VaultMailStore", "VaultMailNotifications", "VaultMailApp", "VaultMailTesting"]
+            dependencies: ["VaultMailCore", "VaultMailStore", "VaultMailNotifications", "VaultMailDesktop", "VaultMailApp", "VaultMailTesting"]
         ),
         .testTarget(
             name: "VaultMailCoreTests",
