@@ -31,7 +31,7 @@ let package = Package(
         ),
         .target(
             name: "VaultMailApp",
-            dependencies: ["VaultMailCore", "VaultMailNotifications", "VaultMailStore"]
+            dependencies: ["VaultMailCore", "VaultMailNotifications", "VaultMailStore", "VaultMailDesktop"]
         ),
         .target(name: "VaultMailTesting", dependencies: ["VaultMailCore", "VaultMailNotifications"]),
         // GMime 3 (Debian libgmime-3.0-dev), imported by VaultMailMIME only.
@@ -50,6 +50,7 @@ let package = Package(
             name: "vaultmail",
             dependencies: [
                 "VaultMailCore",
+                "VaultMailApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -80,6 +81,10 @@ let package = Package(
         .testTarget(
             name: "VaultMailDesktopTests",
             dependencies: ["VaultMailCore", "VaultMailNotifications", "VaultMailDesktop", "VaultMailTesting", "VaultMailStore", "VaultMailApp"]
+        ),
+        .testTarget(
+            name: "VaultMailAppTests",
+            dependencies: ["VaultMailCore", "VaultMailApp", "VaultMailStore", "VaultMailTesting"]
         ),
         .testTarget(
             name: "VaultMailNotificationsTests",
