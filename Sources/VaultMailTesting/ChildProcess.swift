@@ -93,6 +93,11 @@ public final class ChildProcess: @unchecked Sendable {
         try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
+    /// Closes the process's standard input (it reads end of file).
+    public func closeInput() throws {
+        try input.fileHandleForWriting.close()
+    }
+
     /// Stops the process (SIGTERM, then SIGKILL after 5 s) and waits for it. Waits with
     /// `waitUntilExit`, which keeps the run loop turning: on Linux, `isRunning` is updated
     /// through the main queue, so polling it would block its own update.

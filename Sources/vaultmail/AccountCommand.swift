@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import VaultMailApp
 import VaultMailCore
 
@@ -21,7 +22,7 @@ struct AccountCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("A PEM file of CA certificates to trust for this account.", valueName: "pem")) var caFile: String?
         @Option(help: "Days of mail the first sync fetches.") var syncWindowDays = 30
         @Option(help: ArgumentHelp("A command that prints the password.", valueName: "cmd")) var passwordCommand: String?
-        @Flag(help: "Read the password from standard input (needs a Secret Service keyring).") var passwordStdin = false
+        @Flag(help: "Read the password from standard input and keep it in the Secret Service keyring.") var passwordStdin = false
         @Option(help: ArgumentHelp("A command that prints an OAuth2 access token (XOAUTH2).", valueName: "cmd")) var oauth2TokenCommand: String?
 
         func validate() throws {
@@ -29,15 +30,20 @@ struct AccountCommand: AsyncParsableCommand {
             guard given == 1 else {
                 throw ValidationError("give exactly one of --password-command, --password-stdin or --oauth2-token-command")
             }
-            if passwordStdin {
-                throw ValidationError("--password-stdin needs a Secret Service keyring, which this build cannot use yet; use --password-command (e.g. --password-command 'pass show mail/work')")
-            }
         }
 
         @MainActor
         func run() async throws {
-            let credential: CommandSession.CredentialSource = passwordCommand.map { .passwordCommand($0) }
-                ?? .oauth2TokenCommand(oauth2TokenCommand ?? "")
+            let credential: CommandSession.CredentialSource
+            if let passwordCommand {
+                credential = .passwordCommand(passwordCommand)
+            } else if let oauth2TokenCommand {
+                credential = .oauth2TokenCommand(oauth2TokenCommand)
+            } else {
+                let input = FileHandle.standardInput.readDataToEndOfFile()
+                let line = String(decoding: input, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+                credential = .password(String(line))
+            }
             var new = CommandSession.NewAccount(name: name, email: email, imap: imap, smtp: smtp, credential: credential)
             new.security = security
             new.user = user

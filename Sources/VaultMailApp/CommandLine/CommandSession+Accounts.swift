@@ -5,6 +5,8 @@ extension CommandSession {
     public enum CredentialSource: Sendable {
         case passwordCommand(String)
         case oauth2TokenCommand(String)
+        /// A password to keep in the Secret Service.
+        case password(String)
     }
 
     public struct NewAccount: Sendable {
@@ -41,19 +43,32 @@ extension CommandSession {
         if let caFile = new.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw CommandError("--ca-file \(caFile) cannot be read", usage: true)
         }
-        let (method, command): (AuthMethod, String) = switch new.credential {
+        let (method, command): (AuthMethod, String?) = switch new.credential {
         case .passwordCommand(let command): (.password, command)
         case .oauth2TokenCommand(let command): (.oauth2, command)
+        case .password: (.password, nil)
         }
         let account = Account(
             name: new.name, email: new.email, imapHost: imap.host, imapPort: imap.port, smtpHost: smtp.host,
             smtpPort: smtp.port, security: new.security, username: new.user ?? new.email, authMethod: method,
             credentialCommand: command, caFile: new.caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
             syncWindowDays: new.syncWindowDays)
+        if try await accounts.getAccount(named: account.name) != nil {
+            throw CommandError("an account named '\(account.name)' already exists; `vaultmail account remove \(account.name)` first, or choose another name")
+        }
+        if case .password(let password) = new.credential {
+            guard !password.isEmpty else { throw CommandError("the password read from standard input is empty", usage: true) }
+            do {
+                try await credentials.storeSecret(password, for: account)
+            } catch {
+                throw CommandError("cannot keep the password: \(error)")
+            }
+        }
         do {
             try await accounts.addAccount(account)
-        } catch RepositoryError.duplicateAccountName(let name) {
-            throw CommandError("an account named '\(name)' already exists; `vaultmail account remove \(name)` first, or choose another name")
+        } catch {
+            try? await credentials.deleteSecret(for: account)
+            throw error
         }
         return "Added account '\(account.name)' (\(account.email)): IMAP \(imap.host):\(imap.port), SMTP \(smtp.host):\(smtp.port), \(new.security.rawValue)."
     }
@@ -71,7 +86,16 @@ extension CommandSession {
     public func removeAccount(named name: String) async throws -> String {
         let account = try await account(named: name)
         try await accounts.removeAccount(id: account.id)
-        return "Removed account '\(name)' and all its mail, folders and settings from this machine."
+        var text = "Removed account '\(name)' and all its mail, folders and settings from this machine."
+        if account.credentialCommand == nil {
+            do {
+                try await credentials.deleteSecret(for: account)
+                text += " Its password was removed from the keyring."
+            } catch {
+                throw CommandError("removed the account's data, but not its password from the keyring: \(error); remove it with `secret-tool clear application vaultmail account-id \(account.id)`")
+            }
+        }
+        return text
     }
 
     /// HOST or HOST:PORT (IPv6 in brackets); plain connections only to loopback.

@@ -1,5 +1,6 @@
 import Foundation
 import VaultMailCore
+import VaultMailDesktop
 import VaultMailNotifications
 import VaultMailStore
 
@@ -14,8 +15,11 @@ public final class CommandSession {
     public let settings: SettingsStore
     public let ledger: GRDBNotificationLedger
     public let clock: any WallClock
+    /// Where passwords given with --password-stdin are kept.
+    public let credentials: any CredentialStore
 
-    public init(home: VaultMailHome, clock: any WallClock = SystemWallClock()) throws {
+    public init(home: VaultMailHome, clock: any WallClock = SystemWallClock(),
+                credentials: any CredentialStore = SecretServiceCredentialStore()) throws {
         self.home = home
         try home.prepare()
         database = try AppDatabase.open(path: home.databasePath)
@@ -24,6 +28,7 @@ public final class CommandSession {
         settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
         ledger = GRDBNotificationLedger(database: database)
         self.clock = clock
+        self.credentials = credentials
     }
 
     public var dates: RelativeDate { RelativeDate(now: clock.now, timeZone: clock.timeZone) }
