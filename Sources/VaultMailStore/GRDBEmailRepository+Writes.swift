@@ -57,6 +57,7 @@ extension Database {
                 email.hasAttachments = email.hasAttachments || !item.attachments.isEmpty
                 try insertThread.execute(arguments: [email.threadId, email.accountId, email.subject, email.dateReceived.millis])
                 try insertEmail.execute(arguments: email.databaseArguments)
+                try db.indexMessageReferences(of: email)
                 for attachment in item.attachments {
                     try insertAttachment.execute(arguments: attachment.databaseArguments)
                 }
