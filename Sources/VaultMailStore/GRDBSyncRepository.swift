@@ -255,8 +255,8 @@ public struct GRDBSyncRepository: SyncRepository {
     }
 
     @discardableResult
-    public func removeLinks(folderId: String, uids: [UInt32]) async throws -> Int {
-        guard !uids.isEmpty else { return 0 }
+    public func removeLinks(folderId: String, uids: [UInt32], keepingOrphans: Bool) async throws -> [String] {
+        guard !uids.isEmpty else { return [] }
         return try await writer.write { db in
             var emailIds: [String] = []
             for chunk in uids.chunked(500) {
@@ -264,8 +264,29 @@ public struct GRDBSyncRepository: SyncRepository {
                     SELECT emailId FROM emailFolder WHERE folderId = ? AND uid IN (\(placeholders(chunk.count)))
                     """, arguments: [folderId] + StatementArguments(chunk.map { Int64($0) }))
             }
-            try Self.dropLinks(db, folderId: folderId, emailIds: emailIds)
-            return emailIds.count
+            try Self.dropLinks(db, folderId: folderId, emailIds: emailIds, keepingOrphans: keepingOrphans)
+            return emailIds
+        }
+    }
+
+    @discardableResult
+    public func deleteEmailsWithoutLinks(among ids: [String]) async throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        return try await writer.write { db in
+            var threadIds = Set<String>()
+            var deleted = 0
+            for chunk in Array(Set(ids)).chunked(500) {
+                let orphans = """
+                    id IN (\(placeholders(chunk.count)))
+                    AND NOT EXISTS (SELECT 1 FROM emailFolder ef WHERE ef.emailId = email.id)
+                    """
+                threadIds.formUnion(try String.fetchAll(
+                    db, sql: "SELECT threadId FROM email WHERE \(orphans)", arguments: StatementArguments(chunk)))
+                try db.execute(sql: "DELETE FROM email WHERE \(orphans)", arguments: StatementArguments(chunk))
+                deleted += db.changesCount
+            }
+            try db.refreshThreads(threadIds)
+            return deleted
         }
     }
 
@@ -313,7 +334,7 @@ public struct GRDBSyncRepository: SyncRepository {
 
     /// Removes these emails' links to the folder; emails left with no link are deleted and
     /// the aggregates of their threads refreshed.
-    static func dropLinks(_ db: Database, folderId: String, emailIds: [String]) throws {
+    static func dropLinks(_ db: Database, folderId: String, emailIds: [String], keepingOrphans: Bool = false) throws {
         guard !emailIds.isEmpty else { return }
         var threadIds = Set<String>()
         for chunk in Array(Set(emailIds)).chunked(500) {
@@ -323,6 +344,7 @@ public struct GRDBSyncRepository: SyncRepository {
             try db.execute(sql: """
                 DELETE FROM emailFolder WHERE folderId = ? AND emailId IN (\(placeholders(chunk.count)))
                 """, arguments: [folderId] + arguments)
+            if keepingOrphans { continue }
             try db.execute(sql: """
                 DELETE FROM email WHERE id IN (\(placeholders(chunk.count)))
                 AND NOT EXISTS (SELECT 1 FROM emailFolder ef WHERE ef.emailId = email.id)

@@ -49,10 +49,15 @@ public protocol SyncRepository: Sendable {
     /// Returns how many emails changed.
     @discardableResult
     func applyServerFlags(folderId: String, _ flags: [ServerFlags]) async throws -> Int
-    /// Messages expunged from the folder: their links go; emails left with no link are
-    /// deleted. Returns how many links went.
+    /// Messages expunged from (or moved out of) the folder: their links go. Emails left with no
+    /// link are deleted unless `keepingOrphans`, which a whole-account sync uses so a message
+    /// moved to a folder synced later is found there rather than deleted and fetched anew; it
+    /// then calls `deleteEmailsWithoutLinks`. Returns the ids of the emails whose link went.
     @discardableResult
-    func removeLinks(folderId: String, uids: [UInt32]) async throws -> Int
+    func removeLinks(folderId: String, uids: [UInt32], keepingOrphans: Bool) async throws -> [String]
+    /// Deletes those of these emails that have no folder link; returns how many.
+    @discardableResult
+    func deleteEmailsWithoutLinks(among ids: [String]) async throws -> Int
     /// Moves emails to other conversations; both sides' aggregates are refreshed and threads
     /// left empty are deleted.
     func rethreadEmails(_ changes: [ThreadChange]) async throws

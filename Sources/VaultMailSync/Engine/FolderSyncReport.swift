@@ -14,6 +14,9 @@ public struct FolderSyncReport: Sendable {
     public var removed = 0
     /// The server's UIDVALIDITY changed, so the folder was synced again from scratch (E-03).
     public var uidValidityChanged = false
+    /// Emails whose link this sync removed (kept when they were left without any link and
+    /// the sync kept orphans).
+    var detachedEmailIds: [String] = []
 
     public init(folderId: String) {
         self.folderId = folderId

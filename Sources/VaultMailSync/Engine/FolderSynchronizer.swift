@@ -19,6 +19,9 @@ struct FolderSynchronizer: Sendable {
     let parser: any MessageParser
     let now: Date
     let options: SyncOptions
+    /// Keep emails whose last link this folder removed (a whole-account sync deletes them at
+    /// its end, unless another folder turned out to hold them: a move, not an expunge).
+    var keepOrphans = false
 
     func sync(_ folder: Folder, on imap: IMAPConnection) async throws -> FolderSyncReport {
         var report = FolderSyncReport(folderId: folder.id)
@@ -69,7 +72,9 @@ struct FolderSynchronizer: Sendable {
             let onServer = Set(try await imap.searchUIDs(in: UIDSet(1...last)))
             let gone = knownBefore.keys.filter { !onServer.contains($0) }
             if !gone.isEmpty {
-                report.removed += try await syncStore.removeLinks(folderId: folder.id, uids: gone.sorted())
+                let detached = try await syncStore.removeLinks(folderId: folder.id, uids: gone.sorted(), keepingOrphans: keepOrphans)
+                report.removed += detached.count
+                report.detachedEmailIds += detached
             }
             var flags: [IMAPMessageFlags] = []
             if capabilities.condstore, let since = state.highestModSeq, let current = status.highestModSeq {

@@ -65,22 +65,32 @@ public final class SyncEmailsUseCase: Sendable {
         var newEmails: [Email] = []
         var failures: [SyncError] = []
         var inboxReported = false
+        var detached: [String] = []
         for folder in ordered {
             if inboxReported == false && folder.folderType != .inbox {
                 inboxReported = true
                 await onInboxSynced(newEmails)
             }
             do {
-                newEmails += try await syncFolder(account: account, folderId: folder.id).newEmails
+                let report = try await syncFolder(account: account, folderId: folder.id, keepOrphans: true)
+                newEmails += report.newEmails
+                detached += report.detachedEmailIds
             } catch let error as SyncError where Self.isFolderLevel(error) {
                 newEmails += error.newEmails
                 failures.append(error)
             } catch var error as SyncError {
                 error.newEmails = newEmails + error.newEmails
+                _ = try? await syncStore.deleteEmailsWithoutLinks(among: detached)
                 throw error
             }
         }
         if !inboxReported { await onInboxSynced(newEmails) }
+        // Messages that left a folder and turned up in no other were expunged: delete them now.
+        do {
+            try await syncStore.deleteEmailsWithoutLinks(among: detached)
+        } catch {
+            throw SyncError(.store, account: account, underlying: error)
+        }
         if !failures.isEmpty {
             throw SyncError(
                 kind: .someFoldersFailed, accountId: account.id, accountName: account.name,
@@ -122,9 +132,11 @@ public final class SyncEmailsUseCase: Sendable {
         return account
     }
 
-    func syncFolder(account: Account, folderId: String) async throws -> FolderSyncReport {
-        let synchronizer = FolderSynchronizer(
+    func syncFolder(account: Account, folderId: String, keepOrphans: Bool = false) async throws -> FolderSyncReport {
+        var synchronizer = FolderSynchronizer(
             account: account, syncStore: syncStore, parser: parser, now: clock.now, options: options)
+        synchronizer.keepOrphans = keepOrphans
+        let folderSync = synchronizer
         do {
             return try await connections.withConnection(for: account, reuse: .retryOnDrop) { [store] imap in
                 // Read the folder inside the account's queue: its checkpoint is current.
@@ -132,7 +144,7 @@ public final class SyncEmailsUseCase: Sendable {
                     throw SyncError(.folderNotFound, account: account, mailbox: folderId)
                 }
                 do {
-                    return try await synchronizer.sync(folder, on: imap)
+                    return try await folderSync.sync(folder, on: imap)
                 } catch {
                     throw SyncError.wrap(error, account: account, mailbox: folder.path)
                 }
