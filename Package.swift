@@ -41,7 +41,7 @@ let package = Package(
             providers: [.apt(["libgmime-3.0-dev"])]
         ),
         .target(name: "VaultMailMIME", dependencies: ["VaultMailCore", "CGMime"]),
-        .target(name: "VaultMailSync", dependencies: ["VaultMailCore", "VaultMailMIME"]),
+        .target(name: "VaultMailSync", dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailIMAP"]),
         // libetpan (Debian libetpan-dev) and GnuTLS (libgnutls28-dev), linked directly: libetpan's
         // .pc file carries `-specs=...`, which SwiftPM rejects. Imported only by VaultMailIMAP.
         .systemLibrary(name: "CEtPan", path: "Sources/CEtPan"),
@@ -56,7 +56,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "vaultmail-bench",
-            dependencies: ["VaultMailCore", "VaultMailStore", "VaultMailNotifications", "VaultMailDesktop", "VaultMailApp", "VaultMailTesting"]
+            dependencies: [
+                "VaultMailCore", "VaultMailStore", "VaultMailNotifications", "VaultMailDesktop", "VaultMailApp", "VaultMailTesting",
+                "VaultMailSync", "VaultMailIMAP", "VaultMailMIME",
+            ]
         ),
         .testTarget(
             name: "VaultMailCoreTests",
@@ -68,7 +71,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultMailSyncTests",
-            dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailSync", "VaultMailTesting"]
+            dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailSync", "VaultMailTesting", "VaultMailIMAP", "VaultMailStore"]
         ),
         .testTarget(
             name: "VaultMailIMAPTests",

@@ -6,6 +6,7 @@ extension AppDatabase {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-mail", migrate: createMailSchema)
         migrator.registerMigration("v2-notification-decisions", migrate: createNotificationDecisions)
+        migrator.registerMigration("v3-message-references", migrate: createMessageReferences)
         return migrator
     }
 
