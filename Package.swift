@@ -16,6 +16,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         .target(name: "VaultMailCore"),
@@ -31,7 +33,12 @@ let package = Package(
         ),
         .target(
             name: "VaultMailApp",
-            dependencies: ["VaultMailCore", "VaultMailNotifications", "VaultMailStore", "VaultMailDesktop"]
+            dependencies: [
+                "VaultMailCore", "VaultMailNotifications", "VaultMailStore", "VaultMailDesktop",
+                "VaultMailSync", "VaultMailIMAP", "VaultMailMIME",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .target(name: "VaultMailTesting", dependencies: ["VaultMailCore", "VaultMailNotifications"]),
         // GMime 3 (Debian libgmime-3.0-dev), imported by VaultMailMIME only.

@@ -33,6 +33,9 @@ public final class CommandSession {
 
     public var dates: RelativeDate { RelativeDate(now: clock.now, timeZone: clock.timeZone) }
 
+    /// The server side (sync, server-backed actions), built on first use.
+    public lazy var services = MailServices(database: database, credentials: AccountCredentials(store: credentials), clock: clock)
+
     public func account(named name: String) async throws -> Account {
         guard let account = try await accounts.getAccount(named: name) else {
             let known = try await accounts.getAccounts().map(\.name)
