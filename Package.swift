@@ -59,6 +59,7 @@ let package = Package(
                 "VaultMailCore",
                 "VaultMailApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -95,6 +96,17 @@ let package = Package(
         .testTarget(
             name: "VaultMailAppTests",
             dependencies: ["VaultMailCore", "VaultMailApp", "VaultMailStore", "VaultMailTesting"]
+        ),
+        .testTarget(
+            name: "VaultMailSendingTests",
+            dependencies: [
+                "VaultMailCore", "VaultMailIMAP", "VaultMailStore", "VaultMailMIME", "VaultMailNotifications",
+                "VaultMailApp", "VaultMailTesting",
+            ]
+        ),
+        .testTarget(
+            name: "VaultMailEndToEndTests",
+            dependencies: ["VaultMailTesting"]
         ),
         .testTarget(
             name: "VaultMailNotificationsTests",

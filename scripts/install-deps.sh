@@ -22,6 +22,7 @@ packages=(
   ca-certificates  # the system trust store GnuTLS loads (/etc/ssl/certs/ca-certificates.crt)
   dovecot-imapd    # the real IMAP server the IMAP tests start on loopback (/usr/sbin/dovecot)
   openssl          # the tests' CA and server certificates
+  python3-aiosmtpd # the real SMTP server the sending tests start on loopback (scripts/test-smtp-server.py)
 )
 
 missing=()

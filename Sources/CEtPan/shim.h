@@ -44,4 +44,16 @@ static inline void vm_gnutls_free(void *_Nullable pointer) {
     gnutls_free(pointer);
 }
 
+// MARK: SMTP internals
+// Exported by libetpan 1.9.4 but declared only in mailsmtp_private.h / mailsmtp.c, which
+// Debian does not install. We send EHLO and AUTH ourselves (EHLO with a correct address
+// literal for IPv6, AUTH without Cyrus SASL plugins and its 512-byte command buffer), so we
+// need: send a command line (`_private`: kept out of libetpan's logger), read a reply into
+// `session->response` / `response_code`, and parse an EHLO reply into `session->esmtp`.
+
+int mailsmtp_send_command(mailsmtp *_Nonnull session, char *_Nonnull command);
+int mailsmtp_send_command_private(mailsmtp *_Nonnull session, char *_Nonnull command);
+int mailsmtp_read_response(mailsmtp *_Nonnull session);
+int mailesmtp_parse_ehlo(mailsmtp *_Nonnull session);
+
 #endif

@@ -139,6 +139,12 @@ public actor IMAPConnection {
         try session.searchUIDs(since: since, in: uids, unseenOnly: unseenOnly)
     }
 
+    /// UID SEARCH HEADER: UIDs of messages whose header `name` contains `value` (e.g. a
+    /// Message-ID), ascending.
+    public func searchUIDs(header name: String, containing value: String) throws -> [UInt32] {
+        try session.searchUIDs(header: name, containing: value)
+    }
+
     /// UID FETCH of `items` (the UID always) for `uids`, ascending by UID. For large sets use
     /// `messageBatches` so each answer stays small.
     public func fetchMessages(_ uids: UIDSet, items: IMAPFetchItems = .fullMessage) throws -> [IMAPMessage] {

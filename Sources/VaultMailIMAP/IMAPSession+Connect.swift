@@ -119,26 +119,14 @@ extension IMAPSession {
     private func openTLS(
         on fd: Int32, operation: String, socketIsLoose: Bool
     ) throws(IMAPError) -> UnsafeMutablePointer<mailstream_low> {
-        // libetpan's GnuTLS handshake loops on EAGAIN: give it a blocking socket.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) & ~O_NONBLOCK)
-        let timeout = time_t(endpoint.connectTimeout.wholeSecondsAtLeastOne)
-        let serverName = TCPConnector.isIPLiteral(endpoint.host) ? nil : endpoint.host
         // Ownership: on success the returned low stream owns `fd`; on failure `fd` is untouched.
-        let low: UnsafeMutablePointer<mailstream_low>? = withOptionalCString(serverName) { name in
-            mailstream_low_tls_open_with_callback_timeout(
-                fd, timeout,
-                { context, data in
-                    guard let context, let data else { return }
-                    _ = mailstream_ssl_set_server_name(context, data.assumingMemoryBound(to: CChar.self))
-                },
-                UnsafeMutableRawPointer(mutating: name))
-        }
-        guard let low else {
+        guard let low = TLSHandshake.open(
+            fd: fd, host: endpoint.host, timeout: endpoint.connectTimeout, readTimeout: endpoint.readTimeout)
+        else {
             if socketIsLoose { close(fd) }
             dropConnection()
             throw makeError(.tlsFailed, operation, reason: "the TLS handshake failed (does this port speak TLS?)")
         }
-        mailstream_low_set_timeout(low, time_t(endpoint.readTimeout.wholeSecondsAtLeastOne))
         return low
     }
 

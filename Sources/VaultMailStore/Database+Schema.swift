@@ -7,6 +7,7 @@ extension AppDatabase {
         migrator.registerMigration("v1-mail", migrate: createMailSchema)
         migrator.registerMigration("v2-notification-decisions", migrate: createNotificationDecisions)
         migrator.registerMigration("v3-message-references", migrate: createMessageReferences)
+        migrator.registerMigration("v4-outbox", migrate: createOutbox)
         return migrator
     }
 

@@ -64,6 +64,8 @@ public final class ChildProcess: @unchecked Sendable {
     public var lines: [String] { lock.withLock { stdoutLines } }
     public var errorOutput: String { lock.withLock { stderrText } }
     public var isRunning: Bool { process.isRunning }
+    /// The exit status once it has exited.
+    public var exitStatus: Int32 { process.terminationStatus }
     public var processIdentifier: Int32 { process.processIdentifier }
 
     /// Waits until a line of standard output satisfies `predicate` (lines from `index` on)

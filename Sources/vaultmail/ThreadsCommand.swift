@@ -60,7 +60,7 @@ extension ThreadActionCommand {
     @MainActor
     func run() async throws {
         let session = try global.session()
-        emit(try await session.apply(Self.action, to: threadIds, using: session.emails))
+        emit(try await session.apply(Self.action, to: threadIds, using: session.services.emails))
     }
 }
 
@@ -115,18 +115,27 @@ struct MoveCommand: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         let session = try global.session()
-        emit(try await session.move(threadIds, to: to, using: session.emails))
+        emit(try await session.move(threadIds, to: to, using: session.services.emails))
     }
 }
 
 struct OutboxCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "outbox", abstract: "List messages waiting to be sent, being sent, or failed.")
+    static let configuration = CommandConfiguration(commandName: "outbox", abstract: "List messages waiting to be sent, being sent, or failed; retry or cancel one.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "Only this account.") var account: String?
+    @Option(help: ArgumentHelp("Send this failed or queued message now.", valueName: "email-id")) var retry: String?
+    @Option(help: ArgumentHelp("Take this message back to a draft.", valueName: "email-id")) var cancel: String?
     @Flag(help: "JSON.") var json = false
+
+    func validate() throws {
+        if retry != nil && cancel != nil { throw ValidationError("--retry and --cancel exclude each other") }
+    }
 
     @MainActor
     func run() async throws {
-        emit(try await global.session().outbox(account: account, json: json))
+        let session = try global.session()
+        if let retry { return emit(try await session.retryOutgoing(retry)) }
+        if let cancel { return emit(try await session.cancelOutgoing(cancel)) }
+        emit(try await session.outbox(account: account, json: json))
     }
 }

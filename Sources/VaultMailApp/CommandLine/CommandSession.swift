@@ -36,6 +36,12 @@ public final class CommandSession {
     /// The server side (sync, server-backed actions), built on first use.
     public lazy var services = MailServices(database: database, credentials: AccountCredentials(store: credentials), clock: clock)
 
+    /// Sending: compose, the outbox and SMTP, built on first use.
+    public lazy var sending: MailSending = {
+        let credentials = AccountCredentials(store: self.credentials)
+        return MailSending(database: database, settings: settings, secret: { try await credentials.secret(for: $0) }, clock: clock)
+    }()
+
     public func account(named name: String) async throws -> Account {
         guard let account = try await accounts.getAccount(named: name) else {
             let known = try await accounts.getAccounts().map(\.name)

@@ -26,6 +26,7 @@ public final class MailDaemon {
 
     public let app: AppDependencies
     public let services: MailServices
+    public let sending: MailSending
     private let center: DBusNotificationCenter
     private let health: AccountHealthMonitor
     private let idle: IDLEMonitorUseCase
@@ -34,22 +35,29 @@ public final class MailDaemon {
     private let lock: DaemonLock
 
     /// Takes the home's daemon lock and builds the graph; fails if another daemon runs there.
-    public static func start(home: VaultMailHome, options: Options, composeEmail: (MailServices, AppDatabase) -> any ComposeEmailUseCase,
-                             credentials: any CredentialStore = SecretServiceCredentialStore(), logger: Logger) async throws -> MailDaemon {
+    public static func start(home: VaultMailHome, options: Options, credentials: any CredentialStore = SecretServiceCredentialStore(),
+                             logger: Logger) async throws -> MailDaemon {
         try home.prepare()
         let lock = try DaemonLock(path: home.daemonLockPath)
         let database = try AppDatabase.open(path: home.databasePath)
-        let services = MailServices(database: database, credentials: AccountCredentials(store: credentials))
+        let accountCredentials = AccountCredentials(store: credentials)
+        let services = MailServices(database: database, credentials: accountCredentials)
+        let settings = SettingsReference()
+        let sending = MailSending(database: database, secret: { try await accountCredentials.secret(for: $0) },
+                                  undoDelaySeconds: { await settings.undoSendDelaySeconds() })
         let center = DBusNotificationCenter(configuration: options.desktop)
-        let app = await AppDependencies(database: database, center: center, composeEmail: composeEmail(services, database),
+        let app = await AppDependencies(database: database, center: center, composeEmail: sending.compose,
                                         emailRepository: services.emails)
+        settings.settings = app.settingsStore
         center.settings = app.settingsStore
-        return MailDaemon(app: app, services: services, center: center, options: options, logger: logger, lock: lock)
+        return MailDaemon(app: app, services: services, sending: sending, center: center, options: options, logger: logger, lock: lock)
     }
 
-    private init(app: AppDependencies, services: MailServices, center: DBusNotificationCenter, options: Options, logger: Logger, lock: DaemonLock) {
+    private init(app: AppDependencies, services: MailServices, sending: MailSending, center: DBusNotificationCenter,
+                 options: Options, logger: Logger, lock: DaemonLock) {
         self.app = app
         self.services = services
+        self.sending = sending
         self.center = center
         self.options = options
         self.logger = logger
@@ -80,12 +88,14 @@ public final class MailDaemon {
         }
         app.notificationSyncCoordinator.markFirstLaunchComplete()
         logger.info("first sync done; new mail now notifies")
+        await sending.processor.start()
         await withTaskGroup(of: Void.self) { group in
             for account in accounts {
                 group.addTask { await self.watch(account) }
                 group.addTask { await self.syncPeriodically(account) }
             }
         }
+        await sending.processor.stop()
         await services.connections.closeAll()
         logger.info("stopped")
     }

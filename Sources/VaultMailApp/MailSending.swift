@@ -1,0 +1,44 @@
+import Foundation
+import VaultMailCore
+import VaultMailIMAP
+import VaultMailStore
+
+/// Sending, composed: the outbox in the store, SMTP for transmission, IMAP for Sent and
+/// Drafts, one `OutboxSender` shared by the compose use case and the outbox processor (so they
+/// never send a message twice). Pass `compose` to `AppDependencies` as its
+/// `ComposeEmailUseCase`; `start()` the processor in the daemon.
+public struct MailSending: Sendable {
+    public let sender: OutboxSender
+    public let compose: ComposeEmailService
+    public let processor: OutboxProcessor
+
+    /// - Parameters:
+    ///   - secret: the password or access token of an account (from the credential store).
+    ///   - undoDelaySeconds: the current undo-send delay; usually `SettingsStore`'s.
+    ///   - transport, remoteMailbox: SMTP and IMAP unless given (tests pass doubles).
+    public init(
+        database: AppDatabase, secret: @escaping AccountSecretProvider,
+        undoDelaySeconds: @escaping @Sendable () async -> Int,
+        clock: any WallClock = SystemWallClock(), sleeper: any Clock<Duration> = ContinuousClock(),
+        backoff: RetryBackoff = .standard, pollInterval: Duration = .seconds(60),
+        transport: (any MailTransport)? = nil, remoteMailbox: (any RemoteMailbox)? = nil
+    ) {
+        sender = OutboxSender(
+            outbox: GRDBOutboxRepository(database: database), accounts: GRDBAccountRepository(database: database),
+            transport: transport ?? SMTPMailTransport(secret: secret),
+            remoteMailbox: remoteMailbox ?? IMAPRemoteMailbox(secret: secret), clock: clock, backoff: backoff)
+        compose = ComposeEmailService(sender: sender, sleeper: sleeper, undoDelaySeconds: undoDelaySeconds)
+        processor = OutboxProcessor(sender: sender, sleeper: sleeper, pollInterval: pollInterval)
+    }
+
+    /// Sending whose undo delay is `settings.undoSendDelaySeconds` (AC-U-11).
+    public init(
+        database: AppDatabase, settings: SettingsStore, secret: @escaping AccountSecretProvider,
+        clock: any WallClock = SystemWallClock(), sleeper: any Clock<Duration> = ContinuousClock(),
+        backoff: RetryBackoff = .standard
+    ) {
+        self.init(
+            database: database, secret: secret, undoDelaySeconds: { await MainActor.run { settings.undoSendDelaySeconds } },
+            clock: clock, sleeper: sleeper, backoff: backoff)
+    }
+}

@@ -1,0 +1,265 @@
+import Foundation
+
+/// The `ComposeEmailUseCase` of the app: drafts kept locally and in the server's Drafts
+/// folder (AC-U-10), the outbox (AC-U-05, E-08, E-12), undo send (AC-U-11) and sending now
+/// for replies from a notification (NOTIF-06d).
+///
+/// - `saveDraft` stores the draft, then APPENDs it to the account's Drafts folder, replacing
+///   the previous version (removed by UID). When the server cannot be reached the draft is
+///   still saved; `OutboxEntry.draftSyncError` says why it is not on the server.
+/// - `send(emailId:)` queues the message and waits the undo delay
+///   (`SettingsStore.undoSendDelaySeconds`, read at each send; 0 sends at once). Nothing is
+///   transmitted during the delay, and `cancel` within it makes the message a draft again.
+///   If the app stops during the delay, the outbox processor sends it once the delay is over.
+/// - `queueForSending` + `executeSend` send at once, without the delay (notification replies).
+/// - A message that cannot be sent because the server is unreachable stays queued with the
+///   reason and is retried with backoff by the `OutboxProcessor`.
+public actor ComposeEmailService: ComposeEmailUseCase {
+    public nonisolated let sender: OutboxSender
+    private let builder: any MessageBuilder
+    private let sleeper: any Clock<Duration>
+    private let undoDelaySeconds: @Sendable () async -> Int
+
+    private var outbox: any OutboxRepository { sender.outbox }
+    private var clock: any WallClock { sender.clock }
+    /// Sends waiting out their undo delay: email id → the wait, cancelled by `cancel`.
+    private var undoWaits: [String: Task<Void, any Error>] = [:]
+    /// Emails with a draft or queue operation running (operations on one email run in turn).
+    private var busy: Set<String> = []
+    private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+    /// - Parameters:
+    ///   - sender: shared with the `OutboxProcessor` of the same process.
+    ///   - undoDelaySeconds: the current undo delay (read for every send).
+    ///   - sleeper: the clock the undo delay is waited on.
+    public init(
+        sender: OutboxSender, builder: any MessageBuilder = RFC5322MessageBuilder(),
+        sleeper: any Clock<Duration> = ContinuousClock(),
+        undoDelaySeconds: @escaping @Sendable () async -> Int
+    ) {
+        self.sender = sender
+        self.builder = builder
+        self.sleeper = sleeper
+        self.undoDelaySeconds = undoDelaySeconds
+    }
+
+    /// A service whose undo delay is `settings.undoSendDelaySeconds`.
+    public init(
+        sender: OutboxSender, settings: SettingsStore, builder: any MessageBuilder = RFC5322MessageBuilder(),
+        sleeper: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.init(sender: sender, builder: builder, sleeper: sleeper) {
+            await MainActor.run { settings.undoSendDelaySeconds }
+        }
+    }
+
+    // MARK: Drafts
+
+    public func saveDraft(
+        draftId: String?, accountId: String, threadId: String?, toAddresses: [String], ccAddresses: [String],
+        bccAddresses: [String], subject: String, bodyPlain: String, inReplyTo: String?, references: String?,
+        attachments: [DraftAttachment]
+    ) async throws -> String {
+        let to = try toAddresses.map { address throws(ComposeError) in try EmailAddress.parse(address, field: "To") }
+        let cc = try ccAddresses.map { address throws(ComposeError) in try EmailAddress.parse(address, field: "Cc") }
+        let bcc = try bccAddresses.map { address throws(ComposeError) in try EmailAddress.parse(address, field: "Bcc") }
+        guard let account = try await sender.accounts.getAccount(id: accountId) else {
+            throw ComposeError.accountNotFound(id: accountId)
+        }
+        var existing: OutboxEntry?
+        if let draftId {
+            guard let found = try await outbox.entry(emailId: draftId) else { throw ComposeError.draftNotFound(id: draftId) }
+            existing = found
+        }
+        let messageId = existing?.email.messageId ?? OutgoingMessage.makeMessageId(senderAddress: account.email)
+        let emailId = existing?.id ?? Email.stableID(accountId: accountId, messageId: messageId)
+        let referenceIds = MessageIDs.parseList(references ?? "")
+        let root = referenceIds.first ?? inReplyTo.flatMap(MessageIDs.parseFirst) ?? messageId
+        let now = clock.now
+        let email = Email(
+            id: emailId, accountId: accountId,
+            threadId: threadId ?? existing?.email.threadId ?? StableID.make(accountId, "\u{1F}thread\u{1F}", root),
+            messageId: messageId, inReplyTo: inReplyTo.flatMap(MessageIDs.parseFirst),
+            references: referenceIds.isEmpty ? nil : referenceIds.joined(separator: " "),
+            fromAddress: account.email, fromName: account.displayName, toAddresses: to, ccAddresses: cc,
+            bccAddresses: bcc, subject: subject, bodyPlain: bodyPlain, snippet: Snippet.make(plain: bodyPlain, html: nil),
+            dateReceived: now, isRead: true, isDraft: true, sendState: .draft,
+            sizeBytes: bodyPlain.utf8.count + attachments.reduce(0) { $0 + $1.data.count },
+            hasAttachments: !attachments.isEmpty)
+
+        try await serialized(emailId) {
+            if let state = try await outbox.entry(emailId: emailId)?.state, state != .draft {
+                throw ComposeError.wrongState(emailId: emailId, state: state, action: "edit")
+            }
+            try await outbox.saveDraft(email, attachments: attachments)
+            await syncRemoteDraft(emailId: emailId, account: account)
+        }
+        return emailId
+    }
+
+    /// APPENDs the current version of a draft to Drafts, replacing the one before.
+    private func syncRemoteDraft(emailId: String, account: Account) async {
+        do {
+            guard let entry = try await outbox.entry(emailId: emailId), entry.state == .draft else { return }
+            let raw = try builder.build(try await outgoingMessage(entry.email, date: entry.email.dateReceived))
+            do {
+                let location = try await sender.remoteMailbox.append(
+                    raw, messageId: entry.email.messageId, to: .drafts, flags: ["\\Draft", "\\Seen"],
+                    replacingCopies: true, account: account)
+                try await outbox.recordRemoteDraft(emailId: emailId, location: location, error: nil)
+            } catch {
+                try await outbox.recordRemoteDraft(
+                    emailId: emailId, location: entry.remoteDraft,
+                    error: "saved on this device only; the Drafts folder on the server could not be updated: "
+                        + OutboxSender.describe(error))
+            }
+        } catch {
+            // The local draft is saved; a failure to build or record only affects the server copy.
+        }
+    }
+
+    // MARK: Sending
+
+    public func queueForSending(emailId: String) async throws {
+        try await serialized(emailId) { try await queue(emailId: emailId, notBefore: clock.now) }
+    }
+
+    public func executeSend(emailId: String) async throws {
+        switch try await sender.transmit(emailId: emailId, ignoringSchedule: true) {
+        case .sent, .notClaimed(.sent):
+            return
+        case .willRetry(let reason, _):
+            throw ComposeError.notSent(emailId: emailId, state: .queued, reason: reason)
+        case .failed(let reason):
+            throw ComposeError.notSent(emailId: emailId, state: .failed, reason: reason)
+        case .notClaimed(nil):
+            throw ComposeError.draftNotFound(id: emailId)
+        case .notClaimed(let state?):
+            throw ComposeError.wrongState(emailId: emailId, state: state, action: "send")
+        }
+    }
+
+    /// Sends with the undo delay (AC-U-11): queues the message, waits the delay, then sends.
+    /// `cancel(emailId:)` during the delay returns `.cancelled`; nothing was transmitted.
+    /// If the calling task is cancelled, the message stays queued and goes out later.
+    public func send(emailId: String) async throws -> SendOutcome {
+        let delay = max(0, await undoDelaySeconds())
+        let notBefore = clock.now.addingTimeInterval(TimeInterval(delay))
+        try await serialized(emailId) { try await queue(emailId: emailId, notBefore: notBefore) }
+        if delay > 0 {
+            let sleeper = self.sleeper
+            let wait = Task { try await sleeper.sleep(for: .seconds(delay)) }
+            undoWaits[emailId] = wait
+            let elapsed: Bool
+            do {
+                try await withTaskCancellationHandler {
+                    try await wait.value
+                } onCancel: {
+                    wait.cancel()
+                }
+                elapsed = true
+            } catch {
+                elapsed = false
+            }
+            let undone = undoWaits[emailId] == nil
+            if !undone { undoWaits[emailId] = nil }
+            if undone { return .cancelled }
+            if !elapsed {
+                return .queued(reason: "sending continues in the background after the undo delay", nextAttempt: notBefore)
+            }
+        }
+        switch try await sender.transmit(emailId: emailId, ignoringSchedule: true) {
+        case .sent, .notClaimed(.sent): return .sent
+        case .willRetry(let reason, let at): return .queued(reason: reason, nextAttempt: at)
+        case .failed(let reason): return .failed(reason: reason)
+        case .notClaimed(.draft): return .cancelled
+        case .notClaimed(nil): throw ComposeError.draftNotFound(id: emailId)
+        case .notClaimed(let state?):
+            let entry = try await outbox.entry(emailId: emailId)
+            return .queued(reason: entry?.lastError ?? "it is \(state.rawValue)", nextAttempt: entry?.nextAttemptAt)
+        }
+    }
+
+    /// Undo (AC-U-11) or cancel from the outbox (AC-U-05): a queued or failed message becomes
+    /// a draft again. Throws `ComposeError.tooLateToCancel` once it is being sent or sent.
+    public func cancel(emailId: String) async throws {
+        if let wait = undoWaits.removeValue(forKey: emailId) { wait.cancel() }
+        if let blocking = try await outbox.returnToDraft(emailId: emailId) {
+            throw ComposeError.tooLateToCancel(emailId: emailId, state: blocking)
+        }
+    }
+
+    /// Sends a failed (or waiting) message now, with the same bytes as before.
+    public func retry(emailId: String) async throws -> SendOutcome {
+        try await serialized(emailId) {
+            guard let entry = try await outbox.entry(emailId: emailId) else { throw ComposeError.draftNotFound(id: emailId) }
+            switch entry.state {
+            case .failed:
+                var raw = entry.rawMessage ?? []
+                if raw.isEmpty { raw = try builder.build(try await outgoingMessage(entry.email, date: clock.now)) }
+                try await outbox.queue(emailId: emailId, rawMessage: raw, notBefore: clock.now, now: clock.now)
+            case .queued:
+                break
+            default:
+                throw ComposeError.wrongState(emailId: emailId, state: entry.state, action: "retry")
+            }
+        }
+        switch try await sender.transmit(emailId: emailId, ignoringSchedule: true) {
+        case .sent, .notClaimed(.sent): return .sent
+        case .willRetry(let reason, let at): return .queued(reason: reason, nextAttempt: at)
+        case .failed(let reason): return .failed(reason: reason)
+        case .notClaimed(let state):
+            throw ComposeError.wrongState(emailId: emailId, state: state ?? .none, action: "retry")
+        }
+    }
+
+    /// The outbox: queued, sending and failed messages with their reasons (AC-U-05, E-08).
+    public func outboxEntries(accountId: String?) async throws -> [OutboxEntry] {
+        try await outbox.outbox(accountId: accountId)
+    }
+
+    // MARK: Helpers
+
+    /// `draft` or `failed` → `queued` with the message built now (its Date is now).
+    /// Already queued: nothing to do.
+    private func queue(emailId: String, notBefore: Date) async throws {
+        guard let entry = try await outbox.entry(emailId: emailId) else { throw ComposeError.draftNotFound(id: emailId) }
+        switch entry.state {
+        case .queued:
+            return
+        case .draft, .failed:
+            guard !OutboxSender.recipients(of: entry.email).isEmpty else { throw ComposeError.noRecipients(emailId: emailId) }
+            let raw = try builder.build(try await outgoingMessage(entry.email, date: clock.now))
+            try await outbox.queue(emailId: emailId, rawMessage: raw, notBefore: notBefore, now: clock.now)
+        default:
+            throw ComposeError.wrongState(emailId: emailId, state: entry.state, action: "queue")
+        }
+    }
+
+    private func outgoingMessage(_ email: Email, date: Date) async throws -> OutgoingMessage {
+        OutgoingMessage(
+            messageId: email.messageId, date: date, timeZone: clock.timeZone,
+            from: Participant(name: email.fromName, email: email.fromAddress), to: email.toAddresses,
+            cc: email.ccAddresses, bcc: email.bccAddresses, subject: email.subject, textBody: email.bodyPlain ?? "",
+            htmlBody: email.bodyHTML, inReplyTo: email.inReplyTo,
+            references: MessageIDs.parseList(email.references ?? ""),
+            attachments: try await outbox.attachments(emailId: email.id))
+    }
+
+    /// Runs `body` when no other draft or queue operation on `key` runs.
+    private func serialized<T>(_ key: String, _ body: () async throws -> T) async throws -> T {
+        while busy.contains(key) {
+            await withCheckedContinuation { waiting[key, default: []].append($0) }
+        }
+        busy.insert(key)
+        defer {
+            busy.remove(key)
+            if var queue = waiting[key], !queue.isEmpty {
+                let next = queue.removeFirst()
+                waiting[key] = queue.isEmpty ? nil : queue
+                next.resume()
+            }
+        }
+        return try await body()
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+/// Sends one outbox message and settles its state: the single place where a message goes
+/// from `queued` to `sending` to `sent`, back to `queued` (retry later) or to `failed`.
+/// `ComposeEmailService` (send now) and `OutboxProcessor` (retries, restarts) share one
+/// sender, so they share its run id and never transmit the same message twice:
+///
+/// - A message is claimed (`queued` → `sending`, compare-and-set in the store) before any
+///   byte goes out; whoever loses the race does not send. Within this process a second
+///   request for a message being sent waits for that send's outcome.
+/// - Just before the content goes out, `dataStartedAt` is stored; when the server accepts
+///   the message, `transmittedAt` (state `sent`). A message found `sending` by a later run
+///   without `dataStartedAt` never left: it is queued again. With it but without
+///   `transmittedAt` it may have been delivered: unless its Message-ID turns up in Sent, it
+///   becomes `failed` with that explanation instead of being sent again.
+/// - After sending: a copy is APPENDed to Sent (not for Gmail, which files it itself) and the
+///   draft is removed from Drafts; if the IMAP server cannot be reached this stays pending
+///   and is retried, without sending again.
+public struct OutboxSender: Sendable {
+    public enum Outcome: Sendable, Hashable {
+        case sent
+        case willRetry(reason: String, at: Date)
+        case failed(reason: String)
+        /// Not this sender's to send: not queued (the state, nil when the message is gone),
+        /// or not due yet.
+        case notClaimed(SendState?)
+    }
+
+    /// Identifies this process's claims; a new run (restart) gets a new one.
+    public let runId: String
+    public let outbox: any OutboxRepository
+    let accounts: any AccountRepository
+    let transport: any MailTransport
+    let remoteMailbox: any RemoteMailbox
+    public let clock: any WallClock
+    public let backoff: RetryBackoff
+    private let transmissions = Transmissions()
+
+    public init(
+        outbox: any OutboxRepository, accounts: any AccountRepository, transport: any MailTransport,
+        remoteMailbox: any RemoteMailbox, clock: any WallClock = SystemWallClock(), backoff: RetryBackoff = .standard,
+        runId: String = UUID().uuidString.lowercased()
+    ) {
+        self.outbox = outbox
+        self.accounts = accounts
+        self.transport = transport
+        self.remoteMailbox = remoteMailbox
+        self.clock = clock
+        self.backoff = backoff
+        self.runId = runId
+    }
+
+    /// Claims the queued message and sends it: when it is due, or at once with
+    /// `ignoringSchedule`. A send of the same message already running in this process is
+    /// joined instead of started again.
+    public func transmit(emailId: String, ignoringSchedule: Bool) async throws -> Outcome {
+        try await transmissions.run(emailId) {
+            try await claimAndSend(emailId: emailId, ignoringSchedule: ignoringSchedule)
+        }
+    }
+
+    private func claimAndSend(emailId: String, ignoringSchedule: Bool) async throws -> Outcome {
+        guard let entry = try await outbox.claim(
+            emailId: emailId, runId: runId, now: clock.now, ignoringSchedule: ignoringSchedule)
+        else {
+            return .notClaimed(try await outbox.entry(emailId: emailId)?.state)
+        }
+        guard let account = try await accounts.getAccount(id: entry.email.accountId) else {
+            return try await fail(emailId, "its account no longer exists")
+        }
+        guard let raw = entry.rawMessage, !raw.isEmpty else {
+            return try await fail(emailId, "the message content is missing; open it as a draft and send it again")
+        }
+        let recipients = OutboxSender.recipients(of: entry.email)
+        guard !recipients.isEmpty else {
+            return try await fail(emailId, ComposeError.noRecipients(emailId: emailId).description)
+        }
+        let envelope = MailEnvelope(sender: account.email, recipients: recipients)
+        let outbox = self.outbox
+        let clock = self.clock
+        do {
+            try await transport.send(raw, envelope: envelope, account: account) {
+                try await outbox.markDataStarted(emailId: emailId, at: clock.now)
+            }
+        } catch {
+            let reason = Self.describe(error)
+            let transportError = error as? MailTransportError
+            let dataStarted = try await outbox.entry(emailId: emailId)?.dataStartedAt != nil
+            if dataStarted, transportError.map({ $0.kind == .unreachable }) ?? true {
+                return try await settleUncertain(entry, account: account, reason: reason)
+            }
+            if transportError?.isTransient == true {
+                let next = clock.now.addingTimeInterval(backoff.delay(afterFailures: entry.attemptCount + 1))
+                try await outbox.markRetry(emailId: emailId, reason: reason, nextAttemptAt: next)
+                return .willRetry(reason: reason, at: next)
+            }
+            return try await fail(emailId, reason)
+        }
+        try await outbox.markTransmitted(emailId: emailId, at: clock.now)
+        _ = await file(emailId: emailId)
+        return .sent
+    }
+
+    /// Settles a message an earlier run left `sending` (see the type's documentation).
+    public func recover(_ entry: OutboxEntry) async throws -> Outcome {
+        guard entry.state == .sending, entry.claimedBy != runId else { return .notClaimed(entry.state) }
+        if entry.dataStartedAt == nil {
+            let reason = "sending was interrupted before anything was transmitted (the app stopped)"
+            try await outbox.markRetry(emailId: entry.id, reason: reason, nextAttemptAt: clock.now)
+            return .willRetry(reason: reason, at: clock.now)
+        }
+        guard let account = try await accounts.getAccount(id: entry.email.accountId) else {
+            return try await fail(entry.id, "its account no longer exists")
+        }
+        return try await settleUncertain(
+            entry, account: account, reason: "the app stopped while the message was being transmitted")
+    }
+
+    /// The content went out but no acceptance was seen: sent if the Message-ID is in Sent,
+    /// else `failed` so the user decides (never sent a second time automatically).
+    private func settleUncertain(_ entry: OutboxEntry, account: Account, reason: String) async throws -> Outcome {
+        let found = (try? await remoteMailbox.contains(messageId: entry.email.messageId, in: .sent, account: account)) ?? false
+        if found {
+            try await outbox.markTransmitted(emailId: entry.id, at: clock.now)
+            _ = await file(emailId: entry.id)
+            return .sent
+        }
+        return try await fail(
+            entry.id,
+            "\(reason); it may have been delivered. Check with a recipient or in the Sent folder before retrying, "
+                + "so it is not sent twice")
+    }
+
+    /// Files a sent message: the copy in Sent (unless the account is Gmail) and the removal
+    /// of its draft from Drafts. True when done; otherwise the error is recorded and the
+    /// filing stays pending for the outbox processor.
+    @discardableResult
+    public func file(emailId: String) async -> Bool {
+        do {
+            guard let entry = try await outbox.entry(emailId: emailId), entry.filingPending else { return true }
+            guard let account = try await accounts.getAccount(id: entry.email.accountId) else {
+                try await outbox.markFiled(emailId: emailId, sentCopy: nil)
+                return true
+            }
+            var problems: [String] = []
+            var sentCopy = entry.sentCopy
+            if !account.isGmail, sentCopy == nil, let raw = entry.rawMessage {
+                do {
+                    sentCopy = try await remoteMailbox.append(
+                        raw, messageId: entry.email.messageId, to: .sent, flags: ["\\Seen"], replacingCopies: true,
+                        account: account)
+                } catch {
+                    problems.append("the copy could not be saved in Sent: \(Self.describe(error))")
+                }
+            }
+            do {
+                try await remoteMailbox.remove(messageId: entry.email.messageId, from: .drafts, account: account)
+            } catch {
+                problems.append("the draft could not be removed from Drafts: \(Self.describe(error))")
+            }
+            if problems.isEmpty {
+                try await outbox.markFiled(emailId: emailId, sentCopy: sentCopy)
+                return true
+            }
+            try await outbox.recordFilingError(emailId: emailId, error: problems.joined(separator: "; "))
+            return false
+        } catch {
+            return false
+        }
+    }
+
+    private func fail(_ emailId: String, _ reason: String) async throws -> Outcome {
+        try await outbox.markFailed(emailId: emailId, reason: reason)
+        return .failed(reason: reason)
+    }
+
+    /// Everyone the message goes to: To, Cc and Bcc, each address once.
+    public static func recipients(of email: Email) -> [String] {
+        var seen = Set<String>()
+        return (email.toAddresses + email.ccAddresses + email.bccAddresses).map(\.email)
+            .filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        String(describing: error)
+    }
+}
+
+/// The sends running in this process, by email id, so a second request joins the first.
+private actor Transmissions {
+    private var running: [String: Task<OutboxSender.Outcome, any Error>] = [:]
+
+    func run(
+        _ emailId: String, _ body: @escaping @Sendable () async throws -> OutboxSender.Outcome
+    ) async throws -> OutboxSender.Outcome {
+        if let task = running[emailId] { return try await task.value }
+        let task = Task { try await body() }
+        running[emailId] = task
+        defer { running[emailId] = nil }
+        return try await task.value
+    }
+}

@@ -1,0 +1,37 @@
+/// Why writing or sending a message failed, with what to do about it.
+public enum ComposeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// An address that cannot be written into a message or an SMTP envelope.
+    case invalidAddress(String, field: String, reason: String)
+    /// A message with nobody in To, Cc or Bcc.
+    case noRecipients(emailId: String)
+    case draftNotFound(id: String)
+    case accountNotFound(id: String)
+    /// The message is not in a state the action applies to (e.g. queueing a sent message).
+    case wrongState(emailId: String, state: SendState, action: String)
+    /// `cancel` came after the message started going out.
+    case tooLateToCancel(emailId: String, state: SendState)
+    /// The message was not sent; it waits in the outbox (`queued`, retried later) or needs
+    /// the user (`failed`), and `reason` says why.
+    case notSent(emailId: String, state: SendState, reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalidAddress(let address, let field, let reason):
+            "'\(address)' in \(field) cannot be used: \(reason); write it as name@example.com or Name <name@example.com>"
+        case .noRecipients(let id):
+            "message \(id) has no recipient; add one in To, Cc or Bcc"
+        case .draftNotFound(let id):
+            "no draft or outgoing message with id \(id); it was sent or deleted"
+        case .accountNotFound(let id):
+            "no account with id \(id); `vaultmail account list` shows them"
+        case .wrongState(let id, let state, let action):
+            "cannot \(action) message \(id): it is \(state.rawValue)"
+        case .tooLateToCancel(let id, let state):
+            "too late to cancel message \(id): it is already \(state == .sent ? "sent" : "being sent")"
+        case .notSent(let id, let state, let reason):
+            state == .queued
+                ? "message \(id) was not sent yet: \(reason); it stays in the outbox and is retried automatically"
+                : "message \(id) was not sent: \(reason); it is in the outbox as failed: fix the cause, then retry"
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+public import VaultMailCore
+
+/// `MailTransport` over SMTP: one `SMTPConnection` per message (connect with the account's
+/// security and certificate checks, AUTH, MAIL FROM, RCPT TO for every recipient, DATA,
+/// QUIT). Errors become `MailTransportError`s whose message is the `SMTPError`'s (host, port,
+/// the server's reply, what to do).
+public struct SMTPMailTransport: MailTransport {
+    private let secret: AccountSecretProvider
+    private let connectTimeout: Duration
+    private let readTimeout: Duration
+
+    public init(
+        connectTimeout: Duration = .seconds(30), readTimeout: Duration = .seconds(120),
+        secret: @escaping AccountSecretProvider
+    ) {
+        self.secret = secret
+        self.connectTimeout = connectTimeout
+        self.readTimeout = readTimeout
+    }
+
+    public func send(
+        _ message: [UInt8], envelope: MailEnvelope, account: Account,
+        willTransmit: @escaping @Sendable () async throws -> Void
+    ) async throws {
+        let endpoint = SMTPEndpoint(account: account, connectTimeout: connectTimeout, readTimeout: readTimeout)
+        let password: String
+        do {
+            password = try await secret(account)
+        } catch {
+            throw MailTransportError(
+                kind: .authentication,
+                message: "cannot send through \(endpoint.address): the password or token of account '\(account.name)' "
+                    + "is not available (\(error))")
+        }
+        let connection = SMTPConnection(endpoint: endpoint)
+        do {
+            try await connection.connect()
+            switch account.authMethod {
+            case .password: try await connection.login(user: account.username, password: password)
+            case .oauth2: try await connection.authenticateXOAuth2(user: account.username, accessToken: password)
+            }
+            try await connection.beginTransaction(from: envelope.sender, recipients: envelope.recipients, size: message.count)
+        } catch let error as SMTPError {
+            await connection.disconnect()
+            throw Self.transportError(error)
+        }
+        do {
+            try await willTransmit()
+        } catch {
+            await connection.disconnect()
+            throw error
+        }
+        do {
+            try await connection.sendData(Data(message))
+        } catch let error as SMTPError {
+            await connection.disconnect()
+            throw Self.transportError(error)
+        }
+        await connection.quit()
+    }
+
+    /// What the outbox should make of an SMTP failure.
+    public static func transportError(_ error: SMTPError) -> MailTransportError {
+        let kind: MailTransportError.Kind =
+            switch error.kind {
+            case .connectionFailed, .timedOut, .connectionLost: .unreachable
+            case .temporaryFailure: .temporary
+            case .authenticationFailed: error.isTransient ? .temporary : .authentication
+            case .rejected: .rejected
+            case .tlsFailed, .certificateRejected, .plaintextRefused: .insecure
+            case .invalidRequest, .protocolError, .notConnected, .unsupported: .invalid
+            }
+        return MailTransportError(kind: kind, message: error.description)
+    }
+}
