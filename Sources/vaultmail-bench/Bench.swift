@@ -6,6 +6,7 @@ struct Bench {
     static let suites: [String: @Sendable () async throws -> Void] = [
         "store": StoreBenchmarks.run,
         "notifications": { try await NotificationBenchmarks.run() },
+        "sync": { try await SyncBenchmarks.run() },
     ]
 
     static func main() async {
