@@ -7,6 +7,7 @@ struct Bench {
         "store": StoreBenchmarks.run,
         "notifications": { try await NotificationBenchmarks.run() },
         "desktop": { try await DesktopBenchmarks.run() },
+        "sync": { try await SyncBenchmarks.run() },
     ]
 
     static func main() async {
