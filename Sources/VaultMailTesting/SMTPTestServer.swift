@@ -43,6 +43,10 @@ public final class SMTPTestServer: @unchecked Sendable {
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     public let host = "127.0.0.1"

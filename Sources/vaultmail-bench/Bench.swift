@@ -8,6 +8,7 @@ struct Bench {
         "notifications": { try await NotificationBenchmarks.run() },
         "desktop": { try await DesktopBenchmarks.run() },
         "sync": { try await SyncBenchmarks.run() },
+        "send": SendBenchmarks.run,
     ]
 
     static func main() async {
