@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BUILD_LOG := .build/build-warnings.log
 
-.PHONY: deps build run test bench clean
+.PHONY: deps build run test bench install clean
 
 deps:
 	scripts/install-deps.sh
@@ -20,6 +20,9 @@ test: build
 
 bench: deps
 	$(SWIFT) run -c release vaultmail-bench $(or $(SUITES),store)
+
+install: deps
+	scripts/install.sh
 
 clean:
 	rm -rf .build

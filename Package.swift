@@ -16,6 +16,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         .target(name: "VaultMailCore"),
@@ -31,7 +33,12 @@ let package = Package(
         ),
         .target(
             name: "VaultMailApp",
-            dependencies: ["VaultMailCore", "VaultMailNotifications", "VaultMailStore", "VaultMailIMAP"]
+            dependencies: [
+                "VaultMailCore", "VaultMailNotifications", "VaultMailStore", "VaultMailDesktop",
+                "VaultMailSync", "VaultMailIMAP", "VaultMailMIME",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .target(name: "VaultMailTesting", dependencies: ["VaultMailCore", "VaultMailNotifications"]),
         // GMime 3 (Debian libgmime-3.0-dev), imported by VaultMailMIME only.
@@ -41,7 +48,7 @@ let package = Package(
             providers: [.apt(["libgmime-3.0-dev"])]
         ),
         .target(name: "VaultMailMIME", dependencies: ["VaultMailCore", "CGMime"]),
-        .target(name: "VaultMailSync", dependencies: ["VaultMailCore", "VaultMailMIME"]),
+        .target(name: "VaultMailSync", dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailIMAP"]),
         // libetpan (Debian libetpan-dev) and GnuTLS (libgnutls28-dev), linked directly: libetpan's
         // .pc file carries `-specs=...`, which SwiftPM rejects. Imported only by VaultMailIMAP.
         .systemLibrary(name: "CEtPan", path: "Sources/CEtPan"),
@@ -50,14 +57,16 @@ let package = Package(
             name: "vaultmail",
             dependencies: [
                 "VaultMailCore",
+                "VaultMailApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "vaultmail-bench",
             dependencies: [
-                "VaultMailCore", "VaultMailStore", "VaultMailNotifications", "VaultMailApp", "VaultMailTesting",
-                "VaultMailIMAP",
+                "VaultMailCore", "VaultMailStore", "VaultMailNotifications", "VaultMailDesktop", "VaultMailApp", "VaultMailTesting",
+                "VaultMailSync", "VaultMailIMAP", "VaultMailMIME",
             ]
         ),
         .testTarget(
@@ -70,7 +79,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultMailSyncTests",
-            dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailSync", "VaultMailTesting"]
+            dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailSync", "VaultMailTesting", "VaultMailIMAP", "VaultMailStore"]
         ),
         .testTarget(
             name: "VaultMailIMAPTests",
@@ -85,11 +94,19 @@ let package = Package(
             dependencies: ["VaultMailCore", "VaultMailNotifications", "VaultMailDesktop", "VaultMailTesting", "VaultMailStore", "VaultMailApp"]
         ),
         .testTarget(
+            name: "VaultMailAppTests",
+            dependencies: ["VaultMailCore", "VaultMailApp", "VaultMailStore", "VaultMailTesting"]
+        ),
+        .testTarget(
             name: "VaultMailSendingTests",
             dependencies: [
                 "VaultMailCore", "VaultMailIMAP", "VaultMailStore", "VaultMailMIME", "VaultMailNotifications",
                 "VaultMailApp", "VaultMailTesting",
             ]
+        ),
+        .testTarget(
+            name: "VaultMailEndToEndTests",
+            dependencies: ["VaultMailTesting"]
         ),
         .testTarget(
             name: "VaultMailNotificationsTests",

@@ -10,6 +10,11 @@ packages=(
   python3-dbus     # the recording notification server of the tests
   python3-gi       # its GLib main loop
   perl-base        # clears the signal mask of the test servers' processes
+  dunst            # the real notification daemon of the desktop smoke test
+  dbus-bin         # dbus-send, which dunstctl uses
+  xvfb             # the virtual display dunst draws on
+  imagemagick      # `import`: the smoke test's screenshot
+  gnome-keyring    # a real Secret Service for the credential tests
   libgmime-3.0-dev # CGMime: MIME parsing (VaultMailMIME)
   pkg-config       # SwiftPM finds GMime's and GLib's include paths through it
   libetpan-dev     # IMAP (and later SMTP) protocol layer: the CEtPan system library

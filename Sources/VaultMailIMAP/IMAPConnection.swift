@@ -133,9 +133,10 @@ public actor IMAPConnection {
     // MARK: Messages (of the selected mailbox)
 
     /// UID SEARCH: UIDs of messages whose internal date is on or after the day of `since`
-    /// (UTC) and/or within `uids`, ascending. Both nil: every message.
-    public func searchUIDs(since: Date? = nil, in uids: UIDSet? = nil) throws -> [UInt32] {
-        try session.searchUIDs(since: since, in: uids)
+    /// (UTC), within `uids` and, with `unseenOnly`, without `\Seen`; ascending. No criteria:
+    /// every message.
+    public func searchUIDs(since: Date? = nil, in uids: UIDSet? = nil, unseenOnly: Bool = false) throws -> [UInt32] {
+        try session.searchUIDs(since: since, in: uids, unseenOnly: unseenOnly)
     }
 
     /// UID SEARCH HEADER: UIDs of messages whose header `name` contains `value` (e.g. a

@@ -4,16 +4,17 @@ internal import CEtPan
 /// UID SEARCH, UID FETCH, UID STORE, UID COPY / MOVE, UID EXPUNGE and APPEND on the selected
 /// mailbox.
 extension IMAPSession {
-    /// UID SEARCH with the given criteria (all messages when both are nil). `since` compares
-    /// the internal date by day, as IMAP does; the day is taken in UTC.
-    func searchUIDs(since: Date?, in uids: UIDSet?) throws(IMAPError) -> [UInt32] {
+    /// UID SEARCH with the given criteria (all messages when none is given). `since` compares
+    /// the internal date by day, as IMAP does; the day is taken in UTC. `unseenOnly` keeps
+    /// messages without `\Seen`.
+    func searchUIDs(since: Date?, in uids: UIDSet?, unseenOnly: Bool = false) throws(IMAPError) -> [UInt32] {
         let operation = "search"
         let (imap, mailbox) = try selectedSession(operation + " on")
         let fullOperation = "search \"\(mailbox)\" on"
         if let uids, uids.isEmpty { return [] }
         // Ownership: the key is ours (freed below); sub-keys, dates and sets given to its
         // constructors belong to it from then on.
-        guard let key = Self.makeSearchKey(since: since, uids: uids) else {
+        guard let key = Self.makeSearchKey(since: since, uids: uids, unseenOnly: unseenOnly) else {
             throw makeError(.protocolError, fullOperation, reason: "out of memory")
         }
         defer { mailimap_search_key_free(key) }
@@ -27,9 +28,19 @@ extension IMAPSession {
         return found.sorted()
     }
 
-    private static func makeSearchKey(since: Date?, uids: UIDSet?) -> UnsafeMutablePointer<mailimap_search_key>? {
-        guard since != nil || uids != nil else { return mailimap_search_key_new_all() }
+    private static func makeSearchKey(
+        since: Date?, uids: UIDSet?, unseenOnly: Bool
+    ) -> UnsafeMutablePointer<mailimap_search_key>? {
+        guard since != nil || uids != nil || unseenOnly else { return mailimap_search_key_new_all() }
         guard let key = mailimap_search_key_new_multiple_empty() else { return nil }
+        if unseenOnly {
+            // libetpan has no helper for UNSEEN; the general constructor with every field empty.
+            if let unseen = mailimap_search_key_new(
+                Int32(MAILIMAP_SEARCH_KEY_UNSEEN), nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+                nil, 0, nil, nil, nil, nil, nil, nil, 0, nil, nil, nil) {
+                if mailimap_search_key_multiple_add(key, unseen) != MAILIMAP_NO_ERROR { mailimap_search_key_free(unseen) }
+            }
+        }
         if let since, let date = makeDate(since) {
             if let sinceKey = mailimap_search_key_new_since(date) {
                 if mailimap_search_key_multiple_add(key, sinceKey) != MAILIMAP_NO_ERROR { mailimap_search_key_free(sinceKey) }

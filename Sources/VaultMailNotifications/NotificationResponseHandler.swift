@@ -42,6 +42,11 @@ public final class NotificationResponseHandler: NotificationCenterDelegate {
     public func handle(_ response: NotificationResponse) async -> NotificationActionOutcome {
         let info = response.userInfo
         let outcome: NotificationActionOutcome
+        guard !info.emailId.isEmpty else {
+            // Not about an email (an account alert): nothing to act on.
+            lastOutcome = .dismissed
+            return .dismissed
+        }
         switch response.actionIdentifier {
         case NotificationResponse.defaultActionIdentifier:
             outcome = await openThread(info.threadId)

@@ -230,6 +230,30 @@ public final class NotificationService: NotificationServiceProtocol {
         }
     }
 
+    /// Withdraws notifications whose mail changed elsewhere (another client, the web mail):
+    /// read, moved out of the inbox, or deleted. Run after each sync round; updates the badge.
+    /// Returns the email ids withdrawn.
+    @discardableResult
+    public func withdrawStaleNotifications() async -> [String] {
+        var stale: [String] = []
+        for notification in await center.deliveredNotifications() {
+            let emailId = notification.request.content.userInfo.emailId
+            guard !emailId.isEmpty else { continue }
+            do {
+                guard let email = try await emailRepository.getEmail(id: emailId) else {
+                    stale.append(emailId)
+                    continue
+                }
+                if email.isRead || !email.folderTypes.contains(.inbox) { stale.append(emailId) }
+            } catch {
+                lastError = "could not check a notification's email: \(error)"
+            }
+        }
+        if !stale.isEmpty { await removeNotifications(forEmailIds: stale) }
+        await updateBadgeCount()
+        return stale
+    }
+
     // MARK: - Housekeeping
 
     /// E-21: forgets muted thread ids whose threads no longer exist.

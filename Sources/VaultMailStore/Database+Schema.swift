@@ -6,7 +6,8 @@ extension AppDatabase {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-mail", migrate: createMailSchema)
         migrator.registerMigration("v2-notification-decisions", migrate: createNotificationDecisions)
-        migrator.registerMigration("v3-outbox", migrate: createOutbox)
+        migrator.registerMigration("v3-message-references", migrate: createMessageReferences)
+        migrator.registerMigration("v4-outbox", migrate: createOutbox)
         return migrator
     }
 

@@ -167,3 +167,24 @@ public struct GRDBEmailRepository: EmailRepository {
         }
     }
 }
+
+extension GRDBEmailRepository {
+    /// Thread ids starting with `prefix` (at most `limit`), for commands that accept short ids.
+    public func threadIds(withPrefix prefix: String, limit: Int = 2) async throws -> [String] {
+        try await idsWithPrefix("thread", prefix, limit)
+    }
+
+    /// Email ids starting with `prefix` (at most `limit`).
+    public func emailIds(withPrefix prefix: String, limit: Int = 2) async throws -> [String] {
+        try await idsWithPrefix("email", prefix, limit)
+    }
+
+    private func idsWithPrefix(_ table: String, _ prefix: String, _ limit: Int) async throws -> [String] {
+        let lower = prefix.lowercased()
+        guard !lower.isEmpty, lower.allSatisfy(\.isHexDigit) else { return [] }
+        return try await writer.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM \(table) WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+                                arguments: [lower, lower + "g", limit])
+        }
+    }
+}

@@ -64,6 +64,8 @@ public final class ChildProcess: @unchecked Sendable {
     public var lines: [String] { lock.withLock { stdoutLines } }
     public var errorOutput: String { lock.withLock { stderrText } }
     public var isRunning: Bool { process.isRunning }
+    /// The exit status once it has exited.
+    public var exitStatus: Int32 { process.terminationStatus }
     public var processIdentifier: Int32 { process.processIdentifier }
 
     /// Waits until a line of standard output satisfies `predicate` (lines from `index` on)
@@ -91,6 +93,11 @@ public final class ChildProcess: @unchecked Sendable {
     /// Writes a line to the process's standard input.
     public func send(_ line: String) throws {
         try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    }
+
+    /// Closes the process's standard input (it reads end of file).
+    public func closeInput() throws {
+        try input.fileHandleForWriting.close()
     }
 
     /// Stops the process (SIGTERM, then SIGKILL after 5 s) and waits for it. Waits with

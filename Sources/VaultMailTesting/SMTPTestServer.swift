@@ -259,6 +259,16 @@ public final class SMTPTestServer: @unchecked Sendable {
         }
     }
 
+    /// Waits until what the server recorded satisfies `condition` (it logs each command as it
+    /// handles it, which may be just after the client has its reply), at most `timeout`.
+    /// Returns without failing when it never does: the caller's expectation then shows what was recorded.
+    public func settle(timeout: Duration = .seconds(10), until condition: (SMTPTestServer) -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition(self), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     // MARK: Behaviour
 
     /// Makes the server answer the end of DATA with `reply` (e.g. "451 4.3.0 Try again later")

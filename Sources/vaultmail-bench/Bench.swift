@@ -6,6 +6,8 @@ struct Bench {
     static let suites: [String: @Sendable () async throws -> Void] = [
         "store": StoreBenchmarks.run,
         "notifications": { try await NotificationBenchmarks.run() },
+        "desktop": { try await DesktopBenchmarks.run() },
+        "sync": { try await SyncBenchmarks.run() },
         "send": SendBenchmarks.run,
     ]
 

@@ -1,7 +1,9 @@
 import ArgumentParser
+import Foundation
+import VaultMailApp
 import VaultMailCore
 
-/// The `vaultmail` command line. Parsing only: the work lives in the library targets.
+/// The `vaultmail` command line. Parsing only: the work lives in VaultMailApp.
 @main
 struct VaultMailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,14 +12,58 @@ struct VaultMailCommand: AsyncParsableCommand {
         discussion: """
             No mail, token or metadata leaves this machine except to your own mail servers.
             Data lives in --home (default $XDG_DATA_HOME/vaultmail, or $VAULTMAIL_HOME).
+            In thread lists ● marks unread, ★ starred, + attachments; ids may be shortened to a unique prefix.
+            Exit codes: 0 success, 1 failure, 2 usage error.
             """,
-        version: VaultMailVersion.current
+        version: VaultMailVersion.current,
+        subcommands: [
+            AccountCommand.self, SyncCommand.self, DaemonCommand.self, ThreadsCommand.self, ShowCommand.self, SendCommand.self,
+            ReadCommand.self, UnreadCommand.self, StarCommand.self, UnstarCommand.self,
+            ArchiveCommand.self, DeleteCommand.self, MoveCommand.self, OutboxCommand.self, NotifyCommand.self,
+        ]
     )
 
-    @Option(name: .long, help: ArgumentHelp("The data directory.", valueName: "dir"))
+    @OptionGroup var global: GlobalOptions
+
+    /// Runs the command; usage errors exit with 2 (argument-parser's own code is 64 here).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as CommandError {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            Foundation.exit(error.isUsage ? 2 : 1)
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data("\(fullMessage(for: error))\n".utf8))
+                Foundation.exit(2)
+            }
+            if exitCode(for: error) == .success || error is ExitCode || error is CleanExit {
+                exit(withError: error)
+            }
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            Foundation.exit(1)
+        }
+    }
+}
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The data directory (default $VAULTMAIL_HOME, else $XDG_DATA_HOME/vaultmail).", valueName: "dir"))
     var home: String?
 
-    func run() async throws {
-        print(Self.helpMessage())
+    /// Opens the store of `--home` on the main actor.
+    @MainActor
+    func session() throws -> CommandSession {
+        try CommandSession(home: VaultMailHome(explicit: home))
     }
+}
+
+/// Prints a command's output.
+func emit(_ text: String) {
+    print(text)
 }

@@ -74,6 +74,23 @@ struct DesktopFailureTests {
         #expect(desktop.app.notificationService.badgeCount == 3)
     }
 
+    @Test("NOTIF-02: authorized when a server owns the name, denied while the user has notifications off")
+    func authorizationFollowsSettings() async throws {
+        let bus = try await DBusDaemon.start()
+        let server = try await RecordingNotificationServer.start(on: bus)
+        defer { server.stop() }
+        var configuration = DBusNotificationCenter.Configuration()
+        configuration.busAddress = bus.address
+        let settings = SettingsStore(storage: InMemorySettingsStorage())
+        let center = DBusNotificationCenter(configuration: configuration, settings: settings)
+        #expect(await center.authorizationStatus() == .notDetermined)
+        #expect(try await center.requestAuthorization(options: [.alert, .badge, .sound]))
+        #expect(await center.authorizationStatus() == .authorized)
+        settings.notificationsEnabled = false
+        #expect(await center.authorizationStatus() == .denied)
+        #expect(try await center.requestAuthorization(options: [.alert]) == false)
+    }
+
     @Test("Posting never starts a notification server by D-Bus activation")
     func noAutoActivation() async throws {
         let marker = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-activated-\(UUID().uuidString)")

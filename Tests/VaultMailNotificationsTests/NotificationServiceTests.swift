@@ -285,6 +285,26 @@ struct NotificationServiceTests {
         #expect(engine.settings.mutedThreadIds == ["alive"])
     }
 
+    @Test("Mail read, archived or deleted elsewhere withdraws its notification and updates the badge")
+    func withdrawStale() async throws {
+        let engine = try await EngineFixture()
+        let read = try await engine.email(1, thread: "R")
+        let archived = try await engine.email(2, thread: "A")
+        let deleted = try await engine.email(3, thread: "D")
+        let untouched = try await engine.email(4, thread: "U")
+        await engine.process([read, archived, deleted, untouched])
+        #expect(engine.center.currentBadgeCount == 4)
+        try await engine.repository.setEmailsRead(ids: [read.id], isRead: true)
+        try await engine.repository.archiveThread(id: "A")
+        try await engine.repository.deleteThread(id: "D")
+        try await engine.repository.deleteThread(id: "D")
+        let withdrawn = await engine.service.withdrawStaleNotifications()
+        #expect(Set(withdrawn) == [read.id, archived.id, deleted.id])
+        #expect(await engine.center.deliveredNotifications().map(\.request.content.userInfo.emailId) == [untouched.id])
+        #expect(engine.center.currentBadgeCount == 1)
+        #expect(await engine.service.withdrawStaleNotifications().isEmpty)
+    }
+
     @Test("An empty sync changes nothing but the badge")
     func emptySync() async throws {
         let engine = try await EngineFixture()

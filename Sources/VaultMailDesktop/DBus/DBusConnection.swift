@@ -69,7 +69,8 @@ public actor DBusConnection {
         var continuation: AsyncStream<DBusSignal>.Continuation!
         signals = AsyncStream(bufferingPolicy: .bufferingNewest(1024)) { continuation = $0 }
         signalBox = SignalBox(continuation: continuation)
-        executor.pump = { [unowned self] in self.assumeIsolated { $0.pump() } }
+        // Weak: between the last release and the isolated deinit job the loop may still pump.
+        executor.pump = { [weak self] in self?.assumeIsolated { $0.pump() } ?? .idle }
     }
 
     /// Runs on the bus thread: nothing else touches the bus while it closes.

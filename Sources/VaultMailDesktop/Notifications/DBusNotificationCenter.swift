@@ -44,7 +44,8 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
     public var badgeCount: Int { badge.current }
 
     @ObservationIgnored private let configuration: Configuration
-    @ObservationIgnored private let settings: SettingsStore?
+    /// When set, authorization is `.denied` while the user has turned notifications off.
+    @ObservationIgnored public var settings: SettingsStore?
     @ObservationIgnored private weak var delegate: (any NotificationCenterDelegate)?
     @ObservationIgnored private var connection: DBusConnection?
     @ObservationIgnored private var connecting: Task<DBusConnection, any Error>?

@@ -1,0 +1,58 @@
+import Foundation
+import VaultMailCore
+
+/// Gets an account's password or token when a connection needs it: by running the account's
+/// credential command (like mbsync's `PassCmd`), else from the `CredentialStore`. The secret
+/// is returned to the caller only: never logged, stored or put in an error.
+public struct AccountCredentials: Sendable {
+    let store: any CredentialStore
+    let timeout: Duration
+
+    public init(store: any CredentialStore, timeout: Duration = .seconds(30)) {
+        self.store = store
+        self.timeout = timeout
+    }
+
+    public func secret(for account: Account) async throws -> String {
+        if let command = account.credentialCommand {
+            return try await run(command, account: account)
+        }
+        guard let secret = try await store.secret(for: account) else {
+            throw CommandError("no password is stored for account '\(account.name)'; add it again with --password-stdin or --password-command")
+        }
+        return secret
+    }
+
+    /// Runs `command` with /bin/sh; its first line of output is the secret. Foundation starts
+    /// the shell as a process-group leader, so a timeout kills everything it started.
+    private func run(_ command: String, account: Account) async throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw CommandError("cannot run the credential command of account '\(account.name)': \(error)")
+        }
+        let pid = process.processIdentifier
+        let watchdog = Task {
+            try await Task.sleep(for: timeout)
+            kill(-pid, SIGKILL)
+        }
+        let data = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+        process.waitUntilExit()
+        watchdog.cancel()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw CommandError("the credential command of account '\(account.name)' failed (status \(process.terminationStatus)); run it yourself to see why")
+        }
+        let secret = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        guard !secret.isEmpty else {
+            throw CommandError("the credential command of account '\(account.name)' printed nothing")
+        }
+        return secret
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import VaultMailCore
+import VaultMailNotifications
+
+extension CommandSession {
+    /// `vaultmail notify on|off`.
+    public func setNotifications(_ on: Bool) -> String {
+        settings.notificationsEnabled = on
+        return on ? "Notifications are on." : "Notifications are off; mail is still synced and counted (`vaultmail notify on` turns them back on)."
+    }
+
+    public func setAccountNotifications(_ name: String, _ on: Bool) async throws -> String {
+        let account = try await account(named: name)
+        settings.setNotificationsEnabled(on, for: account.id)
+        try persisted()
+        return "Notifications for \(account.name) (\(account.email)) are \(on ? "on" : "off")."
+    }
+
+    public func setCategoryNotifications(_ name: String, _ on: Bool) throws -> String {
+        let options = [AICategory.primary, .social, .promotions, .updates, .forums]
+        guard let category = AICategory(rawValue: name.lowercased()), options.contains(category) else {
+            throw CommandError("unknown category '\(name)'; categories: \(options.map(\.rawValue).joined(separator: ", "))", usage: true)
+        }
+        settings.setNotificationCategory(category.rawValue, enabled: on)
+        try persisted()
+        return "Notifications for \(category.rawValue) mail are \(on ? "on" : "off")."
+    }
+
+    public func vip(add address: String) throws -> String {
+        let normalized = address.trimmingCharacters(in: .whitespaces).lowercased()
+        guard normalized.contains("@"), !normalized.contains(" ") else {
+            throw CommandError("'\(address)' is not an email address", usage: true)
+        }
+        settings.addVIPContact(normalized)
+        try persisted()
+        return "\(normalized) is a VIP: their mail always notifies, even in quiet hours or muted threads."
+    }
+
+    public func vip(remove address: String) throws -> String {
+        let normalized = address.trimmingCharacters(in: .whitespaces).lowercased()
+        guard settings.vipContacts.contains(normalized) else { throw CommandError("\(normalized) is not a VIP") }
+        settings.removeVIPContact(normalized)
+        try persisted()
+        return "\(normalized) is no longer a VIP."
+    }
+
+    public func vipList() -> String {
+        settings.vipContacts.isEmpty ? "No VIPs." : settings.vipContacts.sorted().joined(separator: "\n")
+    }
+
+    public func mute(_ prefix: String, _ muted: Bool) async throws -> String {
+        let id = try await threadId(prefix)
+        if settings.mutedThreadIds.contains(id) != muted { settings.toggleMuteThread(threadId: id) }
+        try persisted()
+        let subject = try await emails.getThread(id: id)?.subject ?? id
+        return muted ? "Muted \"\(subject)\": it will not notify." : "Unmuted \"\(subject)\"."
+    }
+
+    public func mutedList() async throws -> String {
+        guard !settings.mutedThreadIds.isEmpty else { return "No muted conversations." }
+        var lines: [String] = []
+        for id in settings.mutedThreadIds.sorted() {
+            let subject = try await emails.getThread(id: id)?.subject ?? "(no longer stored)"
+            lines.append("\(id.prefix(ThreadRow.idLength)) \(subject)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `vaultmail notify quiet-hours HH:MM-HH:MM | off`.
+    public func quietHours(_ text: String) throws -> String {
+        if text.lowercased() == "off" {
+            settings.quietHoursEnabled = false
+            try persisted()
+            return "Quiet hours are off."
+        }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, let start = Self.minutes(parts[0]), let end = Self.minutes(parts[1]) else {
+            throw CommandError("quiet hours are HH:MM-HH:MM in 24-hour time, e.g. 22:00-07:00, or 'off'; got '\(text)'", usage: true)
+        }
+        guard start != end else { throw CommandError("quiet hours need different start and end times", usage: true) }
+        try settings.setQuietHours(start: start, end: end)
+        settings.quietHoursEnabled = true
+        try persisted()
+        return "Quiet hours: \(parts[0])–\(parts[1])\(start > end ? " (overnight)" : ""); VIPs still notify."
+    }
+
+    static func minutes(_ text: String) -> Int? {
+        let pieces = text.split(separator: ":")
+        guard pieces.count == 2, pieces[1].count == 2, let hour = Int(pieces[0]), let minute = Int(pieces[1]),
+              (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
+        return hour * 60 + minute
+    }
+
+    static func clock(_ minutes: Int) -> String { String(format: "%02d:%02d", minutes / 60, minutes % 60) }
+
+    /// `vaultmail notify why EMAIL-ID`: the decision and the rule that made it.
+    public func why(_ prefix: String) async throws -> String {
+        let id = try await emailId(prefix)
+        let email = try await emails.getEmail(id: id)
+        guard let decision = try await ledger.decision(forEmailId: id) else {
+            return "No notification decision for \"\(email?.subject ?? id)\": it was never evaluated — it was already here when the daemon first synced, or it arrived while the daemon was not running."
+        }
+        let verdict = switch decision.outcome {
+        case .notified: "Notified"
+        case .badgeOnly: "Counted in the badge, no banner"
+        case .suppressed: "Not notified"
+        case .failed: "Not shown"
+        }
+        var text = "\(verdict): \"\(decision.subject)\" from \(decision.fromAddress), \(dates.string(for: decision.decidedAt)) — \(decision.rule.explanation)."
+        if let detail = decision.detail { text += "\n(\(detail))" }
+        return text
+    }
+
+    /// `vaultmail notify log`.
+    public func log(limit: Int, json: Bool) async throws -> String {
+        guard limit > 0 else { throw CommandError("--limit must be at least 1", usage: true) }
+        let decisions = try await ledger.recentDecisions(limit: limit)
+        if json {
+            struct Entry: Encodable {
+                var emailId, threadId, accountId, outcome, rule, explanation, subject, from, decidedAt: String
+                var detail: String?
+            }
+            return try ThreadJSON.encode(decisions.map {
+                Entry(emailId: $0.emailId, threadId: $0.threadId, accountId: $0.accountId, outcome: $0.outcome.rawValue,
+                      rule: $0.rule.rawValue, explanation: $0.rule.explanation, subject: $0.subject, from: $0.fromAddress,
+                      decidedAt: ThreadJSON.iso($0.decidedAt), detail: $0.detail)
+            })
+        }
+        guard !decisions.isEmpty else { return "No notification decisions yet." }
+        return decisions.map {
+            "\(ThreadRow.pad(dates.string(for: $0.decidedAt), 9)) \(ThreadRow.pad($0.outcome.rawValue, 10)) \(ThreadRow.pad($0.rule.rawValue, 18)) \($0.emailId.prefix(ThreadRow.idLength)) \(ThreadRow.fit($0.subject, 28))"
+        }.joined(separator: "\n")
+    }
+
+    /// The settings part of `vaultmail notify status`.
+    public func notificationSettingsSummary() async throws -> [String] {
+        var lines = ["Notifications: \(settings.notificationsEnabled ? "on" : "off")"]
+        lines.append(settings.quietHoursEnabled
+            ? "Quiet hours:   \(Self.clock(settings.quietHoursStart))–\(Self.clock(settings.quietHoursEnd))"
+            : "Quiet hours:   off")
+        lines.append("VIPs:          \(settings.vipContacts.count)   Muted conversations: \(settings.mutedThreadIds.count)")
+        let off = settings.notificationCategoryPreferences.filter { !$0.value }.keys.sorted()
+        lines.append("Categories off: \(off.isEmpty ? "none" : off.joined(separator: ", "))")
+        for account in try await accounts.getAccounts() {
+            lines.append("Account \(account.name): \(settings.notificationsEnabled(for: account.id) ? "on" : "off")")
+        }
+        lines.append("Badge:         \(try await emails.getInboxUnreadCount()) unread in inboxes")
+        return lines
+    }
+
+    private func persisted() throws {
+        if let error = settings.lastPersistenceError {
+            throw CommandError("the setting could not be saved: \(error)")
+        }
+    }
+}

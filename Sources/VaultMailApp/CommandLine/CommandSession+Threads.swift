@@ -1,0 +1,136 @@
+import Foundation
+import VaultMailCore
+
+extension CommandSession {
+    public struct ThreadQuery: Sendable {
+        public var account: String?
+        public var all = false
+        public var folder = "inbox"
+        public var category: AICategory?
+        public var limit = AppConstants.threadListPageSize
+        public var cursor: String?
+        public var json = false
+
+        public init() {}
+    }
+
+    /// `vaultmail threads`: one account's folder, or every account's folders of that type.
+    public func threads(_ query: ThreadQuery) async throws -> String {
+        guard (1...500).contains(query.limit) else { throw CommandError("--limit must be between 1 and 500", usage: true) }
+        let cursor = try query.cursor.map { text -> ThreadCursor in
+            guard let cursor = ThreadCursor(encoded: text) else {
+                throw CommandError("--cursor '\(text)' is not a cursor; pass the nextCursor a previous page printed", usage: true)
+            }
+            return cursor
+        }
+        if query.folder.lowercased() == "outbox" { return try await outbox(account: query.account, json: query.json) }
+        let accounts = try await self.accounts.getAccounts()
+        guard !accounts.isEmpty else { throw CommandError("no accounts yet; add one with `vaultmail account add`") }
+        let page: ThreadPage
+        if let name = query.account, !query.all {
+            let account = try await account(named: name)
+            let folder = try await folder(query.folder, of: account)
+            page = try await emails.getThreads(folderId: folder.id, category: query.category, cursor: cursor, limit: query.limit)
+        } else if !query.all, accounts.count == 1 {
+            let folder = try await folder(query.folder, of: accounts[0])
+            page = try await emails.getThreads(folderId: folder.id, category: query.category, cursor: cursor, limit: query.limit)
+        } else {
+            guard let type = FolderType(rawValue: query.folder.lowercased()) else {
+                throw CommandError("with several accounts, --folder takes a folder type (inbox, sent, drafts, trash, spam, archive, starred); name an --account for its own folders", usage: true)
+            }
+            page = try await emails.getThreadsUnified(folderType: type, category: query.category, cursor: cursor, limit: query.limit)
+        }
+        if query.json { return try ThreadJSON.encode(ThreadJSON.page(page)) }
+        guard !page.threads.isEmpty else { return "No conversations in \(query.folder)." }
+        var lines = page.threads.map { ThreadRow.render($0, dates: dates) }
+        if let next = page.nextCursor { lines.append("More: vaultmail threads --cursor \(next.encoded)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The outbox: messages queued, being sent, or failed.
+    public func outbox(account name: String?, json: Bool) async throws -> String {
+        var accountId: String?
+        if let name { accountId = try await account(named: name).id }
+        let pending = try await emails.getOutboxEmails(accountId: accountId)
+        if json {
+            return try ThreadJSON.encode(pending.map { ThreadJSON.message($0, attachments: []) })
+        }
+        guard !pending.isEmpty else { return "The outbox is empty." }
+        return pending.map { email in
+            let to = email.toAddresses.map(\.email).joined(separator: ", ")
+            return "\(ThreadRow.pad(email.sendState.rawValue, 8)) \(email.id.prefix(ThreadRow.idLength)) \(ThreadRow.fit(to, 24)) \(ThreadRow.fit(email.subject, 34))"
+        }.joined(separator: "\n")
+    }
+
+    /// `vaultmail show`: a conversation with all its messages, oldest first.
+    public func show(_ threadPrefix: String, json: Bool) async throws -> String {
+        let id = try await threadId(threadPrefix)
+        guard let thread = try await emails.getThread(id: id) else { throw CommandError("thread \(id) disappeared while reading it") }
+        let messages = try await emails.getEmails(threadId: id)
+        if json {
+            var rendered: [ThreadJSON.Message] = []
+            for email in messages {
+                rendered.append(ThreadJSON.message(email, attachments: try await emails.getAttachments(emailId: email.id)))
+            }
+            return try ThreadJSON.encode(ThreadJSON.thread(thread, emails: rendered))
+        }
+        var out = ["\(thread.subject)", "\(thread.messageCount) message\(thread.messageCount == 1 ? "" : "s") · thread \(thread.id.prefix(ThreadRow.idLength))", ""]
+        for email in messages {
+            let from = email.fromName.map { "\($0) <\(email.fromAddress)>" } ?? email.fromAddress
+            out.append("\(email.isRead ? " " : "●")\(email.isStarred ? "★" : " ") From: \(from)")
+            out.append("   To: \(email.toAddresses.map(\.email).joined(separator: ", "))")
+            out.append("   Date: \(dates.string(for: email.dateReceived))   Id: \(email.id.prefix(ThreadRow.idLength))")
+            for attachment in try await emails.getAttachments(emailId: email.id) {
+                out.append("   + \(attachment.filename) (\(attachment.mimeType), \(ByteCountFormatter.string(fromByteCount: Int64(attachment.sizeBytes), countStyle: .file)))")
+            }
+            out.append("")
+            out.append((email.bodyPlain ?? email.snippet ?? "").trimmingCharacters(in: .whitespacesAndNewlines))
+            out.append("")
+        }
+        return out.joined(separator: "\n")
+    }
+
+    public enum ThreadAction: String, Sendable, CaseIterable {
+        case read, unread, star, unstar, archive, delete
+    }
+
+    /// Applies an action to each thread; reports the ones that failed and why.
+    public func apply(_ action: ThreadAction, to prefixes: [String], using repository: any EmailRepository) async throws -> String {
+        let ids = try await resolveAll(prefixes)
+        let actions = ManageThreadActionsUseCase(repository: repository)
+        let result: BatchActionResult = switch action {
+        case .read: await actions.markThreadsRead(ids: ids)
+        case .unread: await actions.markThreadsUnread(ids: ids)
+        case .star: await actions.starThreads(ids: ids, isStarred: true)
+        case .unstar: await actions.starThreads(ids: ids, isStarred: false)
+        case .archive: await actions.archiveThreads(ids: ids)
+        case .delete: await actions.deleteThreads(ids: ids)
+        }
+        return try report(action.rawValue, result)
+    }
+
+    public func move(_ prefixes: [String], to folderName: String, using repository: any EmailRepository) async throws -> String {
+        let ids = try await resolveAll(prefixes)
+        guard let first = try await emails.getThread(id: ids[0]), let account = try await accounts.getAccount(id: first.accountId) else {
+            throw CommandError("thread \(ids[0]) disappeared")
+        }
+        let folder = try await folder(folderName, of: account)
+        return try report("move", await ManageThreadActionsUseCase(repository: repository).moveThreads(ids: ids, toFolderId: folder.id))
+    }
+
+    private func resolveAll(_ prefixes: [String]) async throws -> [String] {
+        guard !prefixes.isEmpty else { throw CommandError("name at least one THREAD-ID (`vaultmail threads` shows them)", usage: true) }
+        var ids: [String] = []
+        for prefix in prefixes { ids.append(try await threadId(prefix)) }
+        return ids
+    }
+
+    private func report(_ verb: String, _ result: BatchActionResult) throws -> String {
+        let done = result.succeeded.count
+        guard result.failed.isEmpty else {
+            let reasons = result.failed.map { "  \($0.id.prefix(ThreadRow.idLength)): \($0.error)" }.joined(separator: "\n")
+            throw CommandError("\(result.failed.count) of \(done + result.failed.count) failed to \(verb):\n\(reasons)")
+        }
+        return "\(verb): \(done) conversation\(done == 1 ? "" : "s") done"
+    }
+}

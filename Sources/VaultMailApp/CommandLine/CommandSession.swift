@@ -1,0 +1,89 @@
+import Foundation
+import VaultMailCore
+import VaultMailDesktop
+import VaultMailNotifications
+import VaultMailStore
+
+/// The store and settings a command works on, opened from a home directory, with the
+/// look-ups commands share (accounts by name, ids by prefix, folders by name).
+@MainActor
+public final class CommandSession {
+    public let home: VaultMailHome
+    public let database: AppDatabase
+    public let emails: GRDBEmailRepository
+    public let accounts: GRDBAccountRepository
+    public let settings: SettingsStore
+    public let ledger: GRDBNotificationLedger
+    public let clock: any WallClock
+    /// Where passwords given with --password-stdin are kept.
+    public let credentials: any CredentialStore
+
+    public init(home: VaultMailHome, clock: any WallClock = SystemWallClock(),
+                credentials: any CredentialStore = SecretServiceCredentialStore()) throws {
+        self.home = home
+        try home.prepare()
+        database = try AppDatabase.open(path: home.databasePath)
+        emails = GRDBEmailRepository(database: database)
+        accounts = GRDBAccountRepository(database: database)
+        settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
+        ledger = GRDBNotificationLedger(database: database)
+        self.clock = clock
+        self.credentials = credentials
+    }
+
+    public var dates: RelativeDate { RelativeDate(now: clock.now, timeZone: clock.timeZone) }
+
+    /// The server side (sync, server-backed actions), built on first use.
+    public lazy var services = MailServices(database: database, credentials: AccountCredentials(store: credentials), clock: clock)
+
+    /// Sending: compose, the outbox and SMTP, built on first use.
+    public lazy var sending: MailSending = {
+        let credentials = AccountCredentials(store: self.credentials)
+        return MailSending(database: database, settings: settings, secret: { try await credentials.secret(for: $0) }, clock: clock)
+    }()
+
+    public func account(named name: String) async throws -> Account {
+        guard let account = try await accounts.getAccount(named: name) else {
+            let known = try await accounts.getAccounts().map(\.name)
+            throw CommandError("no account named '\(name)'" + (known.isEmpty
+                ? "; add one with `vaultmail account add`"
+                : "; known accounts: \(known.joined(separator: ", "))"))
+        }
+        return account
+    }
+
+    /// The full thread id for an id or a unique prefix of one.
+    public func threadId(_ prefix: String) async throws -> String {
+        try resolve(prefix, try await emails.threadIds(withPrefix: prefix), kind: "thread", listing: "vaultmail threads")
+    }
+
+    public func emailId(_ prefix: String) async throws -> String {
+        try resolve(prefix, try await emails.emailIds(withPrefix: prefix), kind: "email", listing: "vaultmail show THREAD-ID")
+    }
+
+    private func resolve(_ prefix: String, _ matches: [String], kind: String, listing: String) throws -> String {
+        switch matches.count {
+        case 1: return matches[0]
+        case 0: throw CommandError("no \(kind) with id '\(prefix)'; `\(listing)` shows the ids")
+        default: throw CommandError("'\(prefix)' matches more than one \(kind); give more characters of the id", usage: true)
+        }
+    }
+
+    /// A folder of the account by type keyword (inbox, sent, …) or by name or path.
+    public func folder(_ name: String, of account: Account) async throws -> Folder {
+        let folders = try await emails.getFolders(accountId: account.id)
+        let keyword = name.lowercased()
+        if let type = FolderType(rawValue: keyword) ?? (keyword == "junk" ? .spam : nil),
+           let folder = folders.first(where: { $0.folderType == type }) {
+            return folder
+        }
+        if let folder = folders.first(where: { $0.name == name || $0.path == name })
+            ?? folders.first(where: { $0.name.lowercased() == keyword || $0.path.lowercased() == keyword }) {
+            return folder
+        }
+        let known = folders.map(\.name).sorted()
+        throw CommandError("account '\(account.name)' has no folder '\(name)'" + (known.isEmpty
+            ? "; run `vaultmail sync \(account.name)` to learn its folders"
+            : "; its folders: \(known.joined(separator: ", "))"))
+    }
+}

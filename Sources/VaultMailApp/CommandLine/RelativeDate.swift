@@ -1,0 +1,38 @@
+import Foundation
+
+/// AC-U-03's timestamps: "3:42 PM" today, "Yesterday", "Tue" within the week, "Jan 15" this
+/// year, "1/15/24" before.
+public struct RelativeDate: Sendable {
+    private let calendar: Calendar
+    private let now: Date
+
+    public init(now: Date, timeZone: TimeZone) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        calendar.locale = Locale(identifier: "en_US_POSIX")
+        self.calendar = calendar
+        self.now = now
+    }
+
+    public func string(for date: Date) -> String {
+        let startOfToday = calendar.startOfDay(for: now)
+        let format: String
+        if date >= startOfToday {
+            format = "h:mm a"
+        } else if let yesterday = calendar.date(byAdding: .day, value: -1, to: startOfToday), date >= yesterday {
+            return "Yesterday"
+        } else if let weekAgo = calendar.date(byAdding: .day, value: -6, to: startOfToday), date >= weekAgo {
+            format = "EEE"
+        } else if calendar.component(.year, from: date) == calendar.component(.year, from: now) {
+            format = "MMM d"
+        } else {
+            format = "M/d/yy"
+        }
+        let formatter = DateFormatter()
+        formatter.calendar = calendar
+        formatter.timeZone = calendar.timeZone
+        formatter.locale = calendar.locale
+        formatter.dateFormat = format
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import VaultMailCore
+
+/// The stable JSON of `vaultmail threads --json` and `vaultmail show --json` (see docs/cli.md).
+public enum ThreadJSON {
+    public struct Person: Codable, Sendable, Equatable {
+        public var name: String?
+        public var email: String
+    }
+
+    public struct Thread: Codable, Sendable {
+        public var id: String
+        public var accountId: String
+        public var subject: String
+        public var participants: [Person]
+        public var snippet: String?
+        public var latestDate: String
+        public var messageCount: Int
+        public var unreadCount: Int
+        public var isStarred: Bool
+        public var hasAttachments: Bool
+        public var category: String?
+        public var emails: [Message]?
+    }
+
+    public struct Page: Codable, Sendable {
+        public var threads: [Thread]
+        public var nextCursor: String?
+        public var hasMore: Bool
+    }
+
+    public struct AttachmentInfo: Codable, Sendable {
+        public var filename: String
+        public var mimeType: String
+        public var size: Int
+    }
+
+    public struct Message: Codable, Sendable {
+        public var id: String
+        public var messageId: String
+        public var from: Person
+        public var to: [Person]
+        public var cc: [Person]
+        public var subject: String
+        public var date: String
+        public var isRead: Bool
+        public var isStarred: Bool
+        public var inReplyTo: String?
+        public var references: [String]
+        public var bodyPlain: String?
+        public var attachments: [AttachmentInfo]
+    }
+
+    static func iso(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    static func person(_ participant: Participant) -> Person { Person(name: participant.name, email: participant.email) }
+
+    public static func thread(_ thread: EmailThread, emails: [Message]? = nil) -> Thread {
+        Thread(id: thread.id, accountId: thread.accountId, subject: thread.subject,
+               participants: thread.participantList.map(person), snippet: thread.snippet,
+               latestDate: iso(thread.latestDate), messageCount: thread.messageCount, unreadCount: thread.unreadCount,
+               isStarred: thread.isStarred, hasAttachments: thread.hasAttachments, category: thread.aiCategory,
+               emails: emails)
+    }
+
+    public static func page(_ page: ThreadPage) -> Page {
+        Page(threads: page.threads.map { thread($0) }, nextCursor: page.nextCursor?.encoded, hasMore: page.hasMore)
+    }
+
+    public static func message(_ email: Email, attachments: [Attachment]) -> Message {
+        Message(id: email.id, messageId: email.messageId, from: person(email.from), to: email.toAddresses.map(person),
+                cc: email.ccAddresses.map(person), subject: email.subject, date: iso(email.dateSent ?? email.dateReceived),
+                isRead: email.isRead, isStarred: email.isStarred, inReplyTo: email.inReplyTo,
+                references: (email.references ?? "").split(separator: " ").map(String.init), bodyPlain: email.bodyPlain,
+                attachments: attachments.map { AttachmentInfo(filename: $0.filename, mimeType: $0.mimeType, size: $0.sizeBytes) })
+    }
+
+    /// Encodes with sorted keys, so output is stable.
+    public static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

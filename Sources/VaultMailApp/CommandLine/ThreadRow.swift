@@ -1,0 +1,34 @@
+import Foundation
+import VaultMailCore
+
+/// One line of `vaultmail threads` at 80 columns: markers, short id, sender summary,
+/// subject and preview, relative time. Unread (●), starred (★) and attachments (+) are
+/// symbols, never colour alone.
+public struct ThreadRow: Sendable {
+    public static let width = 80
+    public static let idLength = 10
+
+    public static func render(_ thread: EmailThread, dates: RelativeDate, width: Int = width) -> String {
+        let markers = (thread.isUnread ? "●" : " ") + (thread.isStarred ? "★" : " ") + (thread.hasAttachments ? "+" : " ")
+        let id = String(thread.id.prefix(idLength))
+        let sender = fit(thread.senderSummary, 18)
+        let time = dates.string(for: thread.latestDate)
+        let fixed = markers.count + 1 + id.count + 1 + 18 + 1 + 1 + 8
+        let room = max(10, width - fixed)
+        let preview = (thread.snippet ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let text = preview.isEmpty ? thread.subject : "\(thread.subject) — \(preview)"
+        return "\(markers) \(id) \(sender) \(fit(text, room)) \(pad(time, 8, leading: true))"
+    }
+
+    /// `text` cut to `width` characters (with "…") or padded to it.
+    static func fit(_ text: String, _ width: Int) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        if flat.count > width { return String(flat.prefix(width - 1)) + "…" }
+        return pad(flat, width)
+    }
+
+    static func pad(_ text: String, _ width: Int, leading: Bool = false) -> String {
+        let spaces = String(repeating: " ", count: max(0, width - text.count))
+        return leading ? spaces + text : text + spaces
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import VaultMailCore
+import VaultMailNotifications
+
+/// Tells the user, once, when an account stops working: a login that fails raises a
+/// notification at once; a connection that cannot be restored raises one after
+/// `outageGrace` (5 minutes). No repeats while the problem lasts; the notification is
+/// withdrawn when the account works again.
+@MainActor
+public final class AccountHealthMonitor {
+    public enum Problem: Sendable, Equatable {
+        case loginFailed(String)
+        case unreachable(String)
+    }
+
+    private struct State {
+        var since: Date
+        var problem: Problem
+        var announced: Bool
+    }
+
+    private let center: any NotificationCenterProviding
+    private let clock: any WallClock
+    private let outageGrace: TimeInterval
+    private var states: [String: State] = [:]
+
+    public init(center: any NotificationCenterProviding, clock: any WallClock, outageGrace: TimeInterval = 300) {
+        self.center = center
+        self.clock = clock
+        self.outageGrace = outageGrace
+    }
+
+    /// Records a failure; announces it when it is due and not announced yet.
+    public func report(_ problem: Problem, for account: Account) async {
+        let now = clock.now
+        var state = states[account.id] ?? State(since: now, problem: problem, announced: false)
+        state.problem = problem
+        let due: Bool = switch problem {
+        case .loginFailed: true
+        case .unreachable: now.timeIntervalSince(state.since) >= outageGrace
+        }
+        if due && !state.announced {
+            do {
+                try await center.add(Self.request(problem, account))
+                state.announced = true
+            } catch {
+                // No notification server: try again on the next report.
+            }
+        }
+        states[account.id] = state
+    }
+
+    /// The account works again: forget the problem and withdraw its notification.
+    public func recovered(_ account: Account) async {
+        guard let state = states.removeValue(forKey: account.id), state.announced else { return }
+        await center.removeDeliveredNotifications(withIdentifiers: [Self.identifier(account)])
+    }
+
+    public func isAnnounced(_ account: Account) -> Bool { states[account.id]?.announced ?? false }
+
+    static func identifier(_ account: Account) -> String { "account-\(account.id)" }
+
+    static func request(_ problem: Problem, _ account: Account) -> NotificationRequest {
+        let body: String = switch problem {
+        case .loginFailed(let reason): "Cannot log in: \(reason)"
+        case .unreachable(let reason): "No connection for 5 minutes: \(reason)"
+        }
+        return NotificationRequest(
+            identifier: identifier(account),
+            content: NotificationContent(
+                title: "VaultMail: \(account.name) needs attention", subtitle: account.email, body: body,
+                categoryIdentifier: "ACCOUNT_PROBLEM", threadIdentifier: identifier(account),
+                userInfo: NotificationUserInfo(emailId: "", threadId: identifier(account), accountId: account.id, fromAddress: ""),
+                interruptionLevel: .timeSensitive))
+    }
+}

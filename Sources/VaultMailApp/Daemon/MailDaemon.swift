@@ -1,0 +1,184 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import VaultMailCore
+import VaultMailDesktop
+import VaultMailNotifications
+import VaultMailStore
+import VaultMailSync
+
+/// `vaultmail daemon`: keeps every account in sync (IMAP IDLE for the inbox, a periodic
+/// background sync for the rest), runs the notification engine with the desktop notifier,
+/// carries out notification actions on the server, and keeps the badge — until SIGTERM or
+/// SIGINT, when it finishes the current step and exits.
+@MainActor
+public final class MailDaemon {
+    public struct Options: Sendable {
+        /// How often every folder is synced in the background (`fromBackground: true`).
+        public var syncInterval: Duration = .seconds(300)
+        public var idle = IDLEMonitorOptions()
+        /// How long a connection may stay down before the user is told.
+        public var outageGrace: TimeInterval = 300
+        public var desktop = DBusNotificationCenter.Configuration()
+
+        public init() {}
+    }
+
+    public let app: AppDependencies
+    public let services: MailServices
+    public let sending: MailSending
+    private let center: DBusNotificationCenter
+    private let health: AccountHealthMonitor
+    private let idle: IDLEMonitorUseCase
+    private let options: Options
+    private let logger: Logger
+    private let lock: DaemonLock
+
+    /// Takes the home's daemon lock and builds the graph; fails if another daemon runs there.
+    public static func start(home: VaultMailHome, options: Options, credentials: any CredentialStore = SecretServiceCredentialStore(),
+                             logger: Logger) async throws -> MailDaemon {
+        try home.prepare()
+        let lock = try DaemonLock(path: home.daemonLockPath)
+        let database = try AppDatabase.open(path: home.databasePath)
+        let accountCredentials = AccountCredentials(store: credentials)
+        let services = MailServices(database: database, credentials: accountCredentials)
+        let settings = SettingsReference()
+        let sending = MailSending(database: database, secret: { try await accountCredentials.secret(for: $0) },
+                                  undoDelaySeconds: { await settings.undoSendDelaySeconds() })
+        let center = DBusNotificationCenter(configuration: options.desktop)
+        let app = await AppDependencies(database: database, center: center, composeEmail: sending.compose,
+                                        emailRepository: services.emails)
+        settings.settings = app.settingsStore
+        center.settings = app.settingsStore
+        return MailDaemon(app: app, services: services, sending: sending, center: center, options: options, logger: logger, lock: lock)
+    }
+
+    private init(app: AppDependencies, services: MailServices, sending: MailSending, center: DBusNotificationCenter,
+                 options: Options, logger: Logger, lock: DaemonLock) {
+        self.app = app
+        self.services = services
+        self.sending = sending
+        self.center = center
+        self.options = options
+        self.logger = logger
+        self.lock = lock
+        health = AccountHealthMonitor(center: center, clock: SystemWallClock(), outageGrace: options.outageGrace)
+        idle = IDLEMonitorUseCase(sync: services.sync, options: options.idle)
+    }
+
+    /// Runs until SIGTERM or SIGINT.
+    public func run() async throws {
+        let group = ServiceGroup(services: [DaemonService(daemon: self)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
+    }
+
+    /// Everything the daemon does, until cancelled.
+    func runUntilCancelled() async throws {
+        let accounts = try await app.accountRepository.getAccounts().filter(\.isActive)
+        guard !accounts.isEmpty else {
+            throw CommandError("no accounts to watch; add one with `vaultmail account add`, then start the daemon again")
+        }
+        logger.info("watching \(accounts.count) account(s): \(accounts.map(\.name).joined(separator: ", "))")
+        if await center.authorizationStatus() != .authorized, !(await app.notificationService.requestAuthorization()) {
+            logger.warning("desktop notifications unavailable: \(center.lastError.map { "\($0)" } ?? "denied"); mail is still synced and counted")
+        }
+        // The first sync of the session: everything it finds is suppressed (first launch).
+        await withTaskGroup(of: Void.self) { group in
+            for account in accounts { group.addTask { await self.sync(account, fromBackground: false) } }
+        }
+        app.notificationSyncCoordinator.markFirstLaunchComplete()
+        logger.info("first sync done; new mail now notifies")
+        await sending.processor.start()
+        await withTaskGroup(of: Void.self) { group in
+            for account in accounts {
+                group.addTask { await self.watch(account) }
+                group.addTask { await self.syncPeriodically(account) }
+            }
+        }
+        await sending.processor.stop()
+        await services.connections.closeAll()
+        logger.info("stopped")
+    }
+
+    /// One sync of the account, its new mail handed to the engine.
+    private func sync(_ account: Account, fromBackground: Bool) async {
+        do {
+            let new = try await services.sync.syncAccount(accountId: account.id)
+            await health.recovered(account)
+            await deliver(new, fromBackground: fromBackground)
+            logger.info("synced \(account.name): \(new.count) new")
+        } catch is CancellationError {
+            return
+        } catch let error as SyncError where error.kind == .someFoldersFailed {
+            await deliver(error.newEmails, fromBackground: fromBackground)
+            logger.warning("synced \(account.name) partly: \(error)")
+        } catch {
+            await report(error, account)
+        }
+    }
+
+    private func syncPeriodically(_ account: Account) async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: options.syncInterval)
+            } catch {
+                return
+            }
+            await sync(account, fromBackground: true)
+        }
+    }
+
+    /// The inbox in IMAP IDLE: new mail notifies; flags and expunges from elsewhere withdraw
+    /// what they made stale.
+    private func watch(_ account: Account) async {
+        do {
+            for try await event in idle.events(accountId: account.id) {
+                switch event {
+                case .newMail(let emails):
+                    await deliver(emails, fromBackground: false)
+                    logger.info("\(account.name): \(emails.count) new by IDLE")
+                case .flagsChanged, .expunged:
+                    await app.notificationService.withdrawStaleNotifications()
+                case .listening:
+                    await health.recovered(account)
+                case .disconnected(let reason, let retryIn):
+                    logger.warning("\(account.name): connection lost (\(reason)); retrying in \(retryIn)")
+                    await health.report(Self.problem(reason), for: account)
+                }
+            }
+        } catch is CancellationError {
+            return
+        } catch {
+            await report(error, account)
+        }
+    }
+
+    private func deliver(_ emails: [Email], fromBackground: Bool) async {
+        await app.notificationSyncCoordinator.didSyncNewEmails(emails, fromBackground: fromBackground, activeFolderType: nil)
+        await app.notificationService.withdrawStaleNotifications()
+    }
+
+    private func report(_ error: any Error, _ account: Account) async {
+        logger.error("\(account.name): \(error)")
+        await health.report(Self.problem("\(error)"), for: account)
+    }
+
+    /// A failed login is announced at once; anything else only if it lasts.
+    static func problem(_ reason: String) -> AccountHealthMonitor.Problem {
+        let lowered = reason.lowercased()
+        let login = lowered.contains("cannot log in") || lowered.contains("authenticationfailed")
+            || lowered.contains("credential command") || lowered.contains("no password is stored")
+        return login ? .loginFailed(reason) : .unreachable(reason)
+    }
+}
+
+/// The daemon as a ServiceLifecycle service: cancelled on graceful shutdown.
+struct DaemonService: Service {
+    let daemon: MailDaemon
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            try await self.daemon.runUntilCancelled()
+        }
+    }
+}

@@ -1,0 +1,9 @@
+/// Where the secret an account logs in with comes from: the password for
+/// `AuthMethod.password`, the OAuth2 access token for `AuthMethod.oauth2`.
+///
+/// Implementations read the Secret Service, run the account's `credentialCommand`, or (in
+/// tests) hand out a fixed value. The secret never reaches logs, errors or the database.
+public protocol CredentialProvider: Sendable {
+    /// The password or access token of `account`, by `account.authMethod`.
+    func secret(for account: Account) async throws -> String
+}

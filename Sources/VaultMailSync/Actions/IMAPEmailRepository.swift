@@ -1,0 +1,204 @@
+import Foundation
+import VaultMailCore
+import VaultMailIMAP
+
+/// `EmailRepository` whose actions happen on the IMAP server first (AC-F-08): reads come
+/// from the local store; archive, delete, move, read/unread and star run the IMAP commands
+/// (`\Seen`, `\Flagged`, MOVE or COPY + `\Deleted` + UID EXPUNGE) on the account's pooled
+/// connection and change the local store only after the server said OK.
+///
+/// - **archive**: the inbox copies move to the Archive folder; an account with no Archive
+///   but an All Mail folder (Gmail) moves them there, which removes the Inbox label.
+/// - **delete**: every copy outside Trash moves to Trash; mail already only in Trash is
+///   flagged `\Deleted` and expunged (UID EXPUNGE, or EXPUNGE without UIDPLUS).
+/// - **move**: copies in real folders (not Sent, Drafts, All Mail, Starred) move to the target.
+/// - **read / star**: the flag is stored on every copy (starring marks the latest email).
+///
+/// When a step fails, the steps already done are undone where possible (flags exactly,
+/// moves back when the server reported COPYUID), the local store is left as it was, and a
+/// `ServerActionError` says what failed and why. New UIDs from COPYUID are recorded, so the
+/// next sync does not fetch moved mail again.
+public struct IMAPEmailRepository: EmailRepository {
+    let local: any EmailRepository
+    let syncStore: any SyncRepository
+    let accounts: any AccountRepository
+    let connections: IMAPConnectionPool
+
+    /// - Parameters:
+    ///   - local: the store's repository (reads, and the local half of every action).
+    ///   - connections: the pool the sync engine uses (`SyncEmailsUseCase.connections`), so
+    ///     actions and syncs of an account run one after the other.
+    public init(local: any EmailRepository, syncStore: any SyncRepository, accounts: any AccountRepository, connections: IMAPConnectionPool) {
+        self.local = local
+        self.syncStore = syncStore
+        self.accounts = accounts
+        self.connections = connections
+    }
+
+    // MARK: - Reads (the local store)
+
+    public func getThreads(folderId: String, category: AICategory?, cursor: ThreadCursor?, limit: Int) async throws -> ThreadPage {
+        try await local.getThreads(folderId: folderId, category: category, cursor: cursor, limit: limit)
+    }
+
+    public func getThreadsUnified(folderType: FolderType, category: AICategory?, cursor: ThreadCursor?, limit: Int) async throws -> ThreadPage {
+        try await local.getThreadsUnified(folderType: folderType, category: category, cursor: cursor, limit: limit)
+    }
+
+    public func getUnreadCounts(folderId: String) async throws -> [AICategory?: Int] {
+        try await local.getUnreadCounts(folderId: folderId)
+    }
+
+    public func getUnreadCountsUnified(folderType: FolderType) async throws -> [AICategory?: Int] {
+        try await local.getUnreadCountsUnified(folderType: folderType)
+    }
+
+    public func getInboxUnreadCount() async throws -> Int { try await local.getInboxUnreadCount() }
+    public func getFolders(accountId: String) async throws -> [Folder] { try await local.getFolders(accountId: accountId) }
+    public func getFolder(id: String) async throws -> Folder? { try await local.getFolder(id: id) }
+    public func getThread(id: String) async throws -> EmailThread? { try await local.getThread(id: id) }
+    public func getEmail(id: String) async throws -> Email? { try await local.getEmail(id: id) }
+    public func getEmails(threadId: String) async throws -> [Email] { try await local.getEmails(threadId: threadId) }
+    public func getAttachments(emailId: String) async throws -> [Attachment] { try await local.getAttachments(emailId: emailId) }
+    public func getOutboxEmails(accountId: String?) async throws -> [Email] { try await local.getOutboxEmails(accountId: accountId) }
+
+    public func existingThreadIds(among ids: Set<String>) async throws -> Set<String> {
+        try await local.existingThreadIds(among: ids)
+    }
+
+    // MARK: - Writes from sync and compose (local only)
+
+    public func saveFolders(_ folders: [Folder]) async throws { try await local.saveFolders(folders) }
+
+    @discardableResult
+    public func saveEmails(_ incoming: [IncomingEmail]) async throws -> [Email] { try await local.saveEmails(incoming) }
+
+    // MARK: - Actions (server first)
+
+    public func archiveThread(id: String) async throws {
+        try await onThread(id, action: "archive thread \(id)") { context in
+            let target = try context.folder(.archive) ?? context.folder(.allMail)
+            guard let target else { throw RepositoryError.missingFolder(accountId: context.account.id, type: .archive) }
+            return try context.moves(of: context.emails, from: context.folders.filter { $0.folderType == .inbox }, to: target)
+        } local: { repository in
+            try await repository.archiveThread(id: id)
+        }
+    }
+
+    public func deleteThread(id: String) async throws {
+        try await onThread(id, action: "delete thread \(id)") { context in
+            guard let trash = try context.folder(.trash) else {
+                throw RepositoryError.missingFolder(accountId: context.account.id, type: .trash)
+            }
+            let onlyInTrash = context.emails.filter { email in context.links(of: email.id).allSatisfy { $0.folderId == trash.id } }
+            let elsewhere = context.emails.filter { email in !onlyInTrash.contains { $0.id == email.id } }
+            var steps = try context.moves(of: elsewhere, from: context.folders.filter { $0.id != trash.id }, to: trash)
+            let expunged = try context.uids(of: onlyInTrash, in: trash)
+            if !expunged.isEmpty { steps.append(.expunge(folder: trash, uids: expunged.keys.sorted())) }
+            return steps
+        } local: { repository in
+            try await repository.deleteThread(id: id)
+        }
+    }
+
+    public func moveThread(id: String, toFolderId: String) async throws {
+        try await onThread(id, action: "move thread \(id)") { context in
+            guard let target = context.folders.first(where: { $0.id == toFolderId }) else {
+                throw RepositoryError.folderNotFound(id: toFolderId)
+            }
+            let views: Set<FolderType> = [.sent, .drafts, .allMail, .starred]
+            let sources = context.folders.filter { !views.contains($0.folderType) && $0.id != target.id }
+            return try context.moves(of: context.emails, from: sources, to: target)
+        } local: { repository in
+            try await repository.moveThread(id: id, toFolderId: toFolderId)
+        }
+    }
+
+    public func toggleReadStatus(threadId: String) async throws {
+        guard let thread = try await local.getThread(id: threadId) else { throw RepositoryError.threadNotFound(id: threadId) }
+        try await setThreadRead(id: threadId, isRead: thread.unreadCount > 0)
+    }
+
+    public func toggleStarStatus(threadId: String) async throws {
+        guard let thread = try await local.getThread(id: threadId) else { throw RepositoryError.threadNotFound(id: threadId) }
+        try await setThreadStarred(id: threadId, isStarred: !thread.isStarred)
+    }
+
+    public func setThreadRead(id: String, isRead: Bool) async throws {
+        try await onThread(id, action: "mark thread \(id) \(isRead ? "read" : "unread")") { context in
+            try context.flagSteps(.seen, set: isRead, on: context.emails)
+        } local: { repository in
+            try await repository.setThreadRead(id: id, isRead: isRead)
+        }
+    }
+
+    public func setThreadStarred(id: String, isStarred: Bool) async throws {
+        try await onThread(id, action: "\(isStarred ? "star" : "unstar") thread \(id)") { context in
+            // As the store does: starring marks the latest email, unstarring clears them all.
+            let latest = context.emails.max { ($0.dateReceived, $0.id) < ($1.dateReceived, $1.id) }
+            let targets = isStarred ? latest.map { [$0] } ?? [] : context.emails
+            return try context.flagSteps(.flagged, set: isStarred, on: targets)
+        } local: { repository in
+            try await repository.setThreadStarred(id: id, isStarred: isStarred)
+        }
+    }
+
+    public func setEmailsRead(ids: [String], isRead: Bool) async throws {
+        var emails: [Email] = []
+        for id in ids {
+            guard let email = try await local.getEmail(id: id) else { throw RepositoryError.emailNotFound(id: id) }
+            emails.append(email)
+        }
+        for (accountId, group) in Dictionary(grouping: emails, by: \.accountId).sorted(by: { $0.key < $1.key }) {
+            let groupIds = group.map(\.id)
+            try await perform(
+                action: "mark \(group.count) email(s) \(isRead ? "read" : "unread")", accountId: accountId, emails: group
+            ) { context in
+                try context.flagSteps(.seen, set: isRead, on: context.emails)
+            } local: { repository in
+                try await repository.setEmailsRead(ids: groupIds, isRead: isRead)
+            }
+        }
+    }
+
+    // MARK: - Running an action
+
+    private func onThread(
+        _ threadId: String, action: String,
+        plan: @escaping @Sendable (ActionContext) throws -> [ServerStep],
+        local change: @escaping @Sendable (any EmailRepository) async throws -> Void
+    ) async throws {
+        guard let thread = try await local.getThread(id: threadId) else { throw RepositoryError.threadNotFound(id: threadId) }
+        let emails = try await local.getEmails(threadId: threadId)
+        try await perform(action: action, accountId: thread.accountId, emails: emails, plan: plan, local: change)
+    }
+
+    /// Plans the server steps, runs them on the account's connection, then (only if all
+    /// succeeded) applies the local change and records new UIDs, all before the connection
+    /// is handed to the next operation, so no sync runs in between.
+    private func perform(
+        action: String, accountId: String, emails: [Email],
+        plan: @escaping @Sendable (ActionContext) throws -> [ServerStep],
+        local change: @escaping @Sendable (any EmailRepository) async throws -> Void
+    ) async throws {
+        guard let account = try await accounts.getAccount(id: accountId) else {
+            throw ServerActionError(kind: .accountNotFound, action: action, accountName: accountId)
+        }
+        let local = self.local
+        let syncStore = self.syncStore
+        try await connections.withConnection(for: account, reuse: .checkFirst) { imap in
+            let context = ActionContext(
+                account: account, folders: try await local.getFolders(accountId: account.id),
+                emails: emails, links: try await syncStore.links(emailIds: emails.map(\.id)))
+            let steps: [ServerStep]
+            do {
+                steps = try plan(context)
+            } catch let unknown as UnknownUID {
+                throw ServerActionError(kind: .uidUnknown, action: action, accountName: account.name, mailbox: unknown.mailbox)
+            }
+            let learned = try await ServerStepRunner(imap: imap, action: action, account: account, syncStore: syncStore).run(steps)
+            try await change(local)
+            try await syncStore.setLinkUIDs(learned)
+        }
+    }
+}

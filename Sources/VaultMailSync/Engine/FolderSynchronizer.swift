@@ -1,0 +1,210 @@
+import Foundation
+import VaultMailCore
+import VaultMailIMAP
+
+/// Syncs one folder over a connection the caller holds (see `SyncEmailsUseCase`).
+///
+/// 1. SELECT; a changed UIDVALIDITY resets the folder (E-03).
+/// 2. New messages: during the initial sync (no `lastSyncDate` yet) those of the sync window
+///    above the checkpoint, afterwards every UID above it; UIDs already linked (our own moves
+///    with COPYUID) are skipped. Fetched in batches, one batch ahead of parsing and storing;
+///    each batch is stored with its checkpoint in one transaction (E-01).
+/// 3. Known messages: removals (UID SEARCH vs stored UIDs) and flags (CHANGEDSINCE with
+///    CONDSTORE, a flag sweep otherwise).
+/// 4. Counts and the final checkpoint; after an initial sync, links the server no longer
+///    confirmed are dropped.
+struct FolderSynchronizer: Sendable {
+    let account: Account
+    let syncStore: any SyncRepository
+    let parser: any MessageParser
+    let now: Date
+    let options: SyncOptions
+    /// Keep emails whose last link this folder removed (a whole-account sync deletes them at
+    /// its end, unless another folder turned out to hold them: a move, not an expunge).
+    var keepOrphans = false
+
+    func sync(_ folder: Folder, on imap: IMAPConnection) async throws -> FolderSyncReport {
+        var report = FolderSyncReport(folderId: folder.id)
+        do {
+            try await run(folder, on: imap, report: &report)
+            return report
+        } catch {
+            var wrapped = SyncError.wrap(error, account: account, mailbox: folder.path)
+            wrapped.newEmails = report.newEmails + wrapped.newEmails
+            throw wrapped
+        }
+    }
+
+    private func run(_ folder: Folder, on imap: IMAPConnection, report: inout FolderSyncReport) async throws {
+        let status = try await imap.examine(folder.path)
+        let capabilities = await imap.capabilities
+        var state = folder.syncState
+        if let known = state.uidValidity, known != status.uidValidity {
+            try await syncStore.resetFolder(id: folder.id, uidValidity: status.uidValidity)
+            state = FolderSyncState(uidValidity: status.uidValidity)
+            report.uidValidityChanged = true
+        }
+        state.uidValidity = status.uidValidity
+        let isInitial = state.lastSyncDate == nil
+        let last = state.lastSyncedUID ?? 0
+        let known = try await syncStore.uidMap(folderId: folder.id)
+
+        // New messages.
+        var candidates: [UInt32] = []
+        if status.exists > 0 && (status.uidNext == 0 || status.uidNext > last + 1) {
+            let above: UIDSet? = last > 0 ? UIDSet.from(last + 1) : nil
+            if isInitial {
+                candidates = try await imap.searchUIDs(since: windowStart, in: above)
+            } else {
+                candidates = try await imap.searchUIDs(in: above ?? .all)
+            }
+        }
+        let toFetch = candidates.filter { known[$0] == nil }
+        var anyRethread = false
+        try await fetchAndStore(toFetch, folder: folder, imap: imap, state: state, report: &report, rethreaded: &anyRethread)
+        var highest = max(last, candidates.last ?? 0)
+        if status.uidNext > 0 { highest = max(highest, status.uidNext - 1) }
+        state.lastSyncedUID = highest
+
+        // Known messages: removals and flags.
+        let knownBefore = known.filter { $0.key <= last }
+        if !knownBefore.isEmpty {
+            let onServer = Set(try await imap.searchUIDs(in: UIDSet(1...last)))
+            let gone = knownBefore.keys.filter { !onServer.contains($0) }
+            if !gone.isEmpty {
+                let detached = try await syncStore.removeLinks(folderId: folder.id, uids: gone.sorted(), keepingOrphans: keepOrphans)
+                report.removed += detached.count
+                report.detachedEmailIds += detached
+            }
+            var flags: [IMAPMessageFlags] = []
+            if capabilities.condstore, let since = state.highestModSeq, let current = status.highestModSeq {
+                if current != since {
+                    flags = try await imap.fetchFlags(UIDSet(1...last), changedSince: since)
+                }
+            } else if let lowest = knownBefore.keys.min() {
+                flags = try await imap.fetchFlags(UIDSet(lowest...last))
+            }
+            let updates = flags.filter { knownBefore[$0.uid] != nil }
+                .map { ServerFlags(uid: $0.uid, isRead: $0.isSeen, isStarred: $0.isFlagged) }
+            if !updates.isEmpty {
+                report.flagChanges += try await syncStore.applyServerFlags(folderId: folder.id, updates)
+            }
+        }
+
+        // Counts and the final checkpoint.
+        let unseen = status.exists == 0 ? [] : try await imap.searchUIDs(unseenOnly: true)
+        state.totalCount = Int(status.exists)
+        state.unreadCount = unseen.count
+        state.highestModSeq = status.highestModSeq
+        state.lastSyncDate = now
+        try await syncStore.updateSyncState(folderId: folder.id, state)
+        if isInitial {
+            report.removed += try await syncStore.removeUnconfirmedLinks(folderId: folder.id)
+        }
+        if anyRethread && !report.newEmails.isEmpty {
+            // A later batch may have moved emails of an earlier one to another conversation.
+            let current = try await syncStore.emails(accountId: account.id, messageIds: report.newEmails.map(\.messageId))
+            let byId = Dictionary(current.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            report.newEmails = report.newEmails.compactMap { byId[$0.id] }
+        }
+    }
+
+    /// The first day of the account's sync window.
+    var windowStart: Date {
+        now.addingTimeInterval(-Double(max(1, account.syncWindowDays)) * 86_400)
+    }
+
+    /// Fetches `uids` in batches (the next batch is fetched while the current one is parsed
+    /// and stored) and stores each with its checkpoint.
+    private func fetchAndStore(
+        _ uids: [UInt32], folder: Folder, imap: IMAPConnection, state: FolderSyncState,
+        report: inout FolderSyncReport, rethreaded: inout Bool
+    ) async throws {
+        let batches = UIDSet(uids).chunked(maxCount: options.batchSize)
+        guard !batches.isEmpty else { return }
+        let items: IMAPFetchItems = [.fullMessage, .gmailThreadID]
+        var pending: Task<[IMAPMessage], any Error>? = Task { try await imap.fetchMessages(batches[0], items: items) }
+        var checkpoint = state
+        defer { pending?.cancel() }
+        for index in batches.indices {
+            guard let current = pending else { break }
+            let messages = try await current.value
+            if index + 1 < batches.count {
+                let next = batches[index + 1]
+                pending = Task { try await imap.fetchMessages(next, items: items) }
+            } else {
+                pending = nil
+            }
+            do {
+                checkpoint.lastSyncedUID = max(checkpoint.lastSyncedUID ?? 0, batches[index].ranges.last?.upperBound ?? 0)
+                let stored = try await store(messages, folder: folder, checkpoint: checkpoint, rethreaded: &rethreaded)
+                report.fetched += messages.count
+                report.newEmails += stored
+            } catch {
+                // Let the fetch in flight finish before the connection is handed back.
+                if let pending { _ = try? await pending.value }
+                pending = nil
+                throw error
+            }
+        }
+    }
+
+    /// Parses a batch, threads its new messages and stores it with the checkpoint.
+    private func store(
+        _ messages: [IMAPMessage], folder: Folder, checkpoint: FolderSyncState, rethreaded: inout Bool
+    ) async throws -> [Email] {
+        let fetched = await parse(messages, folderId: folder.id)
+        var seen = Set<String>()
+        let unique = fetched.filter { seen.insert($0.emailId).inserted }
+        let existing = try await syncStore.existingEmailIds(among: unique.map(\.emailId))
+        let newOnes = unique.filter { !existing.contains($0.emailId) }
+
+        var plan = SyncThreading.Plan(threadIds: [:], changes: [])
+        if !newOnes.isEmpty {
+            let headerThreaded = newOnes.filter { $0.gmailThreadID == nil }
+            var mentioned = Set<String>()
+            for message in headerThreaded {
+                mentioned.insert(message.incoming.email.messageId)
+                mentioned.formUnion(message.parsed.references)
+                if let parent = message.parsed.inReplyTo { mentioned.insert(parent) }
+            }
+            let stored = try await syncStore.threadingFacts(accountId: account.id, mentioning: mentioned)
+            plan = SyncThreading.plan(
+                accountId: account.id,
+                new: newOnes.map { SyncThreading.NewMessage(message: $0.threadable, gmailThreadID: $0.gmailThreadID) },
+                stored: stored)
+        }
+        var incoming: [IncomingEmail] = []
+        for message in fetched {
+            var item = message.incoming
+            item.email.threadId = plan.threadIds[message.emailId] ?? item.email.threadId
+            incoming.append(item)
+        }
+        if !plan.changes.isEmpty { rethreaded = true }
+        let knownFlags = fetched.filter { existing.contains($0.emailId) }.map(\.serverFlags)
+        return try await syncStore.storeSyncBatch(SyncBatch(
+            folderId: folder.id, emails: incoming, threadChanges: plan.changes, flags: knownFlags, checkpoint: checkpoint))
+    }
+
+    /// Parses messages `options.parallelParsing` at a time, keeping their order.
+    private func parse(_ messages: [IMAPMessage], folderId: String) async -> [FetchedMessage] {
+        let parser = self.parser
+        let accountId = account.id
+        let now = self.now
+        let lanes = min(options.parallelParsing, max(1, messages.count))
+        return await withTaskGroup(of: [(Int, FetchedMessage)].self) { group in
+            for lane in 0..<lanes {
+                group.addTask {
+                    stride(from: lane, to: messages.count, by: lanes).map { index in
+                        let message = messages[index]
+                        let parsed = parser.parse(message.rawMessage.map { [UInt8]($0) } ?? [])
+                        return (index, FetchedMessage(message: message, parsed: parsed, accountId: accountId, folderId: folderId, now: now))
+                    }
+                }
+            }
+            var results: [(Int, FetchedMessage)] = []
+            for await part in group { results += part }
+            return results.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import Logging
+import VaultMailApp
+
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "sync", abstract: "Sync accounts now (all when none is named).")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Account names.") var accounts: [String] = []
+
+    @MainActor
+    func run() async throws {
+        let terminal = isatty(STDOUT_FILENO) == 1
+        let summary = try await global.session().sync(accounts) { line in
+            if terminal {
+                FileHandle.standardOutput.write(Data("\r\u{1B}[K\(line)".utf8))
+            }
+        }
+        if terminal { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+        emit(summary)
+    }
+}
+
+struct DaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Sync with IMAP IDLE, notify, act on notifications — until SIGTERM or SIGINT.",
+        discussion: "One daemon per home. Logs go to standard error (the journal under systemd).")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Seconds between background syncs of every folder.") var syncInterval = 300
+    @Option(help: .hidden) var idleRenewSeconds = 540
+    @Option(help: .hidden) var outageGraceSeconds = 300
+
+    func validate() throws {
+        guard syncInterval >= 10 else { throw ValidationError("--sync-interval must be at least 10 seconds") }
+    }
+
+    @MainActor
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+        var options = MailDaemon.Options()
+        options.syncInterval = .seconds(syncInterval)
+        options.idle.renewInterval = .seconds(idleRenewSeconds)
+        options.outageGrace = TimeInterval(outageGraceSeconds)
+        let daemon = try await MailDaemon.start(home: VaultMailHome(explicit: global.home), options: options,
+                                                logger: Logger(label: "vaultmail"))
+        try await daemon.run()
+    }
+}
+
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send", abstract: "Send a message; the body is read from standard input.",
+        discussion: "When the server cannot be reached the message waits in the outbox and the daemon sends it later.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The account to send from.") var account: String
+    @Option(help: "A recipient (repeat for more).") var to: [String] = []
+    @Option(help: "A copy recipient (repeat for more).") var cc: [String] = []
+    @Option(help: "The subject.") var subject: String?
+    @Option(name: .customLong("reply-to"), help: ArgumentHelp("Answer this email: To, Re: subject, In-Reply-To and References follow.", valueName: "email-id"))
+    var replyTo: String?
+    @Option(help: ArgumentHelp("A file to attach (repeat for more).", valueName: "file")) var attach: [String] = []
+
+    @MainActor
+    func run() async throws {
+        let body = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        var outgoing = CommandSession.Outgoing(account: account, to: to, body: body)
+        outgoing.cc = cc
+        outgoing.subject = subject
+        outgoing.replyTo = replyTo
+        outgoing.attachments = attach
+        emit(try await global.session().send(outgoing))
+    }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import VaultMailApp
+
+struct NotifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notify", abstract: "Which mail notifies, and why.",
+        subcommands: [Status.self, On.self, Off.self, Account.self, Category.self, VIP.self, Mute.self, Unmute.self,
+                      Muted.self, QuietHours.self, Why.self, Log.self])
+
+    enum Switch: String, ExpressibleByArgument, CaseIterable {
+        case on, off
+        var isOn: Bool { self == .on }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The notification server, its capabilities, authorization, settings and badge.")
+        @OptionGroup var global: GlobalOptions
+        @MainActor func run() async throws { emit(try await global.session().notifyStatus()) }
+    }
+
+    struct On: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Turn notifications on.")
+        @OptionGroup var global: GlobalOptions
+        @MainActor func run() async throws { emit(try global.session().setNotifications(true)) }
+    }
+
+    struct Off: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Turn notifications off (mail is still synced and counted).")
+        @OptionGroup var global: GlobalOptions
+        @MainActor func run() async throws { emit(try global.session().setNotifications(false)) }
+    }
+
+    struct Account: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Turn one account's notifications on or off.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The account name.") var name: String
+        @Argument(help: "on or off.") var state: Switch
+        @MainActor func run() async throws { emit(try await global.session().setAccountNotifications(name, state.isOn)) }
+    }
+
+    struct Category: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Turn a category's notifications on or off.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "primary, social, promotions, updates or forums.") var name: String
+        @Argument(help: "on or off.") var state: Switch
+        @MainActor func run() async throws { emit(try global.session().setCategoryNotifications(name, state.isOn)) }
+    }
+
+    struct VIP: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "vip", abstract: "Senders whose mail always notifies.", subcommands: [Add.self, Remove.self, List.self])
+
+        struct Add: AsyncParsableCommand {
+            @OptionGroup var global: GlobalOptions
+            @Argument(help: "An email address.") var address: String
+            @MainActor func run() async throws { emit(try global.session().vip(add: address)) }
+        }
+
+        struct Remove: AsyncParsableCommand {
+            @OptionGroup var global: GlobalOptions
+            @Argument(help: "An email address.") var address: String
+            @MainActor func run() async throws { emit(try global.session().vip(remove: address)) }
+        }
+
+        struct List: AsyncParsableCommand {
+            @OptionGroup var global: GlobalOptions
+            @MainActor func run() async throws { emit(try global.session().vipList()) }
+        }
+    }
+
+    struct Mute: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Never notify for a conversation.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The thread id (or a unique prefix).") var threadId: String
+        @MainActor func run() async throws { emit(try await global.session().mute(threadId, true)) }
+    }
+
+    struct Unmute: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Notify for a muted conversation again.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The thread id (or a unique prefix).") var threadId: String
+        @MainActor func run() async throws { emit(try await global.session().mute(threadId, false)) }
+    }
+
+    struct Muted: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List muted conversations.")
+        @OptionGroup var global: GlobalOptions
+        @MainActor func run() async throws { emit(try await global.session().mutedList()) }
+    }
+
+    struct QuietHours: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "quiet-hours", abstract: "No notifications between two times (VIPs still notify).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("HH:MM-HH:MM in 24-hour time (e.g. 22:00-07:00), or off.", valueName: "range")) var range: String
+        @MainActor func run() async throws { emit(try global.session().quietHours(range)) }
+    }
+
+    struct Why: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Why an email did or did not notify.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The email id (or a unique prefix), from `vaultmail show`.") var emailId: String
+        @MainActor func run() async throws { emit(try await global.session().why(emailId)) }
+    }
+
+    struct Log: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The latest notification decisions, newest first.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "How many.") var limit = 20
+        @Flag(help: "JSON.") var json = false
+        @MainActor func run() async throws { emit(try await global.session().log(limit: limit, json: json)) }
+    }
+}

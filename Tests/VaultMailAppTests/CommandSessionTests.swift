@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import VaultMailApp
+import VaultMailCore
+import VaultMailStore
+import VaultMailTesting
+
+@MainActor
+@Suite("The command layer of `vaultmail` (issue 7)")
+struct CommandSessionTests {
+    /// A session over a fresh home directory with one account and a few conversations.
+    func session(emails count: Int = 3) async throws -> (CommandSession, URL) {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-cli-\(UUID().uuidString.prefix(8))")
+        let session = try CommandSession(home: VaultMailHome(explicit: home.path),
+                                         clock: FixedClock(MailFixtures.referenceDate.addingTimeInterval(3600)))
+        _ = try await session.addAccount(.init(name: "work", email: "ada@example.com", imap: "127.0.0.1:1143",
+                                               smtp: "127.0.0.1:1025", credential: .passwordCommand("echo pw")))
+        let account = try await session.account(named: "work")
+        let folders = MailFixtures.standardFolders(accountId: account.id)
+        try await session.emails.saveFolders(folders)
+        for n in 0..<count {
+            var email = MailFixtures.email(accountId: account.id, number: n, threadId: "\(n)abc\(n)", from: "p\(n)@x.org", fromName: "Person \(n)")
+            email.references = "<root@x.org>"
+            try await session.emails.saveEmails([MailFixtures.incoming(email, in: [folders.of(.inbox)])])
+        }
+        return (session, home)
+    }
+
+    @Test("AC-U-03: timestamps read \"3:42 PM\", \"Yesterday\", \"Tue\", \"Jan 15\", \"1/15/24\"")
+    func relativeDates() throws {
+        let utc = TimeZone(identifier: "UTC")!
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = utc
+        func date(_ y: Int, _ m: Int, _ d: Int, _ h: Int = 12, _ min: Int = 0) -> Date {
+            calendar.date(from: DateComponents(year: y, month: m, day: d, hour: h, minute: min))!
+        }
+        let dates = RelativeDate(now: date(2026, 1, 22, 18), timeZone: utc)  // a Thursday
+        #expect(dates.string(for: date(2026, 1, 22, 15, 42)) == "3:42 PM")
+        #expect(dates.string(for: date(2026, 1, 21, 23, 59)) == "Yesterday")
+        #expect(dates.string(for: date(2026, 1, 20)) == "Tue")
+        #expect(dates.string(for: date(2026, 1, 15)) == "Jan 15")
+        #expect(dates.string(for: date(2024, 1, 15)) == "1/15/24")
+    }
+
+    @Test("A thread row fits 80 columns and marks unread, starred and attachments with symbols")
+    func rowLayout() {
+        let participants = Participant.encode([Participant(name: "John Smith", email: "j@x"), Participant(name: "Sarah Lee", email: "s@x")])
+        let thread = EmailThread(id: String(repeating: "ab", count: 32), accountId: "a", subject: "A rather long subject line that keeps going",
+                                 latestDate: MailFixtures.referenceDate, messageCount: 3, unreadCount: 1, isStarred: true,
+                                 hasAttachments: true, snippet: "and a preview\nwith a newline", participants: participants)
+        let row = ThreadRow.render(thread, dates: RelativeDate(now: MailFixtures.referenceDate, timeZone: TimeZone(identifier: "UTC")!))
+        #expect(row.count == 80)
+        #expect(row.hasPrefix("●★+ abababab"))
+        #expect(row.contains("John, Sarah (3)"))
+        #expect(row.hasSuffix("12:00 PM"))
+        #expect(!row.contains("\n"))
+    }
+
+    @Test("`threads --json` has the documented fields; `show --json` adds the emails")
+    func json() async throws {
+        let (session, home) = try await session()
+        defer { try? FileManager.default.removeItem(at: home) }
+        var query = CommandSession.ThreadQuery()
+        query.json = true
+        let page = try JSONSerialization.jsonObject(with: Data(try await session.threads(query).utf8)) as! [String: Any]
+        #expect(Set(page.keys) == ["threads", "hasMore"] || Set(page.keys) == ["threads", "nextCursor", "hasMore"])
+        let first = try #require((page["threads"] as? [[String: Any]])?.first)
+        #expect(Set(first.keys).isSuperset(of: ["id", "accountId", "subject", "participants", "snippet", "latestDate",
+                                                "messageCount", "unreadCount", "isStarred", "hasAttachments"]))
+        #expect((first["latestDate"] as? String)?.hasSuffix("Z") == true)
+        let shown = try JSONSerialization.jsonObject(with: Data(try await session.show("2abc", json: true).utf8)) as! [String: Any]
+        let email = try #require((shown["emails"] as? [[String: Any]])?.first)
+        #expect(Set(email.keys).isSuperset(of: ["id", "messageId", "from", "to", "cc", "subject", "date", "isRead", "isStarred",
+                                                "references", "bodyPlain", "attachments"]))
+        #expect(email["references"] as? [String] == ["<root@x.org>"])
+    }
+
+    @Test("Thread ids can be shortened to a unique prefix; unknown or ambiguous ones say so")
+    func prefixes() async throws {
+        let (session, home) = try await session(emails: 12)
+        defer { try? FileManager.default.removeItem(at: home) }
+        #expect(try await session.threadId("2abc") == "2abc2")
+        await #expect { try await session.threadId("9zz") } throws: { ($0 as? CommandError)?.description.contains("no thread") == true }
+        await #expect { try await session.threadId("1") } throws: { ($0 as? CommandError)?.isUsage == true }
+    }
+
+    @Test("Thread actions report success, and every failure with its reason")
+    func actions() async throws {
+        let (session, home) = try await session()
+        defer { try? FileManager.default.removeItem(at: home) }
+        #expect(try await session.apply(.read, to: ["0abc", "1abc"], using: session.emails) == "read: 2 conversations done")
+        #expect(try await session.emails.getInboxUnreadCount() == 1)
+        _ = try await session.apply(.archive, to: ["2abc"], using: session.emails)
+        #expect(try await session.emails.getThread(id: "2abc2") != nil)
+        await #expect(throws: CommandError.self) { try await session.apply(.read, to: [], using: session.emails) }
+    }
+
+    @Test("Bad input is a usage error with a clear message: quiet hours, plain to a remote host, ports, categories")
+    func validation() async throws {
+        let (session, home) = try await session()
+        defer { try? FileManager.default.removeItem(at: home) }
+        for bad in ["25:00-07:00", "22:00", "7-8", "22:00-22:00", "10:5-11:00"] {
+            #expect(throws: CommandError.self) { try session.quietHours(bad) }
+        }
+        #expect(try session.quietHours("22:00-07:00").contains("overnight"))
+        #expect(session.settings.quietHoursStart == 1320 && session.settings.quietHoursEnd == 420 && session.settings.quietHoursEnabled)
+        #expect(try session.quietHours("off") == "Quiet hours are off.")
+        var remotePlain = CommandSession.NewAccount(name: "x", email: "x@y.z", imap: "mail.example.com", smtp: "smtp.example.com",
+                                                    credential: .passwordCommand("pass"))
+        remotePlain.security = .plain
+        await #expect { try await session.addAccount(remotePlain) } throws: { ($0 as? CommandError)?.isUsage == true }
+        var badPort = CommandSession.NewAccount(name: "y", email: "x@y.z", imap: "mail.example.com:99999", smtp: "s", credential: .passwordCommand("p"))
+        badPort.security = .tls
+        await #expect { try await session.addAccount(badPort) } throws: { "\($0)".contains("99999") }
+        #expect(throws: CommandError.self) { try session.setCategoryNotifications("spam", false) }
+        await #expect { try await session.account(named: "nope") } throws: { "\($0)".contains("known accounts: work") }
+    }
+
+    @Test("`notify why` explains the decision and the rule; an email never evaluated says so")
+    func why() async throws {
+        let (session, home) = try await session()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let email = try #require(try await session.emails.getEmails(threadId: "1abc1").first)
+        #expect(try await session.why(String(email.id.prefix(10))).contains("never evaluated"))
+        try await session.ledger.record([NotificationDecision(email: email, decidedAt: MailFixtures.referenceDate, outcome: .suppressed, rule: .quietHours)])
+        let answer = try await session.why(email.id)
+        #expect(answer.hasPrefix("Not notified"))
+        #expect(answer.contains("quiet hours"))
+        #expect(try await session.log(limit: 5, json: false).contains("quiet-hours"))
+    }
+
+    @Test("AC-SEC-03: removing an account leaves none of its rows")
+    func removeAccount() async throws {
+        let (session, home) = try await session()
+        defer { try? FileManager.default.removeItem(at: home) }
+        _ = try await session.removeAccount(named: "work")
+        #expect(try session.database.rowCounts().values.reduce(0, +) == 0)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import VaultMailApp
+import VaultMailCore
+import VaultMailNotifications
+import VaultMailTesting
+
+@MainActor
+@Suite("Daemon parts: single instance, account alerts (issue 7)")
+struct DaemonPartsTests {
+    @Test("A second daemon on the same home refuses to start, naming the first one's pid")
+    func singleInstance() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-lock-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var first: DaemonLock? = try DaemonLock(path: path)
+        #expect(throws: CommandError.self) { try DaemonLock(path: path) }
+        do {
+            _ = try DaemonLock(path: path)
+        } catch {
+            #expect("\(error)".contains("pid \(getpid())"))
+            #expect("\(error)".contains("already running"))
+        }
+        first = nil
+        #expect(first == nil)
+        _ = try DaemonLock(path: path)
+    }
+
+    @Test("A failing login raises one notification, with no repeats, withdrawn on recovery")
+    func loginFailure() async throws {
+        let center = MockNotificationCenter()
+        let clock = FixedClock(MailFixtures.referenceDate)
+        let health = AccountHealthMonitor(center: center, clock: clock)
+        let account = MailFixtures.account()
+        await health.report(.loginFailed("[AUTHENTICATIONFAILED] Authentication failed."), for: account)
+        await health.report(.loginFailed("[AUTHENTICATIONFAILED] Authentication failed."), for: account)
+        #expect(center.addedRequests.count == 1)
+        let alert = try #require(center.addedRequests.first)
+        #expect(alert.content.title.contains("work"))
+        #expect(alert.content.body.contains("AUTHENTICATIONFAILED"))
+        await health.recovered(account)
+        #expect(center.removedIdentifiers == [alert.identifier])
+        await health.report(.loginFailed("again"), for: account)
+        #expect(center.addedRequests.count == 2)
+    }
+
+    @Test("A lost connection is announced only after 5 minutes without recovery, once")
+    func outage() async throws {
+        let center = MockNotificationCenter()
+        let clock = FixedClock(MailFixtures.referenceDate)
+        let health = AccountHealthMonitor(center: center, clock: clock)
+        let account = MailFixtures.account()
+        await health.report(.unreachable("127.0.0.1:1143 refused the connection"), for: account)
+        clock.advance(by: 299)
+        await health.report(.unreachable("127.0.0.1:1143 refused the connection"), for: account)
+        #expect(center.addedRequests.isEmpty)
+        clock.advance(by: 2)
+        await health.report(.unreachable("127.0.0.1:1143 refused the connection"), for: account)
+        clock.advance(by: 600)
+        await health.report(.unreachable("127.0.0.1:1143 refused the connection"), for: account)
+        #expect(center.addedRequests.count == 1)
+        #expect(health.isAnnounced(account))
+    }
+
+    @Test("A response to an account alert is not taken for an email action")
+    func alertResponsesIgnored() async throws {
+        let center = MockNotificationCenter()
+        let health = AccountHealthMonitor(center: center, clock: FixedClock(MailFixtures.referenceDate))
+        let repository = MockEmailRepository()
+        let settings = SettingsStore(storage: InMemorySettingsStorage())
+        let clock = FixedClock(MailFixtures.referenceDate)
+        let service = NotificationService(center: center, settingsStore: settings, emailRepository: repository,
+                                          filterPipeline: .standard(settings: settings, clock: clock),
+                                          ledger: InMemoryNotificationLedger(), clock: clock)
+        let handler = NotificationResponseHandler(
+            manageThreadActions: ManageThreadActionsUseCase(repository: repository), markRead: MarkReadUseCase(repository: repository),
+            composeEmail: RecordingComposeEmail(), emailRepository: repository, notificationService: service)
+        center.setDelegate(handler)
+        let account = MailFixtures.account()
+        await health.report(.loginFailed("bad password"), for: account)
+        try await center.respond(to: "account-\(account.id)", action: NotificationResponse.defaultActionIdentifier)
+        #expect(handler.lastOutcome == .dismissed)
+        #expect(await repository.calls.isEmpty)
+    }
+}

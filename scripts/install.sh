@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs vaultmail for the current user: the binary, the desktop entry, the systemd user
+# unit and shell completions. PREFIX defaults to ~/.local. Nothing needs root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+prefix="${PREFIX:-$HOME/.local}"
+bindir="$prefix/bin"
+datadir="${XDG_DATA_HOME:-$prefix/share}"
+configdir="${XDG_CONFIG_HOME:-$HOME/.config}"
+
+swift build -c release --product vaultmail
+install -D -m 0755 "$(swift build -c release --show-bin-path)/vaultmail" "$bindir/vaultmail"
+install -D -m 0644 dist/vaultmail.desktop "$datadir/applications/vaultmail.desktop"
+install -d "$datadir/doc/vaultmail" && install -m 0644 docs/*.md "$datadir/doc/vaultmail/"
+sed -e "s|@BINDIR@|$bindir|g" -e "s|@DOCDIR@|$datadir/doc/vaultmail|g" dist/vaultmail.service.in \
+  | install -D -m 0644 /dev/stdin "$configdir/systemd/user/vaultmail.service"
+"$bindir/vaultmail" --generate-completion-script bash | install -D -m 0644 /dev/stdin "$datadir/bash-completion/completions/vaultmail"
+"$bindir/vaultmail" --generate-completion-script zsh | install -D -m 0644 /dev/stdin "$datadir/zsh/site-functions/_vaultmail"
+"$bindir/vaultmail" --generate-completion-script fish | install -D -m 0644 /dev/stdin "$configdir/fish/completions/vaultmail.fish"
+
+cat <<MSG
+Installed vaultmail into $bindir.
+Next:
+  vaultmail account add NAME --email you@example.com --imap imap.example.com --smtp smtp.example.com --password-stdin
+  systemctl --user daemon-reload && systemctl --user enable --now vaultmail.service
+MSG
