@@ -127,7 +127,9 @@ public struct GRDBOutboxRepository: OutboxRepository {
         }
     }
 
-    public func claim(emailId: String, runId: String, now: Date, ignoringSchedule: Bool) async throws -> OutboxEntry? {
+    public func claim(
+        emailId: String, runId: String, now: Date, ignoringSchedule: Bool, leaseUntil: Date
+    ) async throws -> OutboxEntry? {
         try await writer.write { db in
             try db.execute(sql: """
                 UPDATE email SET sendState = 'sending'
@@ -135,8 +137,8 @@ public struct GRDBOutboxRepository: OutboxRepository {
                     SELECT 1 FROM outgoing o WHERE o.emailId = email.id AND (o.nextAttemptAt IS NULL OR o.nextAttemptAt <= ?)))
                 """, arguments: [emailId, ignoringSchedule, now.millis])
             guard db.changesCount > 0 else { return nil }
-            try db.execute(sql: "UPDATE outgoing SET claimedBy = ?, dataStartedAt = NULL WHERE emailId = ?",
-                           arguments: [runId, emailId])
+            try db.execute(sql: "UPDATE outgoing SET claimedBy = ?, dataStartedAt = NULL, nextAttemptAt = ? WHERE emailId = ?",
+                           arguments: [runId, leaseUntil.millis, emailId])
             return try Self.entries(db, where: "e.id = ?", [emailId]).first
         }
     }
@@ -234,9 +236,12 @@ public struct GRDBOutboxRepository: OutboxRepository {
         }
     }
 
-    public func interruptedEntries(currentRunId: String) async throws -> [OutboxEntry] {
+    public func interruptedEntries(currentRunId: String, now: Date) async throws -> [OutboxEntry] {
         try await writer.read { db in
-            try Self.entries(db, where: "e.sendState = 'sending' AND (o.claimedBy IS NULL OR o.claimedBy <> ?)", [currentRunId])
+            try Self.entries(db, where: """
+                e.sendState = 'sending' AND (o.claimedBy IS NULL OR o.claimedBy <> ?)
+                AND (o.nextAttemptAt IS NULL OR o.nextAttemptAt <= ?)
+                """, [currentRunId, now.millis])
         }
     }
 
@@ -250,7 +255,7 @@ public struct GRDBOutboxRepository: OutboxRepository {
         try await writer.read { db in
             try Int64.fetchOne(db, sql: """
                 SELECT MIN(o.nextAttemptAt) FROM outgoing o JOIN email e ON e.id = o.emailId
-                WHERE e.sendState = 'queued'
+                WHERE e.sendState IN ('queued', 'sending')
                 """).map(Date.init(millis:))
         }
     }

@@ -240,39 +240,48 @@ struct OutboxTests {
         #expect(await fake.remote.messages(in: .sent).count == 1)
     }
 
-    @Test("AC-F-07, E-12: restart mid-send: nothing transmitted yet → sent once; transmitted → only filed; uncertain → failed or found in Sent")
+    @Test("AC-F-07, E-12: restart mid-send: claims of another run wait out their lease; then nothing transmitted yet → sent once; transmitted → only filed; uncertain → failed or found in Sent")
     func crashRecovery() async throws {
         let fake = try await FakeSending.make()
         let outbox = fake.outbox
         let now = fake.clock.now
+        let lease = now.addingTimeInterval(15 * 60)
 
         let notStarted = try await fake.draft(subject: "not started")
         try await fake.compose.queueForSending(emailId: notStarted)
-        _ = try await outbox.claim(emailId: notStarted, runId: "old-run", now: now, ignoringSchedule: true)
+        _ = try await outbox.claim(emailId: notStarted, runId: "old-run", now: now, ignoringSchedule: true, leaseUntil: lease)
 
         let transmitted = try await fake.draft(subject: "transmitted")
         try await fake.compose.queueForSending(emailId: transmitted)
-        _ = try await outbox.claim(emailId: transmitted, runId: "old-run", now: now, ignoringSchedule: true)
+        _ = try await outbox.claim(emailId: transmitted, runId: "old-run", now: now, ignoringSchedule: true, leaseUntil: lease)
         try await outbox.markDataStarted(emailId: transmitted, at: now)
         try await outbox.markTransmitted(emailId: transmitted, at: now)
 
         let uncertain = try await fake.draft(subject: "uncertain")
         try await fake.compose.queueForSending(emailId: uncertain)
-        _ = try await outbox.claim(emailId: uncertain, runId: "old-run", now: now, ignoringSchedule: true)
+        _ = try await outbox.claim(emailId: uncertain, runId: "old-run", now: now, ignoringSchedule: true, leaseUntil: lease)
         try await outbox.markDataStarted(emailId: uncertain, at: now)
 
         let inSent = try await fake.draft(subject: "already in Sent")
         try await fake.compose.queueForSending(emailId: inSent)
-        let claimed = try #require(try await outbox.claim(emailId: inSent, runId: "old-run", now: now, ignoringSchedule: true))
+        let claimed = try #require(try await outbox.claim(emailId: inSent, runId: "old-run", now: now, ignoringSchedule: true, leaseUntil: lease))
         try await outbox.markDataStarted(emailId: inSent, at: now)
         await fake.remote.store(try #require(claimed.rawMessage), messageId: claimed.email.messageId, in: .sent)
 
-        // The app comes back: a new run over the same store and servers.
+        // Another run over the same store and servers (the app restarted, or the command-line
+        // tool beside the daemon): while the claims' lease lasts it leaves them alone; the sent
+        // message's filing is its to finish.
         let next = fake.restarted()
+        let during = await next.processor.processNow()
+        #expect(during.sent.isEmpty && during.failed.isEmpty && during.willRetry.isEmpty)
+        #expect(during.filed == [transmitted])
+        #expect(await fake.transport.attempts == 0)
+
+        // The lease is over: the claims were interrupted.
+        fake.clock.advance(by: 15 * 60 + 1)
         let first = await next.processor.processNow()
         #expect(first.sent.sorted() == [notStarted, inSent].sorted())
         #expect(first.failed == [uncertain])
-        #expect(first.filed == [transmitted])
         #expect(await fake.transport.sent.count == 1, "only the message that never left is transmitted")
         #expect(await fake.transport.sent.first.map { GMimeMessageParser().parse($0.message).subject } == "not started")
         #expect(try await fake.entry(uncertain)?.lastError?.contains("it may have been delivered") == true)
@@ -282,6 +291,24 @@ struct OutboxTests {
         let second = await next.processor.processNow()
         #expect(second == OutboxProcessor.Report())
         #expect(await fake.transport.sent.count == 1)
+    }
+
+    @Test("AC-F-07: two processes on one store (the daemon and the command-line tool): one's send is never taken over by the other")
+    func twoProcesses() async throws {
+        let tool = try await FakeSending.make()
+        let daemon = tool.restarted()
+        let id = try await tool.draft()
+        await tool.transport.holdNextSend()
+        let compose = tool.compose
+        let sending = Task { try await compose.send(emailId: id) }
+        await tool.transport.waitUntilHeld()
+        tool.clock.advance(by: 60)  // a slow send
+        #expect(await daemon.processor.processNow() == OutboxProcessor.Report())
+        await tool.transport.release()
+        #expect(try await sending.value == .sent)
+        tool.clock.advance(by: 3600)
+        #expect((await daemon.processor.processNow()).sent.isEmpty)
+        #expect(await tool.transport.attempts == 1)
     }
 
     @Test("AC-F-07: a connection lost while the content went out is not retried automatically (it may have arrived)")

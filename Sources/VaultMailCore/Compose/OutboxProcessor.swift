@@ -1,7 +1,7 @@
 import Foundation
 
 /// Works the outbox in the background (AC-F-07, AC-P-04, E-12): settles messages a previous
-/// run left `sending`, sends queued messages when they are due (retries back off, see
+/// run left `sending` (once their claim's lease is over), sends queued messages when they are due (retries back off, see
 /// `RetryBackoff`), and finishes filings (the copy in Sent, the draft removed) that could not
 /// be done right after sending.
 ///
@@ -40,7 +40,7 @@ public actor OutboxProcessor {
         var report = Report()
         let outbox = sender.outbox
         do {
-            for entry in try await outbox.interruptedEntries(currentRunId: sender.runId) {
+            for entry in try await outbox.interruptedEntries(currentRunId: sender.runId, now: sender.clock.now) {
                 record(try await sender.recover(entry), entry.id, into: &report)
             }
             for entry in try await outbox.dueEntries(now: sender.clock.now) {

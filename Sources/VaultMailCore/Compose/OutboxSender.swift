@@ -7,7 +7,9 @@ import Foundation
 ///
 /// - A message is claimed (`queued` → `sending`, compare-and-set in the store) before any
 ///   byte goes out; whoever loses the race does not send. Within this process a second
-///   request for a message being sent waits for that send's outcome.
+///   request for a message being sent waits for that send's outcome. A claim of another run
+///   counts as interrupted only once its lease (`claimLease`) is over, so two processes on
+///   one store (the daemon and the command-line tool) never take each other's sends.
 /// - Just before the content goes out, `dataStartedAt` is stored; when the server accepts
 ///   the message, `transmittedAt` (state `sent`). A message found `sending` by a later run
 ///   without `dataStartedAt` never left: it is queued again. With it but without
@@ -34,12 +36,17 @@ public struct OutboxSender: Sendable {
     let remoteMailbox: any RemoteMailbox
     public let clock: any WallClock
     public let backoff: RetryBackoff
+    /// How long a claim (`sending`) keeps other runs away. Another process (the command-line
+    /// tool beside the daemon) leaves the message alone for this long before it treats the
+    /// claim as interrupted; longer than any send takes (connect, AUTH and each reply have
+    /// their own time limits).
+    public let claimLease: TimeInterval
     private let transmissions = Transmissions()
 
     public init(
         outbox: any OutboxRepository, accounts: any AccountRepository, transport: any MailTransport,
         remoteMailbox: any RemoteMailbox, clock: any WallClock = SystemWallClock(), backoff: RetryBackoff = .standard,
-        runId: String = UUID().uuidString.lowercased()
+        claimLease: TimeInterval = 15 * 60, runId: String = UUID().uuidString.lowercased()
     ) {
         self.outbox = outbox
         self.accounts = accounts
@@ -47,6 +54,7 @@ public struct OutboxSender: Sendable {
         self.remoteMailbox = remoteMailbox
         self.clock = clock
         self.backoff = backoff
+        self.claimLease = max(0, claimLease)
         self.runId = runId
     }
 
@@ -60,8 +68,10 @@ public struct OutboxSender: Sendable {
     }
 
     private func claimAndSend(emailId: String, ignoringSchedule: Bool) async throws -> Outcome {
+        let now = clock.now
         guard let entry = try await outbox.claim(
-            emailId: emailId, runId: runId, now: clock.now, ignoringSchedule: ignoringSchedule)
+            emailId: emailId, runId: runId, now: now, ignoringSchedule: ignoringSchedule,
+            leaseUntil: now.addingTimeInterval(claimLease))
         else {
             return .notClaimed(try await outbox.entry(emailId: emailId)?.state)
         }

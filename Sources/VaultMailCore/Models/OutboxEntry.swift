@@ -9,7 +9,8 @@ public struct OutboxEntry: Sendable, Hashable {
     public var attemptCount: Int
     /// Why the last attempt failed, in words for the user.
     public var lastError: String?
-    /// When a queued message may go out (end of the undo delay, or the next retry).
+    /// When a queued message may go out (end of the undo delay, or the next retry); for a
+    /// `sending` message, when its claim expires.
     public var nextAttemptAt: Date?
     public var queuedAt: Date?
     /// The exact bytes that are sent (built when the message was queued), so every attempt

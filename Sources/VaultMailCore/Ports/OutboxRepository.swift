@@ -25,9 +25,12 @@ public protocol OutboxRepository: Sendable {
     /// `queued` or `failed` → `draft` (undo, cancel). Returns nil when done, else the state
     /// that made it impossible (`sending`, `sent`).
     func returnToDraft(emailId: String) async throws -> SendState?
-    /// `queued` → `sending`, claimed by `runId`, when the message is queued and due at `now`
-    /// (or `ignoringSchedule`). Nil when it is not (someone else claimed it first).
-    func claim(emailId: String, runId: String, now: Date, ignoringSchedule: Bool) async throws -> OutboxEntry?
+    /// `queued` → `sending`, claimed by `runId` until `leaseUntil` (kept in `nextAttemptAt`),
+    /// when the message is queued and due at `now` (or `ignoringSchedule`). Nil when it is not
+    /// (someone else claimed it first).
+    func claim(
+        emailId: String, runId: String, now: Date, ignoringSchedule: Bool, leaseUntil: Date
+    ) async throws -> OutboxEntry?
     /// The message content is about to go to the server.
     func markDataStarted(emailId: String, at date: Date) async throws
     /// The server accepted the message: `sent`, with filing (Sent copy, Drafts clean-up) pending.
@@ -42,12 +45,13 @@ public protocol OutboxRepository: Sendable {
 
     /// Queued messages due at `now`, oldest first.
     func dueEntries(now: Date) async throws -> [OutboxEntry]
-    /// `sending` messages claimed by a run other than `currentRunId`: interrupted by a crash
-    /// or a restart.
-    func interruptedEntries(currentRunId: String) async throws -> [OutboxEntry]
+    /// `sending` messages claimed by a run other than `currentRunId` whose claim expired at
+    /// `now`: interrupted by a crash or a restart. (A claim of another live process — the
+    /// command-line tool beside the daemon — is left alone until its lease is over.)
+    func interruptedEntries(currentRunId: String, now: Date) async throws -> [OutboxEntry]
     /// Sent messages whose filing is still pending.
     func pendingFilings() async throws -> [OutboxEntry]
-    /// The earliest `nextAttemptAt` of a queued message.
+    /// The earliest `nextAttemptAt` of a queued message or of a claim that will expire.
     func nextAttemptDate() async throws -> Date?
     /// Makes every queued message due at `now` (the network is back).
     func makeQueuedDue(now: Date) async throws
