@@ -3,8 +3,9 @@ import Foundation
 /// A real SMTP server for tests: `scripts/test-smtp-server.py` run by Debian's
 /// `/usr/bin/python3` with `python3-aiosmtpd`, on 127.0.0.1 only.
 ///
-/// It listens on two ports it picks itself (bound to port 0, so no race with other tests):
-/// plain with STARTTLS (`port`) and implicit TLS (`tlsPort`), both with AUTH PLAIN / LOGIN
+/// It listens on two ports picked at random below the kernel's ephemeral range (see
+/// `candidatePorts`; another is tried when one is taken): plain with STARTTLS (`port`) and
+/// implicit TLS (`tlsPort`), both with AUTH PLAIN / LOGIN
 /// for one user (the password reaches the script through its environment, never its command
 /// line) and XOAUTH2 with `token`. The certificate is one of `TestCertificates`' (pass the
 /// Dovecot server's so one CA file serves both). Every message received is kept byte for byte
@@ -89,14 +90,24 @@ public final class SMTPTestServer: @unchecked Sendable {
             } else {
                 certs = try await BlockingWork.run { try TestCertificates.make(in: tls) }
             }
-            let process = try launch(
-                directory: directory, certificates: certs, certificate: certificate, user: user, password: password,
-                token: token, ports: nil)
-            let ready = try await process.waitForLine(timeout: .seconds(60)) { $0.contains("\"ready\"") }
-            let event = try decode(ready.line)
-            guard let port = event["port"] as? Int, let tlsPort = event["tls_port"] as? Int else {
-                throw Failure(description: "the SMTP test server reported no ports: \(ready.line)")
+            var attempt = 0
+            var ports: (Int, Int)
+            var process: ChildProcess
+            while true {
+                ports = Self.candidatePorts()
+                process = try launch(
+                    directory: directory, certificates: certs, certificate: certificate, user: user, password: password,
+                    token: token, ports: ports)
+                do {
+                    _ = try await process.waitForLine(timeout: .seconds(60)) { $0.contains("\"ready\"") }
+                    break
+                } catch {
+                    process.stop()
+                    attempt += 1
+                    guard attempt < 50, Self.portWasTaken(process) else { throw error }
+                }
             }
+            let (port, tlsPort) = ports
             let server = SMTPTestServer(
                 port: port, tlsPort: tlsPort, user: user, password: password, token: token, certificates: certs,
                 directory: directory, certificate: certificate)
@@ -183,12 +194,28 @@ public final class SMTPTestServer: @unchecked Sendable {
                 return
             } catch {
                 process.stop()
-                guard ContinuousClock.now < deadline, process.errorOutput.contains("Address already in use") else {
+                guard ContinuousClock.now < deadline, Self.portWasTaken(process) else {
                     throw Failure(description: "the SMTP test server did not restart on ports \(port)/\(tlsPort): \(error)")
                 }
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
+    }
+
+    /// Two distinct ports below Linux's ephemeral range (32768–60999). Servers that bind port 0
+    /// (Dovecot's harness, the kernel for client sockets) get ephemeral ports; staying out of
+    /// that range means this server never takes the port of a server another test has just
+    /// stopped and is about to restart on the same port — nor the other way round.
+    static func candidatePorts() -> (Int, Int) {
+        let port = Int.random(in: 20_000..<32_000)
+        var tlsPort = Int.random(in: 20_000..<32_000)
+        while tlsPort == port { tlsPort = Int.random(in: 20_000..<32_000) }
+        return (port, tlsPort)
+    }
+
+    /// The script exited because a port was in use.
+    private static func portWasTaken(_ process: ChildProcess) -> Bool {
+        process.errorOutput.lowercased().contains("address already in use")
     }
 
     // MARK: What happened
