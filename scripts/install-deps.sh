@@ -23,6 +23,7 @@ packages=(
   dovecot-imapd    # the real IMAP server the IMAP tests start on loopback (/usr/sbin/dovecot)
   openssl          # the tests' CA and server certificates
   python3-aiosmtpd # the real SMTP server the sending tests start on loopback (scripts/test-smtp-server.py)
+  isync            # mbsync, the peer of the sync benchmark
 )
 
 missing=()

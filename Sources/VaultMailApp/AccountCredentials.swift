@@ -23,33 +23,20 @@ public struct AccountCredentials: Sendable {
         return secret
     }
 
-    /// Runs `command` with /bin/sh; its first line of output is the secret. Foundation starts
-    /// the shell as a process-group leader, so a timeout kills everything it started.
+    /// Runs `command` with /bin/sh; its first line of output is the secret. Past the timeout
+    /// the shell's process group (everything it started) is killed.
     private func run(_ command: String, account: Account) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+        let result: ProcessCapture.Result
         do {
-            try process.run()
+            result = try await ProcessCapture.run("/bin/sh", ["-c", command], includeErrors: false, timeout: timeout)
         } catch {
             throw CommandError("cannot run the credential command of account '\(account.name)': \(error)")
         }
-        let pid = process.processIdentifier
-        let watchdog = Task {
-            try await Task.sleep(for: timeout)
-            kill(-pid, SIGKILL)
+        guard result.exitedNormally, result.status == 0 else {
+            throw CommandError("the credential command of account '\(account.name)' failed (status \(result.status)); run it yourself to see why")
         }
-        let data = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-        process.waitUntilExit()
-        watchdog.cancel()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw CommandError("the credential command of account '\(account.name)' failed (status \(process.terminationStatus)); run it yourself to see why")
-        }
-        let secret = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let secret = String(decoding: result.output, as: UTF8.self)
+            .split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
         guard !secret.isEmpty else {
             throw CommandError("the credential command of account '\(account.name)' printed nothing")
         }

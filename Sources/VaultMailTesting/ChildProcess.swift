@@ -100,17 +100,30 @@ public final class ChildProcess: @unchecked Sendable {
         try input.fileHandleForWriting.close()
     }
 
-    /// Stops the process (SIGTERM, then SIGKILL after 5 s) and waits for it. Waits with
-    /// `waitUntilExit`, which keeps the run loop turning: on Linux, `isRunning` is updated
-    /// through the main queue, so polling it would block its own update.
+    /// Stops the process (SIGTERM, then SIGKILL after 5 s) and waits, at most 10 s, until the
+    /// kernel says it is gone. Foundation's own notice of the exit is not awaited: it is
+    /// occasionally never given.
     public func stop() {
         guard process.isRunning else { return }
-        process.terminate()
         let pid = process.processIdentifier
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 5, execute: watchdog)
-        process.waitUntilExit()
-        watchdog.cancel()
+        kill(pid, SIGTERM)
+        if !Self.waitForExit(pid, seconds: 5) {
+            kill(pid, SIGKILL)
+            _ = Self.waitForExit(pid, seconds: 5)
+        }
+    }
+
+    /// Whether `pid` has exited (a zombie or gone) within `seconds`.
+    static func waitForExit(_ pid: Int32, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return true }
+            let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
+            if state == "Z" || state == "X" { return true }
+            usleep(2000)
+        } while Date() < deadline
+        return false
     }
 
     /// Sends a signal (SIGSTOP to make a server hang, SIGCONT to resume, SIGKILL to crash it).

@@ -1,4 +1,5 @@
 import Foundation
+import VaultMailCore
 
 /// A headless GNOME Keyring serving `org.freedesktop.secrets` on a test bus, its login
 /// keyring created and unlocked with a throwaway password, its files in a temporary home.
@@ -32,10 +33,10 @@ public final class KeyringDaemon: @unchecked Sendable {
     private func waitUntilServing(busAddress: String) async throws {
         let deadline = ContinuousClock.now.advanced(by: .seconds(30))
         while true {
-            let probe = try ChildProcess("/usr/bin/busctl", ["--address=\(busAddress)", "status", "org.freedesktop.secrets"])
-            let answered = (try? await probe.waitForLine(timeout: .seconds(5), where: { @Sendable in $0.hasPrefix("PID=") })) != nil
-            probe.stop()
-            if answered { return }
+            let probe = try? await ProcessCapture.run(
+                "/usr/bin/dbus-send", ["--bus=\(busAddress)", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets"], timeout: .seconds(5))
+            if let probe, String(decoding: probe.output, as: UTF8.self).contains("boolean true") { return }
             guard process.isRunning, ContinuousClock.now < deadline else {
                 throw ChildProcess.Failure(description: "gnome-keyring-daemon did not serve org.freedesktop.secrets within 30 s: \(process.errorOutput)")
             }

@@ -222,18 +222,10 @@ enum SyncBenchmarks {
     }
 
     static func runTool(_ executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchFailure(description: "\(executable) exited with \(process.terminationStatus): \(text)")
+        let result = try ProcessCapture.run(executable, arguments)
+        let text = String(decoding: result.output, as: UTF8.self)
+        guard result.exitedNormally, result.status == 0 else {
+            throw BenchFailure(description: "\(executable) exited with \(result.status): \(text)")
         }
     }
 

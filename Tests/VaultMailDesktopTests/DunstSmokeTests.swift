@@ -62,19 +62,10 @@ struct DunstSmokeTests {
 
     /// Runs a short command to completion; its output, or an error with it.
     static func run(_ executable: String, _ arguments: [String], _ environment: [String: String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw ChildProcess.Failure(description: "\(executable) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
+        let result = try ProcessCapture.run(executable, arguments, environment: environment, timeout: .seconds(30))
+        let text = String(decoding: result.output, as: UTF8.self)
+        guard result.exitedNormally, result.status == 0 else {
+            throw ChildProcess.Failure(description: "\(executable) \(arguments.joined(separator: " ")) failed (\(result.status)): \(text)")
         }
         return text
     }

@@ -87,7 +87,7 @@ extension DovecotTests {
                 try await imap.login(user: DovecotFixture.user, password: DovecotFixture.password)
             }
             // Dovecot saw a connection end without any authentication attempt.
-            try await fixture.server.waitForLog(since: mark) { $0.contains("no auth attempts") }
+            try await fixture.server.waitForLog(since: mark, timeout: .seconds(90)) { $0.contains("no auth attempts") }
             let log = fixture.server.log(since: mark)
             #expect(!log.contains("user=<ada>"))
             #expect(!log.contains("auth failed"))
