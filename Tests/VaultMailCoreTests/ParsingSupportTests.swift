@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import VaultMailCore
+@testable import VaultMailCore
+import VaultMailTesting
 
 /// The pure-Swift helpers the parser and threading rely on: msg-id lists, HTML to text,
 /// snippets and synthesized Message-IDs.
@@ -17,6 +18,18 @@ struct ParsingSupportTests {
         #expect(MessageIDs.parseList("no ids here").isEmpty)
         #expect(MessageIDs.parseFirst("<first@x> <second@x>") == "<first@x>")
         #expect(MessageIDs.bare("<a@x>") == "a@x")
+    }
+
+    @Test("The byte reader of msg-id lists agrees with the character reader on 20,000 random ASCII values")
+    func messageIDsFastPath() {
+        var generator = SplitMix64(seed: 7)
+        let alphabet = Array("<>()\"\\@ ,\t\r\nab.xy-1")
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let value = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+            #expect(MessageIDs.parseListASCII(value) == MessageIDs.parseListCharacters(value), "\(value.debugDescription)")
+        }
+        #expect(MessageIDs.parseList("<é@x> <b@x>") == ["<é@x>", "<b@x>"])
     }
 
     @Test("E-10: HTML becomes text: scripts, styles, head and comments dropped; entities decoded; broken markup survives")
