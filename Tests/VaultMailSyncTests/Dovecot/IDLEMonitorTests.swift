@@ -42,8 +42,18 @@ extension DovecotSyncTests {
                     for event in current.dropFirst(index) {
                         if let found = match(event) { return found }
                     }
-                    try #require(ContinuousClock.now < deadline, "expected event did not come within \(timeout); got \(current)")
+                    try #require(ContinuousClock.now < deadline, "expected event did not come within \(timeout); got \(current.map(Self.summary))")
                     try await Task.sleep(for: .milliseconds(5))
+                }
+            }
+
+            static func summary(_ event: IDLEMonitorEvent) -> String {
+                switch event {
+                case .newMail(let emails): "newMail(\(emails.map(\.subject)))"
+                case .flagsChanged(let count): "flagsChanged(\(count))"
+                case .expunged(let count): "expunged(\(count))"
+                case .listening: "listening"
+                case .disconnected(let reason, _): "disconnected(\(reason))"
                 }
             }
 
