@@ -147,10 +147,11 @@ extension DovecotSyncTests {
             let fixture = try await Self.synced(["y-0"])
             let thread = try await Self.thread(of: "y-0", fixture)
             fixture.server.kill()
-            let error = try await #require(throws: (any Error).self) {
+            let error = try await #require(throws: ServerActionError.self) {
                 try await fixture.repository.setThreadRead(id: thread, isRead: true)
             }
-            #expect("\(error)".contains("127.0.0.1:\(fixture.server.imapPort)"))
+            #expect(error.description.contains("127.0.0.1:\(fixture.server.imapPort)"))
+            #expect(error.description.contains("Nothing was changed"))
             #expect(try await fixture.store.getThread(id: thread)?.unreadCount == 1)
             try await fixture.server.restart()
             try await fixture.repository.setThreadRead(id: thread, isRead: true)
