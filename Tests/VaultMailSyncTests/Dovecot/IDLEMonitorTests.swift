@@ -146,7 +146,13 @@ extension DovecotSyncTests {
             try fixture.dropIntoMaildir(TestMessage.make("while-down"), name: "while-down")
             try await fixture.server.restart()
 
-            let emails = try await log.newMail(after: mark, timeout: .seconds(60))
+            let emails: [Email]
+            do {
+                emails = try await log.newMail(after: mark, timeout: .seconds(60))
+            } catch {
+                Issue.record("Dovecot log (end): \(fixture.server.log().suffix(4000))")
+                throw error
+            }
             #expect(emails.map(\.subject) == ["Message while-down"])
             // And it listens again: later mail arrives too.
             try await log.listening(after: mark)
