@@ -296,6 +296,30 @@ extension DovecotSyncTests {
             #expect(try fixture.database.rowCounts()["thread"] == 1)
         }
 
+        @Test("E-07: a message with a 50 MB attachment syncs: its body and the attachment's metadata are stored")
+        func largeAttachment() async throws {
+            let fixture = try await SyncFixture.start()
+            let line = String(repeating: "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2", count: 1) + "\r\n"
+            let base64 = String(repeating: line, count: 50 * 1024 * 1024 / 48 + 1)
+            let message = [
+                "From: Grace <grace@example.com>", "To: ada@example.com", "Subject: Big one",
+                "Message-ID: <big@example.com>", "Date: \(TestMessage.rfc822(Date()))", "MIME-Version: 1.0",
+                "Content-Type: multipart/mixed; boundary=\"b\"", "", "--b", "Content-Type: text/plain", "",
+                "See the attached dump.", "--b", "Content-Type: application/octet-stream",
+                "Content-Disposition: attachment; filename=\"dump.bin\"", "Content-Transfer-Encoding: base64", "",
+                base64 + "--b--", "",
+            ].joined(separator: "\r\n")
+            try fixture.deliver(Data(message.utf8))
+            let new = try await fixture.sync.syncAccount(accountId: "acct-ada")
+            let email = try #require(new.first)
+            #expect(email.bodyPlain?.contains("See the attached dump.") == true)
+            #expect(email.hasAttachments)
+            let attachments = try await fixture.store.getAttachments(emailId: email.id)
+            #expect(attachments.map(\.filename) == ["dump.bin"])
+            #expect(try #require(attachments.first).sizeBytes >= 50 * 1024 * 1024)
+            #expect(email.sizeBytes > 50 * 1024 * 1024)
+        }
+
         @Test("Errors name the account: credentials that cannot be read, an unknown account")
         func errors() async throws {
             let fixture = try await SyncFixture.start()
