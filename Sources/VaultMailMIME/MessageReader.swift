@@ -166,12 +166,9 @@ struct MessageReader {
     }
 
     static func unfold(_ value: String) -> String {
-        var out = ""
-        out.reserveCapacity(value.utf8.count)
-        for character in value where character != "\r\n" && character != "\n" && character != "\r" {
-            out.append(character)
-        }
-        return out.trimming(" \t")
+        // CR and LF never join other characters, so dropping their bytes drops exactly them.
+        let bytes = value.utf8.filter { $0 != 0x0D && $0 != 0x0A }
+        return String(decoding: bytes, as: UTF8.self).trimming(" \t")
     }
 
     /// RFC 5322 addresses of one header, names decoded; group members are listed flat.

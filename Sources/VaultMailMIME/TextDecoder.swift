@@ -95,12 +95,38 @@ struct TextDecoder {
     /// Line endings as "\n" (CRLF, and old Mac CR), and no NUL characters. A CR left at the very
     /// end is the half of a CRLF that GMime gave to a closing boundary: dropped.
     static func tidy(_ text: String) -> String {
-        var text = text
-        if text.contains("\0") { text.removeAll { $0 == "\0" } }
-        if text.contains("\r\n") { text = text.replacing("\r\n", with: "\n") }
-        if text.hasSuffix("\r") { text.removeLast() }
-        if text.contains("\r") { text = text.replacing("\r", with: "\n") }
-        return text
+        // Bytes, not characters: this runs on every header and body part of every message.
+        var needsWork = false
+        for byte in text.utf8 where byte == 0 || byte == 0x0D {
+            needsWork = true
+            break
+        }
+        guard needsWork else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var afterCR = false      // the last byte kept came from a CR
+        var loneCRAtEnd = false  // that CR has no LF after it (yet)
+        for byte in text.utf8 {
+            switch byte {
+            case 0:
+                continue
+            case 0x0D:
+                out.append(0x0A)
+                afterCR = true
+                loneCRAtEnd = true
+            case 0x0A:
+                if !afterCR { out.append(0x0A) }
+                afterCR = false
+                loneCRAtEnd = false
+            default:
+                out.append(byte)
+                afterCR = false
+                loneCRAtEnd = false
+            }
+        }
+        // A CR ending the text is dropped, not made a line break.
+        if loneCRAtEnd { out.removeLast() }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Whether `bytes` holds at least one well-formed multi-byte UTF-8 sequence.

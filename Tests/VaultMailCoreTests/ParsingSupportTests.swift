@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import VaultMailCore
+@testable import VaultMailCore
+import VaultMailTesting
 
 /// The pure-Swift helpers the parser and threading rely on: msg-id lists, HTML to text,
 /// snippets and synthesized Message-IDs.
@@ -17,6 +18,18 @@ struct ParsingSupportTests {
         #expect(MessageIDs.parseList("no ids here").isEmpty)
         #expect(MessageIDs.parseFirst("<first@x> <second@x>") == "<first@x>")
         #expect(MessageIDs.bare("<a@x>") == "a@x")
+    }
+
+    @Test("The byte reader of msg-id lists agrees with the character reader on 20,000 random ASCII values")
+    func messageIDsFastPath() {
+        var generator = SplitMix64(seed: 7)
+        let alphabet = Array("<>()\"\\@ ,\t\r\nab.xy-1")
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let value = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+            #expect(MessageIDs.parseListASCII(value) == MessageIDs.parseListCharacters(value), "\(value.debugDescription)")
+        }
+        #expect(MessageIDs.parseList("<é@x> <b@x>") == ["<é@x>", "<b@x>"])
     }
 
     @Test("E-10: HTML becomes text: scripts, styles, head and comments dropped; entities decoded; broken markup survives")
@@ -66,5 +79,65 @@ struct ParsingSupportTests {
         #expect(ParsedAttachment(filename: nil, mimeType: "image/png", size: 1, partId: "1.2").suggestedFilename == "part-1.2.png")
         #expect(ParsedAttachment(filename: " ", mimeType: "message/rfc822", size: 1, partId: "3", embeddedSubject: "Re: a/b")
             .suggestedFilename == "Re: a_b.eml")
+    }
+}
+
+/// The snippet, computed the plain way (every line read, then joined), to check that
+/// `Snippet.fromText`, which stops reading once the preview is full, gives the same result.
+enum ReferenceSnippet {
+    static func fromText(_ text: String) -> String? {
+        var lines: [Substring] = []
+        var quoted: [Substring] = []
+        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0.isNewline }) {
+            if line.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix(">") { quoted.append(line) } else { lines.append(line) }
+        }
+        return collapse(lines) ?? collapse(quoted)
+    }
+
+    static func collapse(_ lines: [Substring]) -> String? {
+        let words = lines.flatMap { $0.split(whereSeparator: { $0.isWhitespace }) }
+            .map { String($0.filter { !invisible($0) }) }.filter { !$0.isEmpty }
+        guard !words.isEmpty else { return nil }
+        var out = ""
+        var truncated = false
+        for word in words {
+            let room = Snippet.maximumLength - out.count - (out.isEmpty ? 0 : 1)
+            if room <= 0 || (!out.isEmpty && room < 1) {
+                truncated = true
+                break
+            }
+            if !out.isEmpty { out += " " }
+            if word.count > room {
+                out += word.prefix(room)
+                truncated = true
+                break
+            }
+            out += word
+        }
+        if truncated, let space = out.lastIndex(of: " "), out.distance(from: space, to: out.endIndex) < 40 {
+            out = String(out[..<space])
+        }
+        return out
+    }
+
+    static func invisible(_ character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1 else { return false }
+        switch scalar.value {
+        case 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x034F: return true
+        default: return scalar.properties.generalCategory == .control
+        }
+    }
+}
+
+extension ParsingSupportTests {
+    @Test("Snippets stop reading once full and agree with reading every line, on 5,000 random bodies")
+    func snippetMatchesReference() {
+        var generator = SplitMix64(seed: 11)
+        let words = ["a", "word", "longerword", "> quoted", ">", "\n", "\r\n", "\n\n", " ", "\t", "\u{200B}", "é", "x" + String(repeating: "y", count: 45)]
+        for _ in 0..<5_000 {
+            let count = Int.random(in: 0...120, using: &generator)
+            let text = (0..<count).map { _ in words.randomElement(using: &generator)! }.joined(separator: Bool.random(using: &generator) ? " " : "")
+            #expect(Snippet.fromText(text) == ReferenceSnippet.fromText(text), "\(text.debugDescription)")
+        }
     }
 }

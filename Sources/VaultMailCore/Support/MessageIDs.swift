@@ -7,6 +7,76 @@
 public enum MessageIDs {
     /// Every msg-id in `value`, in order, duplicates kept.
     public static func parseList(_ value: String) -> [String] {
+        // Headers are ASCII almost always: read bytes, which is many times faster than
+        // characters (References of a long thread are read on every message of it).
+        var ascii = true
+        for byte in value.utf8 where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        return ascii ? parseListASCII(value) : parseListCharacters(value)
+    }
+
+    /// `parseList` over ASCII bytes; the same result as `parseListCharacters` for ASCII input.
+    static func parseListASCII(_ value: String) -> [String] {
+        let bytes = Array(value.utf8)
+        var ids: [String] = []
+        var sawBracket = false
+        var commentDepth = 0
+        var inQuote = false
+        var current: [UInt8]? = nil
+        var previousWasEscape = false
+        @inline(__always) func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+        }
+        @inline(__always) func finish(_ id: [UInt8]) {
+            if !id.isEmpty { ids.append("<" + String(decoding: id, as: UTF8.self) + ">") }
+        }
+        for byte in bytes {
+            if current != nil {
+                if byte == UInt8(ascii: ">") {
+                    finish(current!)
+                    current = nil
+                } else if byte == UInt8(ascii: "<") {
+                    finish(current!)
+                    current = []
+                } else if !isSpace(byte) {
+                    current!.append(byte)
+                }
+                continue
+            }
+            if previousWasEscape {
+                previousWasEscape = false
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\\") where inQuote || commentDepth > 0:
+                previousWasEscape = true
+            case UInt8(ascii: "\"") where commentDepth == 0:
+                inQuote.toggle()
+            case UInt8(ascii: "(") where !inQuote:
+                commentDepth += 1
+            case UInt8(ascii: ")") where !inQuote && commentDepth > 0:
+                commentDepth -= 1
+            case UInt8(ascii: "<") where !inQuote && commentDepth == 0:
+                sawBracket = true
+                current = []
+            default:
+                break
+            }
+        }
+        if let id = current { finish(id) }
+        if !sawBracket {
+            for word in bytes.split(whereSeparator: { isSpace($0) || $0 == UInt8(ascii: ",") })
+            where word.contains(UInt8(ascii: "@")) && word.first != UInt8(ascii: "(") {
+                ids.append("<" + String(decoding: word, as: UTF8.self) + ">")
+            }
+        }
+        return ids
+    }
+
+    /// `parseList` character by character (any text).
+    static func parseListCharacters(_ value: String) -> [String] {
         var ids: [String] = []
         var sawBracket = false
         var commentDepth = 0

@@ -13,59 +13,76 @@ public enum Snippet {
         return nil
     }
 
-    /// A preview of plain text (see `make(plain:html:)`).
+    /// A preview of plain text (see `make(plain:html:)`). Reads lines only until the preview
+    /// is full: a long body (a patch, a log) costs no more than its first lines.
     public static func fromText(_ text: String) -> String? {
-        var lines: [Substring] = []
-        var quoted: [Substring] = []
-        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0.isNewline }) {
+        var preview = Collapser()
+        var quoted = Collapser()
+        var start = text.startIndex
+        while start < text.endIndex && !preview.isFull {
+            let end = text[start...].firstIndex(where: { $0.isNewline }) ?? text.endIndex
+            let line = text[start..<end]
+            start = end < text.endIndex ? text.index(after: end) : end
+            if line.isEmpty { continue }
             let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
-            if trimmed.hasPrefix(">") { quoted.append(line) } else { lines.append(line) }
+            if trimmed.hasPrefix(">") {
+                // Quoted lines only matter while nothing else has been read.
+                if preview.isEmpty && !quoted.isFull { quoted.add(line) }
+            } else {
+                preview.add(line)
+            }
         }
-        if let snippet = collapse(lines) { return snippet }
-        return collapse(quoted)
+        return preview.result ?? quoted.result
     }
 
-    private static func collapse(_ lines: [Substring]) -> String? {
-        var out = ""
-        var pendingSpace = false
-        var length = 0
-        var truncated = false
-        outer: for line in lines {
+    /// Joins lines into one, whitespace runs collapsed, up to `maximumLength` characters.
+    private struct Collapser {
+        private var out = ""
+        private var pendingSpace = false
+        private var length = 0
+        private(set) var isFull = false
+
+        var isEmpty: Bool { out.isEmpty }
+
+        mutating func add(_ line: Substring) {
+            guard !isFull else { return }
             pendingSpace = pendingSpace || !out.isEmpty
             for character in line {
                 if character.isWhitespace {
                     pendingSpace = !out.isEmpty
                     continue
                 }
-                if isInvisible(character) { continue }
+                if Snippet.isInvisible(character) { continue }
                 if pendingSpace {
                     if length + 1 >= maximumLength {
-                        truncated = true
-                        break outer
+                        isFull = true
+                        return
                     }
                     out.append(" ")
                     length += 1
                     pendingSpace = false
                 }
                 guard length < maximumLength else {
-                    truncated = true
-                    break outer
+                    isFull = true
+                    return
                 }
                 out.append(character)
                 length += 1
             }
         }
-        guard !out.isEmpty else { return nil }
-        if truncated, let space = out.lastIndex(of: " "),
-           out.distance(from: space, to: out.endIndex) < 40 {
-            out = String(out[..<space])
+
+        var result: String? {
+            guard !out.isEmpty else { return nil }
+            if isFull, let space = out.lastIndex(of: " "), out.distance(from: space, to: out.endIndex) < 40 {
+                return String(out[..<space])
+            }
+            return out
         }
-        return out
     }
 
     /// Characters that take no room and would only confuse a preview (zero-width joiners,
     /// byte-order marks, soft hyphens).
-    private static func isInvisible(_ character: Character) -> Bool {
+    fileprivate static func isInvisible(_ character: Character) -> Bool {
         guard let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1 else { return false }
         switch scalar.value {
         case 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x034F: return true

@@ -186,6 +186,21 @@ public struct IMAPEmailRepository: EmailRepository {
         }
         let local = self.local
         let syncStore = self.syncStore
+        do {
+            try await run(action: action, account: account, emails: emails, local: local, syncStore: syncStore, plan: plan, change: change)
+        } catch let error as IMAPError {
+            // The connection could not be opened (or checked): nothing was sent.
+            throw ServerActionError(kind: .server, action: action, accountName: account.name, mailbox: error.mailbox, underlying: error)
+        } catch let error as SyncError {
+            throw ServerActionError(kind: .server, action: action, accountName: account.name, underlying: error)
+        }
+    }
+
+    private func run(
+        action: String, account: Account, emails: [Email], local: any EmailRepository, syncStore: any SyncRepository,
+        plan: @escaping @Sendable (ActionContext) throws -> [ServerStep],
+        change: @escaping @Sendable (any EmailRepository) async throws -> Void
+    ) async throws {
         try await connections.withConnection(for: account, reuse: .checkFirst) { imap in
             let context = ActionContext(
                 account: account, folders: try await local.getFolders(accountId: account.id),

@@ -137,6 +137,8 @@ public final class SyncEmailsUseCase: Sendable {
             account: account, syncStore: syncStore, parser: parser, now: clock.now, options: options)
         synchronizer.keepOrphans = keepOrphans
         let folderSync = synchronizer
+        // The folder's path names it in errors, even when reconnecting fails before it is read again.
+        let path = try? await store.getFolder(id: folderId)?.path
         do {
             return try await connections.withConnection(for: account, reuse: .retryOnDrop) { [store] imap in
                 // Read the folder inside the account's queue: its checkpoint is current.
@@ -150,7 +152,7 @@ public final class SyncEmailsUseCase: Sendable {
                 }
             }
         } catch {
-            throw SyncError.wrap(error, account: account, mailbox: nil)
+            throw SyncError.wrap(error, account: account, mailbox: path)
         }
     }
 

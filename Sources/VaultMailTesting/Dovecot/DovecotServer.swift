@@ -267,6 +267,7 @@ public final class DovecotServer: Sendable {
     public func restart() async throws {
         if isRunning { try await stop() }
         try await waitUntilPortsClosed()
+        removeStaleLocks()
         var attempts = 0
         while true {
             do {
@@ -276,6 +277,17 @@ public final class DovecotServer: Sendable {
                 attempts += 1
                 try await Task.sleep(for: .milliseconds(100))
             }
+        }
+    }
+
+    /// A process killed while syncing a Maildir leaves `dovecot-uidlist.lock` behind, and the
+    /// next Dovecot waits two minutes (`MAILDIR_UIDLIST_LOCK_STALE_TIMEOUT`) before overriding
+    /// it: remove such locks while no Dovecot runs, as that timeout eventually would.
+    private func removeStaleLocks() {
+        let home = directory.appendingPathComponent("home")
+        guard let walker = FileManager.default.enumerator(atPath: home.path) else { return }
+        for case let relative as String in walker where relative.hasSuffix("dovecot-uidlist.lock") {
+            try? FileManager.default.removeItem(at: home.appendingPathComponent(relative))
         }
     }
 

@@ -42,8 +42,18 @@ extension DovecotSyncTests {
                     for event in current.dropFirst(index) {
                         if let found = match(event) { return found }
                     }
-                    try #require(ContinuousClock.now < deadline, "expected event did not come within \(timeout); got \(current)")
+                    try #require(ContinuousClock.now < deadline, "expected event did not come within \(timeout); got \(current.map(Self.summary))")
                     try await Task.sleep(for: .milliseconds(5))
+                }
+            }
+
+            static func summary(_ event: IDLEMonitorEvent) -> String {
+                switch event {
+                case .newMail(let emails): "newMail(\(emails.map(\.subject)))"
+                case .flagsChanged(let count): "flagsChanged(\(count))"
+                case .expunged(let count): "expunged(\(count))"
+                case .listening: "listening"
+                case .disconnected(let reason, _): "disconnected(\(reason))"
                 }
             }
 
@@ -136,7 +146,13 @@ extension DovecotSyncTests {
             try fixture.dropIntoMaildir(TestMessage.make("while-down"), name: "while-down")
             try await fixture.server.restart()
 
-            let emails = try await log.newMail(after: mark, timeout: .seconds(60))
+            let emails: [Email]
+            do {
+                emails = try await log.newMail(after: mark, timeout: .seconds(60))
+            } catch {
+                Issue.record("Dovecot log (end): \(fixture.server.log().suffix(4000))")
+                throw error
+            }
             #expect(emails.map(\.subject) == ["Message while-down"])
             // And it listens again: later mail arrives too.
             try await log.listening(after: mark)

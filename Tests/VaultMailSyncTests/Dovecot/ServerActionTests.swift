@@ -90,6 +90,24 @@ extension DovecotSyncTests {
             #expect(try await fixture.store.getEmail(id: email.id)?.folderTypes == [.archive])
         }
 
+        @Test("AC-F-08: archive without an Archive folder but with All Mail (Gmail) moves to All Mail, leaving the inbox")
+        func archiveGmailStyle() async throws {
+            let fixture = try await Self.synced(["g-0"])
+            let other = try await fixture.otherClient()
+            try await other.createMailbox("All Mail")
+            try await fixture.sync.syncFolderList(accountId: "acct-ada")
+            let allMail = try await fixture.folder(.allMail)
+            // A Gmail-like account: no Archive folder.
+            try await fixture.syncStore.deleteFolders(ids: [try await fixture.folder(.archive).id])
+            let thread = try await Self.thread(of: "g-0", fixture)
+            try await fixture.repository.archiveThread(id: thread)
+            #expect(try await Self.serverMessageIds("INBOX", fixture).isEmpty)
+            #expect(try await Self.serverMessageIds("All Mail", fixture) == ["<g-0@example.com>"])
+            let email = try #require(try await fixture.store.getEmail(id: TestMessage.emailId("g-0")))
+            #expect(email.folderTypes == [.allMail])
+            #expect(try await fixture.syncStore.uidMap(folderId: allMail.id).values.contains(email.id))
+        }
+
         @Test("AC-F-08: delete moves to Trash; deleting what is only in Trash expunges it for good")
         func delete() async throws {
             let fixture = try await Self.synced(["d-0", "d-1"])
@@ -147,10 +165,11 @@ extension DovecotSyncTests {
             let fixture = try await Self.synced(["y-0"])
             let thread = try await Self.thread(of: "y-0", fixture)
             fixture.server.kill()
-            let error = try await #require(throws: (any Error).self) {
+            let error = try await #require(throws: ServerActionError.self) {
                 try await fixture.repository.setThreadRead(id: thread, isRead: true)
             }
-            #expect("\(error)".contains("127.0.0.1:\(fixture.server.imapPort)"))
+            #expect(error.description.contains("127.0.0.1:\(fixture.server.imapPort)"))
+            #expect(error.description.contains("Nothing was changed"))
             #expect(try await fixture.store.getThread(id: thread)?.unreadCount == 1)
             try await fixture.server.restart()
             try await fixture.repository.setThreadRead(id: thread, isRead: true)

@@ -53,6 +53,39 @@ extension DovecotSyncTests {
             #expect(fixture.parser.count == 4)
         }
 
+        @Test("NOTIF-19: syncAccountInboxFirst reports the inbox's new mail before other folders sync, then returns all new mail")
+        func inboxFirst() async throws {
+            let fixture = try await SyncFixture.start()
+            for n in 0..<2 { try fixture.deliver(TestMessage.make("in-\(n)")) }
+            try fixture.deliver(TestMessage.make("archived"), mailbox: "Archive")
+            let seen = SeenAtCallback()
+            let syncStore = fixture.syncStore
+            let all = try await fixture.sync.syncAccountInboxFirst(accountId: "acct-ada") { inboxEmails in
+                let archivedStored = (try? await syncStore.existingEmailIds(among: [TestMessage.emailId("archived")]))?.isEmpty == false
+                await seen.record(inboxEmails.map(\.subject), archivedStored: archivedStored)
+            }
+            #expect(await seen.subjects == [["Message in-0", "Message in-1"]])
+            #expect(await seen.archivedStoredEarly == false, "the callback runs before the other folders sync")
+            #expect(Set(all.map(\.subject)) == ["Message in-0", "Message in-1", "Message archived"])
+            #expect(all.first { $0.subject == "Message archived" }?.folderTypes == [.archive])
+        }
+
+        @Test("AC-F-05: an OAuth2 account syncs over TLS (certificate checked) with SASL XOAUTH2 and the provider's token")
+        func oauthOverTLS() async throws {
+            let fixture = try await SyncFixture.start()
+            try fixture.deliver(TestMessage.make("secure"))
+            var account = try #require(try await fixture.accounts.getAccount(id: "acct-ada"))
+            account.authMethod = .oauth2
+            account.security = .tls
+            account.imapPort = fixture.server.imapsPort
+            account.caFile = fixture.server.caFile
+            try await fixture.accounts.updateAccount(account)
+            let mark = fixture.server.logMark()
+            let new = try await fixture.sync.syncAccount(accountId: "acct-ada")
+            #expect(new.map(\.subject) == ["Message secure"])
+            try await fixture.server.waitForLog(since: mark) { $0.contains("Login: user=<ada>, method=XOAUTH2") && $0.contains("TLS") }
+        }
+
         @Test("AC-F-06b: incremental sync fetches only the 10 new messages above the checkpoint, within 5 s")
         func incremental() async throws {
             let fixture = try await SyncFixture.start()
@@ -263,6 +296,30 @@ extension DovecotSyncTests {
             #expect(try fixture.database.rowCounts()["thread"] == 1)
         }
 
+        @Test("E-07: a message with a 50 MB attachment syncs: its body and the attachment's metadata are stored")
+        func largeAttachment() async throws {
+            let fixture = try await SyncFixture.start()
+            let line = String(repeating: "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2", count: 1) + "\r\n"
+            let base64 = String(repeating: line, count: 50 * 1024 * 1024 / 48 + 1)
+            let message = [
+                "From: Grace <grace@example.com>", "To: ada@example.com", "Subject: Big one",
+                "Message-ID: <big@example.com>", "Date: \(TestMessage.rfc822(Date()))", "MIME-Version: 1.0",
+                "Content-Type: multipart/mixed; boundary=\"b\"", "", "--b", "Content-Type: text/plain", "",
+                "See the attached dump.", "--b", "Content-Type: application/octet-stream",
+                "Content-Disposition: attachment; filename=\"dump.bin\"", "Content-Transfer-Encoding: base64", "",
+                base64 + "--b--", "",
+            ].joined(separator: "\r\n")
+            try fixture.deliver(Data(message.utf8))
+            let new = try await fixture.sync.syncAccount(accountId: "acct-ada")
+            let email = try #require(new.first)
+            #expect(email.bodyPlain?.contains("See the attached dump.") == true)
+            #expect(email.hasAttachments)
+            let attachments = try await fixture.store.getAttachments(emailId: email.id)
+            #expect(attachments.map(\.filename) == ["dump.bin"])
+            #expect(try #require(attachments.first).sizeBytes >= 50 * 1024 * 1024)
+            #expect(email.sizeBytes > 50 * 1024 * 1024)
+        }
+
         @Test("Errors name the account: credentials that cannot be read, an unknown account")
         func errors() async throws {
             let fixture = try await SyncFixture.start()
@@ -275,6 +332,17 @@ extension DovecotSyncTests {
             let unknown = try await #require(throws: SyncError.self) { try await fixture.sync.syncAccount(accountId: "acct-ghost") }
             #expect(unknown.kind == .accountNotFound)
         }
+    }
+}
+
+/// What the `onInboxSynced` callback saw.
+actor SeenAtCallback {
+    var subjects: [[String]] = []
+    var archivedStoredEarly: Bool?
+
+    func record(_ subjects: [String], archivedStored: Bool) {
+        self.subjects.append(subjects.sorted())
+        archivedStoredEarly = archivedStored
     }
 }
 

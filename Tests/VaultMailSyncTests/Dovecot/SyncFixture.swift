@@ -99,6 +99,9 @@ struct SyncFixture {
         let uid = (owner[.ownerAccountID] as? NSNumber)?.uint32Value ?? getuid()
         let gid = (owner[.groupOwnerAccountID] as? NSNumber)?.uint32Value ?? getgid()
         for path in [home.appendingPathComponent("Maildir").path, newDirectory.path, file.path] { chown(path, uid, gid) }
+        // Dovecot rescans new/ only when its mtime differs from the one it indexed; a file
+        // written in the same second as its last scan would go unnoticed until the next change.
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(2)], ofItemAtPath: newDirectory.path)
     }
 }
 
