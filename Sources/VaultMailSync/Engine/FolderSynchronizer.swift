@@ -195,11 +195,15 @@ struct FolderSynchronizer: Sendable {
         return await withTaskGroup(of: [(Int, FetchedMessage)].self) { group in
             for lane in 0..<lanes {
                 group.addTask {
-                    stride(from: lane, to: messages.count, by: lanes).map { index in
+                    var parsedLane: [(Int, FetchedMessage)] = []
+                    for index in stride(from: lane, to: messages.count, by: lanes) {
                         let message = messages[index]
                         let parsed = parser.parse(message.rawMessage.map { [UInt8]($0) } ?? [])
-                        return (index, FetchedMessage(message: message, parsed: parsed, accountId: accountId, folderId: folderId, now: now))
+                        parsedLane.append((index, FetchedMessage(message: message, parsed: parsed, accountId: accountId, folderId: folderId, now: now)))
+                        // Parsing is CPU work on the shared pool: let other tasks in between messages.
+                        await Task.yield()
                     }
+                    return parsedLane
                 }
             }
             var results: [(Int, FetchedMessage)] = []
