@@ -156,21 +156,8 @@ extension IMAPSession {
         let (imap, mailbox) = try selectedSession("copy messages from")
         let operation = "copy messages from \"\(mailbox)\" to \"\(destination)\" on"
         if uids.isEmpty { return nil }
-        guard let set = Self.makeSet(uids) else { throw makeError(.protocolError, operation, reason: "out of memory") }
-        defer { mailimap_set_free(set) }
-        let encoded = ModifiedUTF7.encode(destination)
-        if capabilities.uidPlus {
-            var uidValidity: UInt32 = 0
-            var sourceSet: UnsafeMutablePointer<mailimap_set>?
-            var destinationSet: UnsafeMutablePointer<mailimap_set>?
-            // Ownership: the returned source and destination sets are new; freed below.
-            let code = mailimap_uidplus_uid_copy(imap, set, encoded, &uidValidity, &sourceSet, &destinationSet)
-            defer { Self.free(sourceSet, destinationSet) }
-            try check(code, operation, mailbox: mailbox)
-            return Self.copyResult(uidValidity, sourceSet, destinationSet)
-        }
-        try check(mailimap_uid_copy(imap, set, encoded), operation, mailbox: mailbox)
-        return nil
+        return try transfer(uids, to: destination, imap: imap, mailbox: mailbox, operation: operation,
+                            withUIDPlus: mailimap_uidplus_uid_copy, plain: mailimap_uid_copy)
     }
 
     /// UID MOVE when the server has MOVE; otherwise UID COPY, `\Deleted` and UID EXPUNGE of
@@ -187,6 +174,19 @@ extension IMAPSession {
             if capabilities.uidPlus { try expunge(uids) }
             return result
         }
+        return try transfer(uids, to: destination, imap: imap, mailbox: mailbox, operation: operation,
+                            withUIDPlus: mailimap_uidplus_uid_move, plain: mailimap_uid_move)
+    }
+
+    /// UID COPY or UID MOVE (`plain`), or their UIDPLUS forms when the server has UIDPLUS,
+    /// returning the COPYUID mapping then.
+    private func transfer(
+        _ uids: UIDSet, to destination: String, imap: UnsafeMutablePointer<mailimap>, mailbox: String, operation: String,
+        withUIDPlus: (UnsafeMutablePointer<mailimap>?, UnsafeMutablePointer<mailimap_set>?, UnsafePointer<CChar>?,
+                      UnsafeMutablePointer<UInt32>?, UnsafeMutablePointer<UnsafeMutablePointer<mailimap_set>?>?,
+                      UnsafeMutablePointer<UnsafeMutablePointer<mailimap_set>?>?) -> Int32,
+        plain: (UnsafeMutablePointer<mailimap>?, UnsafeMutablePointer<mailimap_set>?, UnsafePointer<CChar>?) -> Int32
+    ) throws(IMAPError) -> IMAPCopyResult? {
         guard let set = Self.makeSet(uids) else { throw makeError(.protocolError, operation, reason: "out of memory") }
         defer { mailimap_set_free(set) }
         let encoded = ModifiedUTF7.encode(destination)
@@ -195,12 +195,12 @@ extension IMAPSession {
             var sourceSet: UnsafeMutablePointer<mailimap_set>?
             var destinationSet: UnsafeMutablePointer<mailimap_set>?
             // Ownership: the returned source and destination sets are new; freed below.
-            let code = mailimap_uidplus_uid_move(imap, set, encoded, &uidValidity, &sourceSet, &destinationSet)
+            let code = withUIDPlus(imap, set, encoded, &uidValidity, &sourceSet, &destinationSet)
             defer { Self.free(sourceSet, destinationSet) }
             try check(code, operation, mailbox: mailbox)
             return Self.copyResult(uidValidity, sourceSet, destinationSet)
         }
-        try check(mailimap_uid_move(imap, set, encoded), operation, mailbox: mailbox)
+        try check(plain(imap, set, encoded), operation, mailbox: mailbox)
         return nil
     }
 
