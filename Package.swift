@@ -106,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultMailEndToEndTests",
-            dependencies: ["VaultMailTesting"]
+            dependencies: ["VaultMailCore", "VaultMailTesting"]
         ),
         .testTarget(
             name: "VaultMailNotificationsTests",

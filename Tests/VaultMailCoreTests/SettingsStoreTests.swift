@@ -129,4 +129,21 @@ struct SettingsStoreTests {
         #expect(settings.lastPersistenceError == nil)
         #expect(SettingsStore(storage: storage).quietHoursEnabled)
     }
+
+    @Test("reload() takes in what another process wrote, and writes nothing back")
+    func reloadSeesOtherWriters() {
+        let daemon = SettingsStore(storage: storage)
+        let commandLine = SettingsStore(storage: storage)
+        commandLine.addVIPContact("vip@example.org")
+        commandLine.toggleMuteThread(threadId: "T-1")
+        commandLine.quietHoursEnabled = true
+        commandLine.notificationsEnabled = false
+        #expect(daemon.vipContacts.isEmpty)
+        storage.setFailWrites(true)
+        daemon.reload()
+        #expect(daemon.vipContacts == ["vip@example.org"])
+        #expect(daemon.mutedThreadIds == ["T-1"])
+        #expect(daemon.quietHoursEnabled && !daemon.notificationsEnabled)
+        #expect(daemon.lastPersistenceError == nil, "reloading wrote nothing (writes fail here)")
+    }
 }

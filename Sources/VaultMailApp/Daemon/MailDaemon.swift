@@ -153,7 +153,10 @@ public final class MailDaemon {
         }
     }
 
+    /// Hands new mail to the engine under the settings as they are now: `vaultmail notify …`
+    /// run beside the daemon takes effect from the next mail on.
     private func deliver(_ emails: [Email], fromBackground: Bool) async {
+        app.settingsStore.reload()
         await app.notificationSyncCoordinator.didSyncNewEmails(emails, fromBackground: fromBackground, activeFolderType: nil)
         await app.notificationService.withdrawStaleNotifications()
     }

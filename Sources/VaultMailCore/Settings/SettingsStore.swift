@@ -56,6 +56,8 @@ public final class SettingsStore {
     public private(set) var lastPersistenceError: (any Error)?
 
     @ObservationIgnored private let storage: any SettingsStorage
+    /// Set while `reload()` copies stored values in, so they are not written back.
+    @ObservationIgnored private var isReloading = false
 
     public init(storage: any SettingsStorage) {
         self.storage = storage
@@ -125,6 +127,24 @@ public final class SettingsStore {
         quietHoursEnd = end
     }
 
+    /// Re-reads every value, taking in what another process (the command line beside a
+    /// running daemon) wrote since this store was loaded. Writes nothing.
+    public func reload() {
+        let stored = SettingsStore(storage: storage)
+        isReloading = true
+        defer { isReloading = false }
+        notificationPreferences = stored.notificationPreferences
+        notificationsEnabled = stored.notificationsEnabled
+        notificationCategoryPreferences = stored.notificationCategoryPreferences
+        vipContacts = stored.vipContacts
+        mutedThreadIds = stored.mutedThreadIds
+        quietHoursEnabled = stored.quietHoursEnabled
+        quietHoursStart = stored.quietHoursStart
+        quietHoursEnd = stored.quietHoursEnd
+        undoSendDelaySeconds = stored.undoSendDelaySeconds
+        lastPersistenceError = stored.lastPersistenceError
+    }
+
     /// Puts every setting back to its default and forgets every stored value.
     public func resetAll() {
         write { try storage.removeAll() }
@@ -154,6 +174,7 @@ public final class SettingsStore {
     }
 
     private func persist<T: Encodable>(_ value: T, _ key: String) {
+        guard !isReloading else { return }
         write { try storage.setValue(try Self.encode(value), forKey: key) }
     }
 

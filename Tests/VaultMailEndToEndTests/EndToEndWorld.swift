@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+import VaultMailCore
+import VaultMailTesting
+
+/// One private world per test, as a user's machine would be: Dovecot (IMAPS) and the SMTP
+/// server on loopback sharing one test CA, a private D-Bus with the recording notification
+/// server, and a fresh VaultMail home. `vaultmail(…)` runs the built tool in it.
+final class EndToEndWorld {
+    static let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/debug/vaultmail").path
+    static let user = "ada"
+    static let address = "ada@localhost"
+    static let password = "ada-e2e-password"
+
+    struct Output {
+        var status: Int32
+        var text: String
+    }
+
+    let dovecot: DovecotServer
+    let smtp: SMTPTestServer
+    let bus: DBusDaemon
+    let notifications: RecordingNotificationServer
+    let home: URL
+    let environment: [String: String]
+    let otherClient: OtherIMAPClient
+    private(set) var daemon: ChildProcess?
+
+    /// Starts the world, runs `body` in it and takes it down, whether `body` succeeds or not.
+    static func with(_ body: (EndToEndWorld) async throws -> Void) async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the tool first (`swift build`): \(binary) is missing")
+        let world = try await EndToEndWorld()
+        do {
+            try await body(world)
+        } catch {
+            await world.takeDown()
+            throw error
+        }
+        await world.takeDown()
+    }
+
+    private init() async throws {
+        dovecot = try await DovecotServer.start(users: [Self.user: Self.password])
+        smtp = try await SMTPTestServer.start(user: Self.user, password: Self.password, certificates: dovecot.certificates)
+        bus = try await DBusDaemon.start()
+        notifications = try await RecordingNotificationServer.start(on: bus)
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-e2e-\(UUID().uuidString.prefix(8))")
+        var environment = bus.environment()
+        environment["VAULTMAIL_HOME"] = home.path
+        environment["TZ"] = TimeZone.current.identifier
+        self.environment = environment
+        otherClient = OtherIMAPClient(dovecot: dovecot, user: Self.user, password: Self.password)
+    }
+
+    private func takeDown() async {
+        daemon?.stop()
+        notifications.stop()
+        smtp.stop()
+        try? await dovecot.stop()
+        bus.stop()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    // MARK: The tool
+
+    /// Runs `vaultmail arguments` to completion; `errors` mixes standard error into the text.
+    @discardableResult
+    func vaultmail(_ arguments: [String], input: String? = nil, errors: Bool = true) async throws -> Output {
+        let result = try await ProcessCapture.run(Self.binary, arguments, environment: environment, input: input.map { Data($0.utf8) },
+                                                  includeErrors: errors, timeout: .seconds(120))
+        return Output(status: result.status, text: String(decoding: result.output, as: UTF8.self))
+    }
+
+    /// `vaultmail account add work` against this world's servers, over TLS with the test CA.
+    func addAccount(name: String = "work", imapPort: Int? = nil, passwordCommand: String = "echo \(password)") async throws {
+        let added = try await vaultmail([
+            "account", "add", name, "--email", Self.address, "--imap", "127.0.0.1:\(imapPort ?? dovecot.imapsPort)",
+            "--smtp", "127.0.0.1:\(smtp.tlsPort)", "--security", "tls", "--ca-file", dovecot.caFile, "--user", Self.user,
+            "--password-command", passwordCommand,
+        ])
+        try #require(added.status == 0, "account add failed: \(added.text)")
+    }
+
+    /// Starts `vaultmail daemon` and waits until its first sync is done.
+    @discardableResult
+    func startDaemon() async throws -> ChildProcess {
+        let process = try ChildProcess(Self.binary, ["daemon"], environment: environment)
+        daemon = process
+        try await waitForLog("first sync done")
+        return process
+    }
+
+    /// Sends SIGTERM and waits (at most 10 s) for the daemon to exit.
+    func stopDaemon() async throws -> (status: Int32, seconds: Double) {
+        guard let daemon else { return (0, 0) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        daemon.signal(SIGTERM)
+        while daemon.isRunning {
+            guard clock.now - start < .seconds(10) else { throw ChildProcess.Failure(description: "the daemon ignored SIGTERM for 10 s") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        self.daemon = nil
+        let elapsed = clock.now - start
+        return (daemon.exitStatus, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// Waits until the daemon's log has `text` `count` times.
+    func waitForLog(_ text: String, count: Int = 1, timeout: Duration = .seconds(90)) async throws {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while true {
+            guard let daemon else { throw ChildProcess.Failure(description: "no daemon runs") }
+            let log = daemon.errorOutput
+            if log.components(separatedBy: text).count > count { return }
+            guard daemon.isRunning else { throw ChildProcess.Failure(description: "the daemon exited: \(log)") }
+            guard ContinuousClock.now < deadline else {
+                throw ChildProcess.Failure(description: "the daemon did not log '\(text)' \(count)× within \(timeout): \(log)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    // MARK: Mail
+
+    /// A message dated now, so it is recent enough to notify.
+    static func message(_ subject: String, from: String = "Grace Hopper <grace@example.org>", messageId: String = "<\(UUID().uuidString)@example.org>",
+                        headers: [String] = [], body: String = "Hello from the end-to-end test.") -> Data {
+        let date = DateFormatter()
+        date.locale = Locale(identifier: "en_US_POSIX")
+        date.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        let lines = ["From: \(from)", "To: Ada <\(address)>", "Subject: \(subject)", "Date: \(date.string(from: Date()))",
+                     "Message-ID: \(messageId)"] + headers + ["", body, ""]
+        return Data(lines.joined(separator: "\r\n").utf8)
+    }
+
+    /// Delivers `message` to the INBOX, as the mail server's delivery agent would.
+    func deliver(_ message: Data) throws {
+        try dovecot.deliver(message, to: Self.user)
+    }
+
+    /// Waits for the next `Notify` whose summary or body mentions `text`.
+    @discardableResult
+    func waitForNotification(mentioning text: String, timeout: Duration = .seconds(60)) async throws -> [String: Any] {
+        try await notifications.waitForEvent(timeout: timeout) { event in
+            event["event"] as? String == "call" && event["method"] as? String == "Notify"
+                && ((event["body"] as? String ?? "") + (event["summary"] as? String ?? "")).contains(text)
+        }
+    }
+
+    /// Waits for the launcher badge to be set to `count`.
+    func waitForBadge(_ count: Int, timeout: Duration = .seconds(60)) async throws {
+        try await notifications.waitForEvent(timeout: timeout) { event in
+            event["event"] as? String == "launcher-update"
+                && ((event["properties"] as? [String: [String: Any]])?["count"]?["value"] as? Int) == count
+        }
+    }
+
+    // MARK: What VaultMail recorded
+
+    struct Decision: Decodable {
+        var emailId, threadId, outcome, rule, explanation, subject: String
+    }
+
+    /// `vaultmail notify log --json`, newest first.
+    func decisions(limit: Int = 1000) async throws -> [Decision] {
+        let output = try await vaultmail(["notify", "log", "--limit", "\(limit)", "--json"], errors: false)
+        try #require(output.status == 0, "notify log failed: \(output.text)")
+        return try JSONDecoder().decode([Decision].self, from: Data(output.text.utf8))
+    }
+
+    /// The decision for the email whose subject is `subject`, waiting until it is recorded.
+    func decision(about subject: String, timeout: Duration = .seconds(60)) async throws -> Decision {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            if let found = try await decisions().first(where: { $0.subject == subject }) { return found }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        throw ChildProcess.Failure(description: "no decision about '\(subject)' within \(timeout)")
+    }
+
+    struct ThreadSummary: Decodable {
+        var id, subject: String
+    }
+
+    /// `vaultmail threads --json` for the inbox.
+    func inboxThreads() async throws -> [ThreadSummary] {
+        struct Page: Decodable { var threads: [ThreadSummary] }
+        let output = try await vaultmail(["threads", "--limit", "100", "--json"], errors: false)
+        try #require(output.status == 0, "threads failed: \(output.text)")
+        return try JSONDecoder().decode(Page.self, from: Data(output.text.utf8)).threads
+    }
+
+    /// Polls `condition` until it holds (server state changes arrive asynchronously).
+    func eventually(_ what: String, timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while !(try await condition()) {
+            guard ContinuousClock.now < deadline else { throw ChildProcess.Failure(description: "\(what): not within \(timeout)") }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import VaultMailTesting
+
+/// What the user does from a notification reaches the mail server, and what they do
+/// elsewhere reaches the notification.
+@Suite("vaultmail notification actions end to end (issue 7)", .serialized)
+struct NotificationActionsEndToEndTests {
+    @Test("Mark Read, Archive and Delete change the server mailbox, withdraw the notification and update the badge")
+    func actions() async throws {
+        try await EndToEndWorld.with { world in
+            try world.deliver(EndToEndWorld.message("Old unread"))
+            try await world.addAccount()
+            try await world.startDaemon()
+            var ids: [String: Int] = [:]
+            for subject in ["Read me", "Archive me", "Delete me"] {
+                try world.deliver(EndToEndWorld.message(subject))
+                ids[subject] = try #require(try await world.waitForNotification(mentioning: subject)["id"] as? Int)
+            }
+            try await world.waitForBadge(4)
+
+            for (subject, action, badge) in [("Read me", "MARK_READ_ACTION", 3), ("Archive me", "ARCHIVE_ACTION", 2), ("Delete me", "DELETE_ACTION", 1)] {
+                let id = try #require(ids[subject])
+                try await world.notifications.emitAction(id: UInt32(id), key: action)
+                try await world.notifications.waitForEvent { event in
+                    event["method"] as? String == "CloseNotification" && event["id"] as? Int == id
+                }
+                try await world.waitForBadge(badge)
+            }
+
+            let inbox = try await world.otherClient.messages(in: "INBOX")
+            #expect(inbox.first { $0.subject == "Read me" }?.flags.contains("\\Seen") == true)
+            #expect(!inbox.contains { $0.subject == "Archive me" || $0.subject == "Delete me" })
+            #expect(try await world.otherClient.messages(in: "Archive").map(\.subject) == ["Archive me"])
+            #expect(try await world.otherClient.messages(in: "Trash").map(\.subject) == ["Delete me"])
+            #expect(inbox.first { $0.subject == "Old unread" }?.flags.contains("\\Seen") == false, "other mail is untouched")
+        }
+    }
+
+    @Test("An inline reply reaches the SMTP server with the right headers and lands in Sent")
+    func inlineReply() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.addAccount()
+            try await world.startDaemon()
+            let messageId = "<question-\(UUID().uuidString)@example.org>"
+            try world.deliver(EndToEndWorld.message("Lunch tomorrow?", messageId: messageId))
+            let id = try #require(try await world.waitForNotification(mentioning: "Lunch tomorrow?")["id"] as? Int)
+
+            try await world.notifications.emitReply(id: UInt32(id), text: "Yes, noon works.")
+            let sent = try #require(try await world.smtp.waitForMessages(count: 1, timeout: .seconds(90)).first)
+            let raw = String(decoding: sent.raw, as: UTF8.self)
+            #expect(sent.recipients == ["grace@example.org"])
+            #expect(sent.mailFrom == EndToEndWorld.address)
+            #expect(raw.contains("Subject: Re: Lunch tomorrow?"))
+            #expect(raw.contains("In-Reply-To: \(messageId)"))
+            #expect(raw.range(of: "References:[^\r]*\(messageId)", options: .regularExpression) != nil, "\(raw)")
+            #expect(raw.contains("Yes, noon works."))
+
+            try await world.eventually("the reply in Sent") {
+                try await world.otherClient.messages(in: "Sent").contains { $0.subject == "Re: Lunch tomorrow?" && $0.inReplyTo == messageId }
+            }
+            try await world.notifications.waitForEvent { $0["method"] as? String == "CloseNotification" && $0["id"] as? Int == id }
+        }
+    }
+
+    @Test("Mail read in another IMAP client withdraws its notification and updates the badge within one IDLE round")
+    func readElsewhere() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.addAccount()
+            try await world.startDaemon()
+            try world.deliver(EndToEndWorld.message("Seen on the phone"))
+            try world.deliver(EndToEndWorld.message("Still unread"))
+            let id = try #require(try await world.waitForNotification(mentioning: "Seen on the phone")["id"] as? Int)
+            try await world.waitForNotification(mentioning: "Still unread")
+            try await world.waitForBadge(2)
+
+            try await world.otherClient.markRead(subject: "Seen on the phone")
+            try await world.notifications.waitForEvent(timeout: .seconds(10)) {
+                $0["method"] as? String == "CloseNotification" && $0["id"] as? Int == id
+            }
+            try await world.waitForBadge(1, timeout: .seconds(10))
+            #expect(world.notifications.calls("CloseNotification").count == 1, "the other notification stays")
+        }
+    }
+}

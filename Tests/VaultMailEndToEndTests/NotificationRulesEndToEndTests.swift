@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import VaultMailTesting
+
+/// Which mail notifies, decided by the running daemon under rules set with the command line
+/// beside it, and explained by `vaultmail notify why`.
+@Suite("vaultmail notify rules end to end (issue 7)", .serialized)
+struct NotificationRulesEndToEndTests {
+    /// "HH:MM-HH:MM" from an hour ago to an hour from now, local time.
+    static func quietHoursAroundNow() -> String {
+        let calendar = Calendar.current
+        func clock(_ date: Date) -> String {
+            let parts = calendar.dateComponents([.hour, .minute], from: date)
+            return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        }
+        return "\(clock(Date().addingTimeInterval(-3600)))-\(clock(Date().addingTimeInterval(3600)))"
+    }
+
+    @Test("A VIP during quiet hours notifies; ordinary, spam and muted-thread mail does not; `notify why` names each rule")
+    func rules() async throws {
+        try await EndToEndWorld.with { world in
+            let original = "<muted-root@example.org>"
+            try world.deliver(EndToEndWorld.message("Weekly lunch plans", from: "Linus <linus@example.org>", messageId: original))
+            try await world.addAccount()
+            try await world.startDaemon()
+            let lunch = try #require(try await world.inboxThreads().first { $0.subject == "Weekly lunch plans" })
+
+            // Rules set beside the running daemon apply to its next mail.
+            #expect(try await world.vaultmail(["notify", "vip", "add", "Boss@Example.org"]).status == 0)
+            let quiet = try await world.vaultmail(["notify", "quiet-hours", Self.quietHoursAroundNow()])
+            #expect(quiet.status == 0, "\(quiet.text)")
+            #expect(try await world.vaultmail(["notify", "mute", String(lunch.id.prefix(12))]).status == 0)
+
+            try world.deliver(EndToEndWorld.message("Ordinary at night", from: "Bob <bob@example.org>"))
+            try world.deliver(EndToEndWorld.message("Urgent from the boss", from: "The Boss <boss@example.org>"))
+            try await world.waitForNotification(mentioning: "Urgent from the boss")
+            #expect(try await world.decision(about: "Urgent from the boss").rule == "vip")
+            #expect(try await world.decision(about: "Ordinary at night").rule == "quiet-hours")
+
+            #expect(try await world.vaultmail(["notify", "quiet-hours", "off"]).status == 0)
+            try world.deliver(EndToEndWorld.message("Cheap pills", from: "Spammer <spam@example.net>", headers: ["X-Spam-Flag: YES"]))
+            try world.deliver(EndToEndWorld.message("Re: Weekly lunch plans", from: "Linus <linus@example.org>",
+                                                    headers: ["In-Reply-To: \(original)", "References: \(original)"]))
+            try world.deliver(EndToEndWorld.message("Plain daytime mail", from: "Bob <bob@example.org>"))
+            try await world.waitForNotification(mentioning: "Plain daytime mail")
+            let spam = try await world.decision(about: "Cheap pills")
+            let muted = try await world.decision(about: "Re: Weekly lunch plans")
+            #expect(spam.rule == "spam" && spam.outcome == "suppressed")
+            #expect(muted.rule == "muted-thread" && muted.outcome == "suppressed")
+            #expect(muted.threadId == lunch.id, "the reply joined the muted conversation")
+
+            let notified = world.notifications.calls("Notify").compactMap { $0["body"] as? String }
+            #expect(notified.count == 2, "only the VIP and the daytime mail notified: \(notified)")
+            #expect(!notified.contains { $0.contains("Cheap pills") || $0.contains("Ordinary at night") || $0.contains("Weekly lunch") })
+
+            let whySpam = try await world.vaultmail(["notify", "why", String(spam.emailId.prefix(12))])
+            #expect(whySpam.status == 0)
+            #expect(whySpam.text.contains("Not notified") && whySpam.text.contains("it is spam"), "\(whySpam.text)")
+            let whyMuted = try await world.vaultmail(["notify", "why", muted.emailId])
+            #expect(whyMuted.text.contains("the conversation is muted"), "\(whyMuted.text)")
+            let whyVIP = try await world.vaultmail(["notify", "why", try await world.decision(about: "Urgent from the boss").emailId])
+            #expect(whyVIP.text.contains("Notified") && whyVIP.text.contains("VIP"), "\(whyVIP.text)")
+            let whyQuiet = try await world.vaultmail(["notify", "why", try await world.decision(about: "Ordinary at night").emailId])
+            #expect(whyQuiet.text.contains("quiet hours"), "\(whyQuiet.text)")
+        }
+    }
+
+    @Test("First sync of a 500-message mailbox raises no notification; 15 new in one go raise 10 banners")
+    func firstSyncAndBatchLimit() async throws {
+        try await EndToEndWorld.with { world in
+            let backlog = try Self.messages(count: 500, prefix: "Backlog")
+            defer { try? FileManager.default.removeItem(at: backlog) }
+            try await world.otherClient.append(directory: backlog)
+            try await world.addAccount()
+            let daemon = try await world.startDaemon()
+            #expect(world.notifications.calls("Notify").isEmpty, "the first sync never notifies")
+            #expect(try await world.decisions().allSatisfy { $0.rule == "first-launch" })
+            #expect(try await world.vaultmail(["threads", "--limit", "1"]).status == 0)
+
+            // Stopped while the 15 arrive, the daemon finds them in one IDLE round.
+            let fresh = try Self.messages(count: 15, prefix: "Fresh")
+            defer { try? FileManager.default.removeItem(at: fresh) }
+            daemon.signal(SIGSTOP)
+            do {
+                try await world.otherClient.append(directory: fresh)
+            } catch {
+                daemon.signal(SIGCONT)
+                throw error
+            }
+            daemon.signal(SIGCONT)
+            try await world.eventually("15 decisions about the fresh mail") {
+                try await world.decisions().filter { $0.subject.hasPrefix("Fresh") }.count == 15
+            }
+            let fresh15 = try await world.decisions().filter { $0.subject.hasPrefix("Fresh") }
+            #expect(fresh15.filter { $0.outcome == "notified" }.count == 10)
+            #expect(fresh15.filter { $0.rule == "batch-limit" }.count == 5)
+            _ = try await world.notifications.waitForCall("Notify", count: 10)
+            #expect(world.notifications.calls("Notify").count == 10)
+            try await world.waitForBadge(515)
+        }
+    }
+
+    /// `count` distinct conversations, dated now, as files in a new directory.
+    static func messages(count: Int, prefix: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-e2e-mail-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for index in 0..<count {
+            let message = EndToEndWorld.message("\(prefix) \(index)", from: "Sender \(index) <sender\(index)@example.org>")
+            try message.write(to: directory.appendingPathComponent(String(format: "%05d.eml", index)))
+        }
+        return directory
+    }
+}
