@@ -30,6 +30,7 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(help: "Seconds between background syncs of every folder.") var syncInterval = 300
     @Option(help: .hidden) var idleRenewSeconds = 540
     @Option(help: .hidden) var outageGraceSeconds = 300
+    @Option(help: .hidden) var reconnectMaxSeconds = 300
 
     func validate() throws {
         guard syncInterval >= 10 else { throw ValidationError("--sync-interval must be at least 10 seconds") }
@@ -46,6 +47,7 @@ struct DaemonCommand: AsyncParsableCommand {
         options.syncInterval = .seconds(syncInterval)
         options.idle.renewInterval = .seconds(idleRenewSeconds)
         options.outageGrace = TimeInterval(outageGraceSeconds)
+        options.idle.maximumBackoff = .seconds(max(1, reconnectMaxSeconds))
         let daemon = try await MailDaemon.start(home: VaultMailHome(explicit: global.home), options: options,
                                                 logger: Logger(label: "vaultmail"))
         try await daemon.run()

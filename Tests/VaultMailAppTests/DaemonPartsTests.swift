@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import VaultMailApp
+@testable import VaultMailApp
 import VaultMailCore
 import VaultMailNotifications
 import VaultMailTesting
@@ -80,5 +80,24 @@ struct DaemonPartsTests {
         try await center.respond(to: "account-\(account.id)", action: NotificationResponse.defaultActionIdentifier)
         #expect(handler.lastOutcome == .dismissed)
         #expect(await repository.calls.isEmpty)
+    }
+
+    @Test("A refused login is a login problem; a server busy or shutting down is an outage")
+    func problemKinds() {
+        let refused = "cannot log in to 127.0.0.1:993 as ada: [AUTHENTICATIONFAILED] Authentication failed."
+        #expect(MailDaemon.problem(refused) == .loginFailed(refused))
+        let command = "the credential command of account 'work' failed (status 1); run it yourself to see why"
+        #expect(MailDaemon.problem(command) == .loginFailed(command))
+        let busy = "cannot log in to 127.0.0.1:993 as ada: [UNAVAILABLE] Internal error occurred."
+        #expect(MailDaemon.problem(busy) == .unreachable(busy))
+        let down = "cannot connect to 127.0.0.1:993: Connection refused."
+        #expect(MailDaemon.problem(down) == .unreachable(down))
+    }
+
+    @Test("The outage alert says how long the connection has been down")
+    func outageDuration() {
+        #expect(AccountHealthMonitor.duration(300) == "5 minutes")
+        #expect(AccountHealthMonitor.duration(60) == "1 minute")
+        #expect(AccountHealthMonitor.duration(3) == "3 seconds")
     }
 }

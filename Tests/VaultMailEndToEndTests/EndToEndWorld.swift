@@ -82,10 +82,10 @@ final class EndToEndWorld {
         try #require(added.status == 0, "account add failed: \(added.text)")
     }
 
-    /// Starts `vaultmail daemon` and waits until its first sync is done.
+    /// Starts `vaultmail daemon` (with `options`) and waits until its first sync is done.
     @discardableResult
-    func startDaemon() async throws -> ChildProcess {
-        let process = try ChildProcess(Self.binary, ["daemon"], environment: environment)
+    func startDaemon(_ options: [String] = []) async throws -> ChildProcess {
+        let process = try ChildProcess(Self.binary, ["daemon"] + options, environment: environment)
         daemon = process
         try await waitForLog("first sync done")
         return process

@@ -41,7 +41,7 @@ public final class AccountHealthMonitor {
         }
         if due && !state.announced {
             do {
-                try await center.add(Self.request(problem, account))
+                try await center.add(Self.request(problem, account, outageGrace: outageGrace))
                 state.announced = true
             } catch {
                 // No notification server: try again on the next report.
@@ -58,12 +58,19 @@ public final class AccountHealthMonitor {
 
     public func isAnnounced(_ account: Account) -> Bool { states[account.id]?.announced ?? false }
 
+    /// "5 minutes", "1 minute", "30 seconds".
+    static func duration(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds.rounded())
+        if whole >= 60, whole % 60 == 0 { return whole == 60 ? "1 minute" : "\(whole / 60) minutes" }
+        return whole == 1 ? "1 second" : "\(whole) seconds"
+    }
+
     static func identifier(_ account: Account) -> String { "account-\(account.id)" }
 
-    static func request(_ problem: Problem, _ account: Account) -> NotificationRequest {
+    static func request(_ problem: Problem, _ account: Account, outageGrace: TimeInterval) -> NotificationRequest {
         let body: String = switch problem {
         case .loginFailed(let reason): "Cannot log in: \(reason)"
-        case .unreachable(let reason): "No connection for 5 minutes: \(reason)"
+        case .unreachable(let reason): "No connection for \(duration(outageGrace)): \(reason)"
         }
         return NotificationRequest(
             identifier: identifier(account),

@@ -166,11 +166,14 @@ public final class MailDaemon {
         await health.report(Self.problem("\(error)"), for: account)
     }
 
-    /// A failed login is announced at once; anything else only if it lasts.
+    /// A refused login is announced at once; anything else only if it lasts. A login the
+    /// server could not process for now (`[UNAVAILABLE]`, shutting down) is an outage.
     static func problem(_ reason: String) -> AccountHealthMonitor.Problem {
         let lowered = reason.lowercased()
-        let login = lowered.contains("cannot log in") || lowered.contains("authenticationfailed")
+        let transient = lowered.contains("[unavailable]") || lowered.contains("shutting down")
+        let login = lowered.contains("authenticationfailed") || lowered.contains("authorizationfailed") || lowered.contains("[expired]")
             || lowered.contains("credential command") || lowered.contains("no password is stored")
+            || (lowered.contains("cannot log in") && !transient)
         return login ? .loginFailed(reason) : .unreachable(reason)
     }
 }
