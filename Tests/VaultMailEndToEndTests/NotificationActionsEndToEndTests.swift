@@ -63,23 +63,32 @@ struct NotificationActionsEndToEndTests {
         }
     }
 
-    @Test("Mail read in another IMAP client withdraws its notification and updates the badge within one IDLE round")
-    func readElsewhere() async throws {
+    @Test("Mail read, archived or deleted in another IMAP client withdraws its notification and updates the badge within one IDLE round")
+    func changedElsewhere() async throws {
         try await EndToEndWorld.with { world in
             try await world.addAccount()
             try await world.startDaemon()
-            try world.deliver(EndToEndWorld.message("Seen on the phone"))
-            try world.deliver(EndToEndWorld.message("Still unread"))
-            let id = try #require(try await world.waitForNotification(mentioning: "Seen on the phone")["id"] as? Int)
-            try await world.waitForNotification(mentioning: "Still unread")
-            try await world.waitForBadge(2)
-
-            try await world.otherClient.markRead(subject: "Seen on the phone")
-            try await world.notifications.waitForEvent(timeout: .seconds(10)) {
-                $0["method"] as? String == "CloseNotification" && $0["id"] as? Int == id
+            var ids: [String: Int] = [:]
+            for subject in ["Seen on the phone", "Archived on the web", "Deleted on the web", "Still unread"] {
+                try world.deliver(EndToEndWorld.message(subject))
+                ids[subject] = try #require(try await world.waitForNotification(mentioning: subject)["id"] as? Int)
             }
-            try await world.waitForBadge(1, timeout: .seconds(10))
-            #expect(world.notifications.calls("CloseNotification").count == 1, "the other notification stays")
+            try await world.waitForBadge(4)
+
+            let changes: [(String, () async throws -> Void)] = [
+                ("Seen on the phone", { try await world.otherClient.markRead(subject: "Seen on the phone") }),
+                ("Archived on the web", { try await world.otherClient.move(subject: "Archived on the web", to: "Archive") }),
+                ("Deleted on the web", { try await world.otherClient.delete(subject: "Deleted on the web") }),
+            ]
+            for (index, (subject, change)) in changes.enumerated() {
+                try await change()
+                let id = try #require(ids[subject])
+                try await world.notifications.waitForEvent(timeout: .seconds(10)) {
+                    $0["method"] as? String == "CloseNotification" && $0["id"] as? Int == id
+                }
+                try await world.waitForBadge(3 - index, timeout: .seconds(10))
+            }
+            #expect(world.notifications.calls("CloseNotification").count == 3, "the unread one stays")
         }
     }
 }

@@ -27,6 +27,18 @@ struct OtherIMAPClient {
         _ = try await run(["seen", mailbox, subject], errors: true)
     }
 
+    /// Moves the messages of `mailbox` whose subject contains `subject` to `destination`
+    /// (UID MOVE), as archiving in the web mail does.
+    func move(subject: String, from mailbox: String = "INBOX", to destination: String) async throws {
+        _ = try await run(["move", mailbox, subject, destination], errors: true)
+    }
+
+    /// Deletes the messages of `mailbox` whose subject contains `subject` for good
+    /// (\Deleted, then UID EXPUNGE).
+    func delete(subject: String, in mailbox: String = "INBOX") async throws {
+        _ = try await run(["delete", mailbox, subject], errors: true)
+    }
+
     /// What `mailbox` holds now.
     func messages(in mailbox: String) async throws -> [Message] {
         let output = try await run(["list", mailbox], errors: false)
@@ -56,11 +68,17 @@ if action == "append":
     for name in sorted(os.listdir(sys.argv[7])):
         with open(os.path.join(sys.argv[7], name), "rb") as f:
             imap.append(mailbox, None, None, f.read())
-elif action == "seen":
+elif action in ("seen", "move", "delete"):
     imap.select(mailbox)
     _, data = imap.uid("SEARCH", "CHARSET", "UTF-8", "SUBJECT", '"%s"' % sys.argv[7].replace('"', ''))
-    for uid in data[0].split():
-        imap.uid("STORE", uid, "+FLAGS", "(\\Seen)")
+    uids = b",".join(data[0].split())
+    if uids and action == "seen":
+        imap.uid("STORE", uids, "+FLAGS", "(\\Seen)")
+    elif uids and action == "move":
+        imap.uid("MOVE", uids, sys.argv[8])
+    elif uids:
+        imap.uid("STORE", uids, "+FLAGS", "(\\Deleted)")
+        imap.uid("EXPUNGE", uids)
 elif action == "list":
     imap.select(mailbox, readonly=True)
     _, data = imap.uid("FETCH", "1:*", "(UID FLAGS BODY.PEEK[HEADER.FIELDS (SUBJECT IN-REPLY-TO)])")
