@@ -73,10 +73,10 @@ final class EndToEndWorld {
     }
 
     /// `vaultmail account add work` against this world's servers, over TLS with the test CA.
-    func addAccount(name: String = "work", imapPort: Int? = nil, passwordCommand: String = "echo \(password)") async throws {
+    func addAccount(name: String = "work", user: String = user, imapPort: Int? = nil, passwordCommand: String = "echo \(password)") async throws {
         let added = try await vaultmail([
-            "account", "add", name, "--email", Self.address, "--imap", "127.0.0.1:\(imapPort ?? dovecot.imapsPort)",
-            "--smtp", "127.0.0.1:\(smtp.tlsPort)", "--security", "tls", "--ca-file", dovecot.caFile, "--user", Self.user,
+            "account", "add", name, "--email", "\(user)@localhost", "--imap", "127.0.0.1:\(imapPort ?? dovecot.imapsPort)",
+            "--smtp", "127.0.0.1:\(smtp.tlsPort)", "--security", "tls", "--ca-file", dovecot.caFile, "--user", user,
             "--password-command", passwordCommand,
         ])
         try #require(added.status == 0, "account add failed: \(added.text)")
@@ -134,9 +134,9 @@ final class EndToEndWorld {
         return Data(lines.joined(separator: "\r\n").utf8)
     }
 
-    /// Delivers `message` to the INBOX, as the mail server's delivery agent would.
-    func deliver(_ message: Data) throws {
-        try dovecot.deliver(message, to: Self.user)
+    /// Delivers `message` to `user`'s INBOX, as the mail server's delivery agent would.
+    func deliver(_ message: Data, to user: String = user) throws {
+        try dovecot.deliver(message, to: user)
     }
 
     /// Waits for the next `Notify` whose summary or body mentions `text`.

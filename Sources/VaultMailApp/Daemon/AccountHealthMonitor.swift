@@ -56,6 +56,12 @@ public final class AccountHealthMonitor {
         await center.removeDeliveredNotifications(withIdentifiers: [Self.identifier(account)])
     }
 
+    /// The account is gone: forget it and withdraw its alert.
+    public func forget(accountId: String) async {
+        guard states.removeValue(forKey: accountId)?.announced == true else { return }
+        await center.removeDeliveredNotifications(withIdentifiers: [Self.identifier(accountId: accountId)])
+    }
+
     public func isAnnounced(_ account: Account) -> Bool { states[account.id]?.announced ?? false }
 
     /// "5 minutes", "1 minute", "30 seconds".
@@ -65,7 +71,9 @@ public final class AccountHealthMonitor {
         return whole == 1 ? "1 second" : "\(whole) seconds"
     }
 
-    static func identifier(_ account: Account) -> String { "account-\(account.id)" }
+    static func identifier(_ account: Account) -> String { identifier(accountId: account.id) }
+
+    static func identifier(accountId: String) -> String { "account-\(accountId)" }
 
     static func request(_ problem: Problem, _ account: Account, outageGrace: TimeInterval) -> NotificationRequest {
         let body: String = switch problem {

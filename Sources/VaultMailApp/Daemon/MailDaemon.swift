@@ -19,6 +19,9 @@ public final class MailDaemon {
         public var idle = IDLEMonitorOptions()
         /// How long a connection may stay down before the user is told.
         public var outageGrace: TimeInterval = 300
+        /// How often the account list is read again, so accounts added or removed with the
+        /// command line are watched or dropped without a restart.
+        public var accountCheckInterval: Duration = .seconds(5)
         public var desktop = DBusNotificationCenter.Configuration()
 
         public init() {}
@@ -89,28 +92,66 @@ public final class MailDaemon {
         app.notificationSyncCoordinator.markFirstLaunchComplete()
         logger.info("first sync done; new mail now notifies")
         await sending.processor.start()
-        await withTaskGroup(of: Void.self) { group in
-            for account in accounts {
-                group.addTask { await self.watch(account) }
-                group.addTask { await self.syncPeriodically(account) }
-            }
-        }
+        await superviseAccounts(accounts)
         await sending.processor.stop()
         await services.connections.closeAll()
         logger.info("stopped")
     }
 
-    /// One sync of the account, its new mail handed to the engine.
-    private func sync(_ account: Account, fromBackground: Bool) async {
+    /// Watches every account until cancelled, taking in accounts added and letting go of
+    /// accounts removed beside the running daemon.
+    private func superviseAccounts(_ initial: [Account]) async {
+        var watched: [String: Task<Void, Never>] = [:]
+        for account in initial { watched[account.id] = Task { await self.keepInSync(account) } }
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: options.accountCheckInterval)
+            } catch {
+                break
+            }
+            guard let accounts = try? await app.accountRepository.getAccounts().filter(\.isActive) else { continue }
+            let current = Set(accounts.map(\.id))
+            for (id, task) in watched where !current.contains(id) {
+                task.cancel()
+                await task.value
+                watched[id] = nil
+                await services.connections.close(accountId: id)
+                await health.forget(accountId: id)
+                await app.notificationService.withdrawStaleNotifications()
+                logger.info("account \(id.prefix(10)) was removed; no longer watched")
+            }
+            for account in accounts where watched[account.id] == nil {
+                logger.info("watching the new account \(account.name)")
+                watched[account.id] = Task {
+                    // Like the daemon's own first sync, an account's first sync never notifies.
+                    await self.sync(account, fromBackground: false, notify: false)
+                    await self.keepInSync(account)
+                }
+            }
+        }
+        for task in watched.values { task.cancel() }
+        for task in watched.values { await task.value }
+    }
+
+    /// IDLE on the account's inbox and a periodic sync of everything, until cancelled.
+    private func keepInSync(_ account: Account) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.watch(account) }
+            group.addTask { await self.syncPeriodically(account) }
+        }
+    }
+
+    /// One sync of the account, its new mail handed to the engine (unless `notify` is false).
+    private func sync(_ account: Account, fromBackground: Bool, notify: Bool = true) async {
         do {
             let new = try await services.sync.syncAccount(accountId: account.id)
             await health.recovered(account)
-            await deliver(new, fromBackground: fromBackground)
+            if notify { await deliver(new, fromBackground: fromBackground) }
             logger.info("synced \(account.name): \(new.count) new")
         } catch is CancellationError {
             return
         } catch let error as SyncError where error.kind == .someFoldersFailed {
-            await deliver(error.newEmails, fromBackground: fromBackground)
+            if notify { await deliver(error.newEmails, fromBackground: fromBackground) }
             logger.warning("synced \(account.name) partly: \(error)")
         } catch {
             await report(error, account)

@@ -75,6 +75,13 @@ public final class IMAPConnectionPool: Sendable {
         return connection
     }
 
+    /// Logs out of the account's pooled connection (after its running operations finish), as
+    /// when the account is removed.
+    public func close(accountId: String) async {
+        let slot = slots.withLock { $0.removeValue(forKey: accountId) }
+        await slot?.close()
+    }
+
     /// Logs out of every pooled connection (after running operations finish).
     public func closeAll() async {
         let all = slots.withLock { slots in
