@@ -12,6 +12,9 @@ public final class NotificationResponseHandler: NotificationCenterDelegate {
     public private(set) var lastOutcome: NotificationActionOutcome?
     /// Set after creation by the composition root (the coordinator is built after the handler, §5.2).
     @ObservationIgnored public weak var coordinator: NotificationSyncCoordinator?
+    /// Told every outcome of a response from the centre, once it is handled: the front end
+    /// reports failures to the user and opens the thread a tap asked for.
+    @ObservationIgnored public var onOutcome: (@MainActor (NotificationActionOutcome) async -> Void)?
 
     @ObservationIgnored private let manageThreadActions: ManageThreadActionsUseCase
     @ObservationIgnored private let markRead: MarkReadUseCase
@@ -34,7 +37,8 @@ public final class NotificationResponseHandler: NotificationCenterDelegate {
     }
 
     public func didReceive(_ response: NotificationResponse) async {
-        _ = await handle(response)
+        let outcome = await handle(response)
+        await onOutcome?(outcome)
     }
 
     /// Handles a response and returns what happened.

@@ -28,6 +28,9 @@ struct DaemonCommand: AsyncParsableCommand {
         discussion: "One daemon per home. Logs go to standard error (the journal under systemd).")
     @OptionGroup var global: GlobalOptions
     @Option(help: "Seconds between background syncs of every folder.") var syncInterval = 300
+    @Option(help: ArgumentHelp("Run on a notification click with /bin/sh; $1 is the thread id (default: a terminal showing it).",
+                               valueName: "command"))
+    var openCommand: String?
     @Option(help: .hidden) var idleRenewSeconds = 540
     @Option(help: .hidden) var outageGraceSeconds = 300
     @Option(help: .hidden) var reconnectMaxSeconds = 300
@@ -47,6 +50,7 @@ struct DaemonCommand: AsyncParsableCommand {
         options.syncInterval = .seconds(syncInterval)
         options.idle.renewInterval = .seconds(idleRenewSeconds)
         options.outageGrace = TimeInterval(outageGraceSeconds)
+        if let openCommand { options.openCommand = openCommand }
         options.idle.maximumBackoff = .seconds(max(1, reconnectMaxSeconds))
         let daemon = try await MailDaemon.start(home: VaultMailHome(explicit: global.home), options: options,
                                                 logger: Logger(label: "vaultmail"))

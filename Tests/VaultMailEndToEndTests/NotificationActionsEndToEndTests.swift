@@ -91,4 +91,36 @@ struct NotificationActionsEndToEndTests {
             #expect(world.notifications.calls("CloseNotification").count == 3, "the unread one stays")
         }
     }
+
+    @Test("A click opens the conversation with the open command; an action the server cannot take is reported and changes nothing")
+    func openAndFailedAction() async throws {
+        try await EndToEndWorld.with { world in
+            let opened = world.home.deletingLastPathComponent().appendingPathComponent("\(world.home.lastPathComponent)-opened")
+            defer { try? FileManager.default.removeItem(at: opened) }
+            try await world.addAccount()
+            try await world.startDaemon(["--open-command", "printf '%s' \"$1\" > '\(opened.path)'"])
+            try world.deliver(EndToEndWorld.message("Click me"))
+            let id = try #require(try await world.waitForNotification(mentioning: "Click me")["id"] as? Int)
+            let thread = try #require(try await world.inboxThreads().first { $0.subject == "Click me" })
+
+            try await world.notifications.emitAction(id: UInt32(id), key: "default")
+            try await world.eventually("the open command ran") { (try? String(contentsOf: opened, encoding: .utf8)) == thread.id }
+
+            try await world.dovecot.stop()
+            try await world.notifications.emitAction(id: UInt32(id), key: "ARCHIVE_ACTION")
+            let failure = try await world.notifications.waitForEvent(timeout: .seconds(90)) {
+                $0["method"] as? String == "Notify" && ($0["summary"] as? String)?.contains("could not archive") == true
+            }
+            #expect((failure["body"] as? String)?.contains("127.0.0.1") == true, "the reason names the server: \(failure)")
+            #expect(!world.notifications.calls("CloseNotification").contains { $0["id"] as? Int == id }, "the notification stays")
+
+            try await world.dovecot.restart()
+            #expect(try await world.otherClient.messages(in: "INBOX").map(\.subject) == ["Click me"], "nothing changed on the server")
+            #expect(try await world.otherClient.messages(in: "Archive").isEmpty)
+            try await world.notifications.emitAction(id: UInt32(id), key: "ARCHIVE_ACTION")
+            try await world.eventually("archived once the server is back") {
+                try await world.otherClient.messages(in: "Archive").map(\.subject) == ["Click me"]
+            }
+        }
+    }
 }

@@ -23,6 +23,9 @@ public final class MailDaemon {
         /// command line are watched or dropped without a restart.
         public var accountCheckInterval: Duration = .seconds(5)
         public var desktop = DBusNotificationCenter.Configuration()
+        /// Run with `/bin/sh` when a notification is clicked: `$1` is the thread id
+        /// (`ThreadOpener`); by default a terminal showing the conversation, if there is one.
+        public var openCommand: String? = ThreadOpener.defaultCommand
 
         public init() {}
     }
@@ -31,6 +34,7 @@ public final class MailDaemon {
     public let services: MailServices
     public let sending: MailSending
     private let center: DBusNotificationCenter
+    private let opener: ThreadOpener
     private let health: AccountHealthMonitor
     private let idle: IDLEMonitorUseCase
     private let options: Options
@@ -53,20 +57,58 @@ public final class MailDaemon {
                                         emailRepository: services.emails)
         settings.settings = app.settingsStore
         center.settings = app.settingsStore
-        return MailDaemon(app: app, services: services, sending: sending, center: center, options: options, logger: logger, lock: lock)
+        let opener = ThreadOpener(command: options.openCommand, home: home.directory.path)
+        return MailDaemon(app: app, services: services, sending: sending, center: center, opener: opener, options: options,
+                          logger: logger, lock: lock)
     }
 
     private init(app: AppDependencies, services: MailServices, sending: MailSending, center: DBusNotificationCenter,
-                 options: Options, logger: Logger, lock: DaemonLock) {
+                 opener: ThreadOpener, options: Options, logger: Logger, lock: DaemonLock) {
         self.app = app
         self.services = services
         self.sending = sending
         self.center = center
+        self.opener = opener
         self.options = options
         self.logger = logger
         self.lock = lock
         health = AccountHealthMonitor(center: center, clock: SystemWallClock(), outageGrace: options.outageGrace)
         idle = IDLEMonitorUseCase(sync: services.sync, options: options.idle)
+        app.notificationResponseHandler.onOutcome = { [weak self] outcome in await self?.followUp(outcome) }
+    }
+
+    /// After the user acted on a notification: says what happened in the log, tells the user
+    /// when it failed (the mailbox is unchanged and the notification stays), and opens a
+    /// conversation the user clicked.
+    private func followUp(_ outcome: NotificationActionOutcome) async {
+        switch outcome {
+        case .failed(let action, let message):
+            logger.error("notification action \(action) failed: \(message)")
+            let request = NotificationRequest(
+                identifier: "action-failed-\(UUID().uuidString)",
+                content: NotificationContent(
+                    title: "VaultMail could not \(action)", subtitle: "", body: message, categoryIdentifier: "ACTION_FAILED",
+                    threadIdentifier: "action-failed", userInfo: NotificationUserInfo(emailId: "", threadId: "", accountId: "", fromAddress: ""),
+                    interruptionLevel: .active))
+            try? await center.add(request)
+        case .openedThread(let threadId):
+            open(threadId)
+        case .composeRequested:
+            if let threadId = app.notificationSyncCoordinator.pendingThreadNavigation { open(threadId) }
+        case .markedRead(let threadId), .archived(let threadId), .deleted(let threadId):
+            logger.info("notification action done on thread \(threadId.prefix(10)): \(outcome)")
+        case .replied(let draftId):
+            logger.info("reply \(draftId.prefix(10)) sent from a notification")
+        case .dismissed:
+            break
+        }
+    }
+
+    private func open(_ threadId: String) {
+        app.notificationSyncCoordinator.pendingThreadNavigation = nil
+        logger.info("opening thread \(threadId.prefix(10))")
+        let logger = self.logger
+        opener.open(threadId: threadId) { problem in logger.warning("\(problem)") }
     }
 
     /// Runs until SIGTERM or SIGINT.
