@@ -2,7 +2,7 @@ import Foundation
 public import VaultMailCore
 
 /// Where an IMAP server is and how to reach it: the connection half of an `Account`.
-public struct IMAPEndpoint: Sendable, Hashable {
+public struct IMAPEndpoint: ServerEndpoint, Hashable {
     public var host: String
     public var port: Int
     public var security: ConnectionSecurity
@@ -36,10 +36,5 @@ public struct IMAPEndpoint: Sendable, Hashable {
         self.init(
             host: account.imapHost, port: account.imapPort, security: account.security, caFile: account.caFile,
             connectTimeout: connectTimeout, readTimeout: readTimeout)
-    }
-
-    /// `host:port`, as errors name the server.
-    public var address: String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }

@@ -63,13 +63,7 @@ public struct IMAPError: Error, Sendable, Equatable, CustomStringConvertible, Lo
     }
 
     public var description: String {
-        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        var text = "cannot \(operation) \(address)"
-        if let user { text += " as \(user)" }
-        let details = [serverResponse, reason].compactMap { $0 }.filter { !$0.isEmpty }
-        text += ": " + (details.isEmpty ? "no further detail" : details.joined(separator: " — "))
-        if let hint { text += (text.hasSuffix(".") ? " " : ". ") + hint }
-        return text
+        ServerAddress.errorText(operation: operation, host: host, port: port, user: user, details: [serverResponse, reason], hint: hint)
     }
 
     public var errorDescription: String? { description }
@@ -91,5 +85,12 @@ public struct IMAPError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         case .notConnected: return "Connect (and log in) first."
         case .unsupported: return nil
         }
+    }
+}
+
+extension IMAPError.Kind {
+    /// The same failure of the stream under the session.
+    init(_ kind: SecureStream.Failure.Kind) {
+        self.init(rawValue: kind.rawValue)!  // every stream failure kind is a case of ours (tested)
     }
 }

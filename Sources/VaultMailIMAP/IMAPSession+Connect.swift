@@ -3,10 +3,6 @@ internal import CEtPan
 import VaultMailCore
 
 extension IMAPSession {
-    /// Read buffer of our streams: larger than the largest TLS record (16 KiB), so libetpan
-    /// always takes a whole record from GnuTLS and none stays hidden from `poll` during IDLE.
-    private static let streamBufferSize = 32 * 1024
-
     /// Opens the connection: TCP, then TLS (verified) or the greeting and STARTTLS (verified),
     /// then the capabilities. No credential is sent here; a certificate that fails
     /// verification closes the connection before anything but the TLS handshake was sent.
@@ -17,45 +13,18 @@ extension IMAPSession {
         }
         begin()
         let security = endpoint.security
-        let fd: Int32
+        let stream: UnsafeMutablePointer<mailstream>
         do {
-            fd = try TCPConnector.connect(
-                host: endpoint.host, port: endpoint.port, timeout: endpoint.connectTimeout,
-                readTimeout: endpoint.readTimeout, loopbackOnly: security == .plain)
+            stream = try SecureStream.open(endpoint, protocolName: "IMAP")
         } catch {
-            throw connectError(error)
+            throw streamError(error)
         }
-
         // Ownership: mailimap_new allocates the session; dropConnection() frees it.
         guard let session = mailimap_new(0, nil) else {
-            close(fd)
+            mailstream_close(stream)
             throw makeError(.connectionFailed, operation, reason: "out of memory")
         }
         adopt(session)
-
-        let stream: UnsafeMutablePointer<mailstream>
-        if security == .tls {
-            let low = try openTLS(on: fd, operation: "negotiate TLS with", socketIsLoose: true)
-            do {
-                try verifyCertificate(of: low)
-            } catch {
-                // Ownership: the TLS low stream owns the socket; close + free release both.
-                mailstream_low_close(low)
-                mailstream_low_free(low)
-                dropConnection()
-                throw error
-            }
-            stream = try makeStream(low, operation: operation)
-        } else {
-            // Ownership: the socket low stream takes the descriptor (closed by mailstream_close).
-            guard let low = mailstream_low_socket_open(fd) else {
-                close(fd)
-                dropConnection()
-                throw makeError(.connectionFailed, operation, reason: "out of memory")
-            }
-            mailstream_low_set_timeout(low, time_t(endpoint.readTimeout.wholeSecondsAtLeastOne))
-            stream = try makeStream(low, operation: operation)
-        }
 
         // Ownership: from here the session owns the stream (imap_stream), even on failure.
         let greeting = mailimap_connect(session, stream)
@@ -81,61 +50,8 @@ extension IMAPSession {
         }
     }
 
-    private func connectError(_ failure: TCPConnector.Failure) -> IMAPError {
-        switch failure {
-        case .notLoopback(let addresses):
-            return makeError(
-                .plaintextRefused, "connect without TLS to",
-                reason: "plain-text IMAP is only allowed to loopback addresses, and \(endpoint.host) is "
-                    + addresses.joined(separator: ", "))
-        case .resolution(let message):
-            return makeError(.connectionFailed, "connect to", reason: "the host name cannot be resolved (\(message))")
-        case .refused(let message):
-            return makeError(.connectionFailed, "connect to", reason: message)
-        case .timedOut:
-            return makeError(
-                .timedOut, "connect to",
-                reason: "no connection within \(endpoint.connectTimeout.wholeSecondsAtLeastOne) s")
-        }
-    }
-
-    /// Wraps a low stream in a buffered stream; closes everything on failure.
-    private func makeStream(
-        _ low: UnsafeMutablePointer<mailstream_low>, operation: String
-    ) throws(IMAPError) -> UnsafeMutablePointer<mailstream> {
-        // Ownership: mailstream_new takes the low stream; mailstream_close frees both.
-        guard let stream = mailstream_new(low, Self.streamBufferSize) else {
-            mailstream_low_close(low)
-            mailstream_low_free(low)
-            dropConnection()
-            throw makeError(.connectionFailed, operation, reason: "out of memory")
-        }
-        return stream
-    }
-
-    /// TLS handshake on a connected socket, with SNI for host names (not for IP literals).
-    /// `socketIsLoose` says the socket belongs to no stream yet, so a failure must close it;
-    /// otherwise the session's plain stream still owns it and `dropConnection` closes it.
-    private func openTLS(
-        on fd: Int32, operation: String, socketIsLoose: Bool
-    ) throws(IMAPError) -> UnsafeMutablePointer<mailstream_low> {
-        // Ownership: on success the returned low stream owns `fd`; on failure `fd` is untouched.
-        guard let low = TLSHandshake.open(
-            fd: fd, host: endpoint.host, timeout: endpoint.connectTimeout, readTimeout: endpoint.readTimeout)
-        else {
-            if socketIsLoose { close(fd) }
-            dropConnection()
-            throw makeError(.tlsFailed, operation, reason: "the TLS handshake failed (does this port speak TLS?)")
-        }
-        return low
-    }
-
-    private func verifyCertificate(of low: UnsafeMutablePointer<mailstream_low>) throws(IMAPError) {
-        do {
-            try TLSVerifier.verifyPeer(of: low, host: endpoint.host, caFile: endpoint.caFile)
-        } catch {
-            throw makeError(.certificateRejected, "trust", reason: error.reason)
-        }
+    private func streamError(_ failure: SecureStream.Failure) -> IMAPError {
+        makeError(IMAPError.Kind(failure.kind), failure.operation, reason: failure.reason)
     }
 
     /// STARTTLS, then the handshake on the same socket and the certificate check.
@@ -150,24 +66,11 @@ extension IMAPSession {
         guard let stream = imap.pointee.imap_stream else {
             throw makeError(.connectionLost, operation, reason: "the connection was closed")
         }
-        // Bytes already buffered after the STARTTLS answer were sent in plain text, possibly
-        // injected by a third party: refuse rather than treat them as protected.
-        if stream.pointee.read_buffer_len > 0 {
-            dropConnection()
-            throw makeError(.tlsFailed, operation, reason: "the server sent unexpected data right after STARTTLS")
-        }
-        let plainLow = mailstream_get_low(stream)
-        let fd = mailstream_low_get_fd(plainLow)
-        let tlsLow = try openTLS(on: fd, operation: operation, socketIsLoose: false)
-        // Ownership: freeing the plain low stream does not close `fd`, which the TLS low
-        // stream now owns; mailstream_set_low hands the TLS low stream to the stream.
-        mailstream_low_free(plainLow)
-        mailstream_set_low(stream, tlsLow)
         do {
-            try verifyCertificate(of: tlsLow)
+            try SecureStream.startTLS(on: stream, endpoint)
         } catch {
             dropConnection()
-            throw error
+            throw streamError(error)
         }
     }
 

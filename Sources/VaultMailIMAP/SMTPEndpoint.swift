@@ -2,7 +2,7 @@ import Foundation
 public import VaultMailCore
 
 /// Where an SMTP submission server is and how to reach it: the sending half of an `Account`.
-public struct SMTPEndpoint: Sendable, Hashable {
+public struct SMTPEndpoint: ServerEndpoint, Hashable {
     public var host: String
     public var port: Int
     /// `.tls` for implicit TLS (usually 465), `.starttls` (usually 587), `.plain` only to
@@ -33,10 +33,5 @@ public struct SMTPEndpoint: Sendable, Hashable {
         self.init(
             host: account.smtpHost, port: account.smtpPort, security: account.security, caFile: account.caFile,
             connectTimeout: connectTimeout, readTimeout: readTimeout)
-    }
-
-    /// `host:port`, as errors name the server.
-    public var address: String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }

@@ -2,9 +2,6 @@ import Foundation
 internal import CEtPan
 
 extension SMTPSession {
-    /// Read buffer of our streams: larger than the largest TLS record (16 KiB).
-    private static let streamBufferSize = 32 * 1024
-
     /// Opens the connection: TCP, then TLS (verified) or the greeting, EHLO and STARTTLS
     /// (verified), then EHLO. No credential is sent here; a certificate that fails
     /// verification closes the connection before anything but the TLS handshake (implicit
@@ -16,59 +13,19 @@ extension SMTPSession {
         }
         begin()
         let security = endpoint.security
-        let fd: Int32
+        let stream: UnsafeMutablePointer<mailstream>
         do {
-            fd = try TCPConnector.connect(
-                host: endpoint.host, port: endpoint.port, timeout: endpoint.connectTimeout,
-                readTimeout: endpoint.readTimeout, loopbackOnly: security == .plain)
+            stream = try SecureStream.open(endpoint, protocolName: "SMTP")
         } catch {
-            throw connectError(error)
+            throw streamError(error)
         }
         // Ownership: mailsmtp_new allocates the session; dropConnection() frees it.
         guard let session = mailsmtp_new(0, nil) else {
-            close(fd)
+            mailstream_close(stream)
             throw makeError(.connectionFailed, operation, reason: "out of memory")
         }
         adopt(session)
         mailsmtp_set_timeout(session, time_t(endpoint.readTimeout.wholeSecondsAtLeastOne))
-
-        let low: UnsafeMutablePointer<mailstream_low>
-        if security == .tls {
-            // Ownership: on success the TLS low stream owns `fd`; on failure `fd` is still ours.
-            guard let tls = TLSHandshake.open(
-                fd: fd, host: endpoint.host, timeout: endpoint.connectTimeout, readTimeout: endpoint.readTimeout)
-            else {
-                close(fd)
-                dropConnection()
-                throw makeError(.tlsFailed, "negotiate TLS with", reason: "the TLS handshake failed (does this port speak TLS?)")
-            }
-            do {
-                try verifyCertificate(of: tls)
-            } catch {
-                // Ownership: the TLS low stream owns the socket; close + free release both.
-                mailstream_low_close(tls)
-                mailstream_low_free(tls)
-                dropConnection()
-                throw error
-            }
-            low = tls
-        } else {
-            // Ownership: the socket low stream takes the descriptor (closed by mailstream_close).
-            guard let plain = mailstream_low_socket_open(fd) else {
-                close(fd)
-                dropConnection()
-                throw makeError(.connectionFailed, operation, reason: "out of memory")
-            }
-            mailstream_low_set_timeout(plain, time_t(endpoint.readTimeout.wholeSecondsAtLeastOne))
-            low = plain
-        }
-        // Ownership: mailstream_new takes the low stream; mailstream_close frees both.
-        guard let stream = mailstream_new(low, Self.streamBufferSize) else {
-            mailstream_low_close(low)
-            mailstream_low_free(low)
-            dropConnection()
-            throw makeError(.connectionFailed, operation, reason: "out of memory")
-        }
         do throws(SMTPError) {
             // Ownership: mailsmtp_connect keeps the stream in the session; when the greeting
             // is refused it closes the stream itself and clears the field.
@@ -86,29 +43,8 @@ extension SMTPSession {
         }
     }
 
-    private func connectError(_ failure: TCPConnector.Failure) -> SMTPError {
-        switch failure {
-        case .notLoopback(let addresses):
-            return makeError(
-                .plaintextRefused, "connect without TLS to",
-                reason: "plain-text SMTP is only allowed to loopback addresses, and \(endpoint.host) is "
-                    + addresses.joined(separator: ", "))
-        case .resolution(let message):
-            return makeError(.connectionFailed, "connect to", reason: "the host name cannot be resolved (\(message))")
-        case .refused(let message):
-            return makeError(.connectionFailed, "connect to", reason: message)
-        case .timedOut:
-            return makeError(
-                .timedOut, "connect to", reason: "no connection within \(endpoint.connectTimeout.wholeSecondsAtLeastOne) s")
-        }
-    }
-
-    private func verifyCertificate(of low: UnsafeMutablePointer<mailstream_low>) throws(SMTPError) {
-        do {
-            try TLSVerifier.verifyPeer(of: low, host: endpoint.host, caFile: endpoint.caFile)
-        } catch {
-            throw makeError(.certificateRejected, "trust", reason: error.reason)
-        }
+    private func streamError(_ failure: SecureStream.Failure) -> SMTPError {
+        makeError(SMTPError.Kind(failure.kind), failure.operation, reason: failure.reason)
     }
 
     /// EHLO with our address as an address literal (`[127.0.0.1]`, `[IPv6:::1]`), which is
@@ -139,23 +75,11 @@ extension SMTPSession {
         guard let stream = session.pointee.stream else {
             throw makeError(.connectionLost, operation, reason: "the connection was closed")
         }
-        // Bytes already buffered after the STARTTLS reply were sent in plain text, possibly
-        // injected by a third party: refuse rather than treat them as protected.
-        if stream.pointee.read_buffer_len > 0 {
-            throw makeError(.tlsFailed, operation, reason: "the server sent unexpected data right after STARTTLS")
+        do {
+            try SecureStream.startTLS(on: stream, endpoint)
+        } catch {
+            throw streamError(error)
         }
-        let plainLow = mailstream_get_low(stream)
-        let fd = mailstream_low_get_fd(plainLow)
-        guard let tls = TLSHandshake.open(
-            fd: fd, host: endpoint.host, timeout: endpoint.connectTimeout, readTimeout: endpoint.readTimeout)
-        else {
-            throw makeError(.tlsFailed, operation, reason: "the TLS handshake failed")
-        }
-        // Ownership: freeing the plain low stream does not close `fd`, which the TLS low
-        // stream now owns; mailstream_set_low hands the TLS low stream to the stream.
-        mailstream_low_free(plainLow)
-        mailstream_set_low(stream, tls)
-        try verifyCertificate(of: tls)
     }
 
     /// Our end of the connection as an SMTP address literal.

@@ -74,4 +74,12 @@ struct ProtocolPieceTests {
             lost.description
                 == "cannot idle on \"INBOX\" on [::1]:993: the connection was closed. The connection is closed; connect again.")
     }
+
+    @Test("Every failure of the shared secure stream is a kind of IMAP and of SMTP error")
+    func streamFailureKinds() {
+        for kind in SecureStream.Failure.Kind.allCases {
+            #expect(IMAPError.Kind(rawValue: kind.rawValue) != nil, "\(kind)")
+            #expect(SMTPError.Kind(rawValue: kind.rawValue) != nil, "\(kind)")
+        }
+    }
 }
