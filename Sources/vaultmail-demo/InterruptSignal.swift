@@ -1,0 +1,21 @@
+import Foundation
+import Synchronization
+
+/// Ctrl-C (SIGINT), SIGTERM and SIGHUP, caught so the demo can stop its servers and remove
+/// its files before it exits. The handler only records the signal; the demo polls it.
+enum InterruptSignal {
+    private static let received = Atomic<Int32>(0)
+
+    /// A real handler, not SIG_IGN: programs the demo starts get the default again on exec.
+    static func install() {
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number) { caught in InterruptSignal.received.store(caught, ordering: .relaxed) }
+        }
+    }
+
+    /// The signal caught, if any.
+    static var caught: Int32? {
+        let value = received.load(ordering: .relaxed)
+        return value == 0 ? nil : value
+    }
+}
