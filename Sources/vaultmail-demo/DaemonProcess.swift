@@ -13,11 +13,11 @@ final class DaemonProcess {
         process = try ChildProcess(tool.path, ["daemon"], environment: tool.environment)
     }
 
-    var isRunning: Bool { process.isRunning }
-
-    /// The log so far, one entry a line, without the timestamp, level and label.
+    /// The complete lines logged so far, without timestamp, level and label.
     var logLines: [String] {
-        process.errorOutput.split(separator: "\n").map { Self.message(of: String($0)) }
+        let log = process.errorOutput
+        guard let end = log.lastIndex(of: "\n") else { return [] }  // a line still being written waits
+        return log[..<end].split(separator: "\n").map { Self.message(of: String($0)) }
     }
 
     /// The log lines not handed out before.
@@ -27,15 +27,10 @@ final class DaemonProcess {
         return Array(lines.dropFirst(shown))
     }
 
-    /// How many log lines contain `text`.
-    func count(_ text: String) -> Int {
-        logLines.filter { $0.contains(text) }.count
-    }
-
-    /// Waits until `text` has been logged `occurrences` times.
-    func waitForLog(_ text: String, occurrences: Int = 1, timeout: Duration = .seconds(60)) async throws {
+    /// Waits until a log line contains `text`.
+    func waitForLog(_ text: String, timeout: Duration = .seconds(60)) async throws {
         let deadline = ContinuousClock.now + timeout
-        while count(text) < occurrences {
+        while !logLines.contains(where: { $0.contains(text) }) {
             guard process.isRunning else {
                 throw DemoFailure("the daemon exited (status \(process.exitStatus)) before logging \"\(text)\": \(process.errorOutput)")
             }
@@ -80,16 +75,12 @@ final class DaemonProcess {
         return state == "Z" || state == "X"
     }
 
-    /// "2025-01-01T10:00:00+0000 info vaultmail : [VaultMailApp] synced work: 20 new" →
-    /// "synced work: 20 new" (warnings and errors keep their level).
+    /// swift-log's "TIMESTAMP LEVEL LABEL: [SOURCE] MESSAGE" → "MESSAGE" (other levels than
+    /// info keep theirs: "warning: MESSAGE").
     static func message(of line: String) -> String {
-        let words = line.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: false).map(String.init)
-        guard words.count == 5, words[3] == ":" || words[2].hasSuffix(":") else { return line }
-        let level = words[1]
-        var text = words[3] == ":" ? words[4] : words[3...].joined(separator: " ")
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-            text = String(text[text.index(after: close)...]).trimmingCharacters(in: .whitespaces)
-        }
-        return level == "info" ? text : "\(level): \(text)"
+        let parts = line.split(separator: " ", maxSplits: 2)
+        guard parts.count == 3, let source = parts[2].range(of: "] ") else { return line }
+        let text = parts[2][source.upperBound...]
+        return parts[1] == "info" ? String(text) : "\(parts[1]): \(text)"
     }
 }

@@ -25,7 +25,7 @@ final class DemoWorld {
 
     /// The directories the servers and the demo wrote to.
     var directories: [URL] {
-        [directory, dovecot?.directory, smtp?.directory, bus?.directory].compactMap { $0 }
+        [directory, dovecot?.directory, smtp?.directory, bus?.directory].compactMap { $0?.standardizedFileURL }
     }
 
     /// Stops everything, newest first, and removes every temporary directory. Returns what

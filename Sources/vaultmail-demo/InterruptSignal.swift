@@ -6,11 +6,14 @@ import Synchronization
 enum InterruptSignal {
     private static let received = Atomic<Int32>(0)
 
-    /// A real handler, not SIG_IGN: programs the demo starts get the default again on exec.
+    /// Real handlers, not SIG_IGN, so programs the demo starts get the defaults again on
+    /// exec. SIGPIPE (standard output closed early, as by `| head`) is caught and forgotten:
+    /// the write fails instead, and the demo goes on to clean up.
     static func install() {
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number) { caught in InterruptSignal.received.store(caught, ordering: .relaxed) }
         }
+        signal(SIGPIPE) { _ in }
     }
 
     /// The signal caught, if any.

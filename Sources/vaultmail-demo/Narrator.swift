@@ -5,10 +5,10 @@ import Foundation
 struct Narrator: Sendable {
     private let start = ContinuousClock.now
 
-    /// A numbered chapter heading.
-    func step(_ number: Int, _ title: String) {
+    /// A chapter heading, numbered when `number` is given.
+    func step(_ number: Int?, _ title: String) {
         let elapsed = ContinuousClock.now - start
-        let heading = "── \(number). \(title) "
+        let heading = "── \(number.map { "\($0). " } ?? "")\(title) "
         let time = " \(Self.seconds(elapsed)) ──"
         let rule = String(repeating: "─", count: max(3, 78 - heading.count - time.count))
         write("\n" + heading + rule + time)
@@ -58,8 +58,9 @@ struct Narrator: Sendable {
     /// A blank line.
     func blank() { write("") }
 
+    /// A line as it is. A closed pipe (`| head`) is ignored: the demo still cleans up.
     func write(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// "0.4 s", "12.3 s".

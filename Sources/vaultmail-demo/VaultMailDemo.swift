@@ -60,7 +60,7 @@ enum VaultMailDemo {
         watcher.cancel()
 
         let status: Int32
-        say.step(9, "Cleaning up")
+        say.step(nil, "Cleaning up")
         if let signal = InterruptSignal.caught {
             say.warn("interrupted (signal \(signal)): stopping everything")
             status = 128 + signal
@@ -73,7 +73,7 @@ enum VaultMailDemo {
         for line in await world.shutDown() { say.done(line) }
         if status == 0 {
             say.blank()
-            say.write("Done. Nothing left this machine: every server listened on 127.0.0.1 only.")
+            say.write("Done. No mail left this machine: every server listened on 127.0.0.1 only, and all of it is gone.")
         }
         return status
     }
