@@ -1,8 +1,8 @@
-# VaultMail: `make run` builds and runs the tool, `make test` runs every test.
+# VaultMail: `make demo` shows it at work, `make run` builds and runs the tool, `make test` runs every test.
 SWIFT ?= swift
 BUILD_LOG := .build/build-warnings.log
 
-.PHONY: deps build run test bench install clean
+.PHONY: deps build demo run test bench install clean
 
 deps:
 	scripts/install-deps.sh
@@ -11,6 +11,12 @@ build: deps
 	@mkdir -p .build
 	$(SWIFT) build --build-tests 2>&1 | tee $(BUILD_LOG)
 	scripts/check-warnings.sh $(BUILD_LOG)
+
+# The demo drives the `vaultmail` binary built beside it: build both, then run it.
+demo: deps
+	$(SWIFT) build --product vaultmail
+	$(SWIFT) build --product vaultmail-demo
+	"$$($(SWIFT) build --show-bin-path)/vaultmail-demo" $(ARGS)
 
 run: deps
 	$(SWIFT) run vaultmail $(ARGS)

@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "vaultmail", targets: ["vaultmail"]),
         .executable(name: "vaultmail-bench", targets: ["vaultmail-bench"]),
+        .executable(name: "vaultmail-demo", targets: ["vaultmail-demo"]),
         .library(name: "VaultMailCore", targets: ["VaultMailCore"]),
         .library(name: "VaultMailStore", targets: ["VaultMailStore"]),
         .library(name: "VaultMailIMAP", targets: ["VaultMailIMAP"]),
@@ -69,6 +70,8 @@ let package = Package(
                 "VaultMailSync", "VaultMailIMAP", "VaultMailMIME",
             ]
         ),
+        // `make demo`: the tool against private servers on loopback, narrated (issue 7).
+        .executableTarget(name: "vaultmail-demo", dependencies: ["VaultMailCore", "VaultMailIMAP", "VaultMailTesting"]),
         .testTarget(
             name: "VaultMailCoreTests",
             dependencies: ["VaultMailCore", "VaultMailTesting"]
