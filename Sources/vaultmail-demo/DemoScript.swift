@@ -199,14 +199,7 @@ struct DemoScript {
         try await vaultmail(tool, ["notify", "quiet-hours", Self.quietHoursAroundNow()])
         let offsite = try await thread(tool, subject: mailbox.offsite.subject)
         try await vaultmail(tool, ["notify", "mute", Self.short(offsite.id)])
-        say.say("The daemon reads these settings when it starts, so restart it (SIGTERM, then start again):")
-        if let daemon = world.daemon {
-            let (duration, status) = await daemon.stop()
-            for line in daemon.newLogLines() { say.daemonLog(line) }
-            say.done("stopped in \(Narrator.brief(duration))\(status.map { " (exit status \($0))" } ?? " (it had to be killed)")")
-        }
-        say.write("   $ vaultmail daemon &")
-        try await startDaemon(tool)
+        say.say("The running daemon takes these in from its next mail on; no restart needed.")
         try await vaultmail(tool, ["notify", "status"])
     }
 

@@ -53,6 +53,14 @@ struct ModelTests {
         let json = Participant.encode([Participant(name: "John Smith", email: "j@x"), Participant(name: "Sarah Lee", email: "s@x")])
         let thread = EmailThread(id: "t", accountId: "a", subject: "s", latestDate: Date(), messageCount: 3, participants: json)
         #expect(thread.senderSummary == "John, Sarah (3)")
+        #expect(thread.senderSummary(me: ["S@X"]) == "John, me (3)", "the user's own address reads \"me\"")
+    }
+
+    @Test("A single participant keeps the whole name: \"The Weekly Bit\", not \"The\"")
+    func singleSender() {
+        let json = Participant.encode([Participant(name: "The Weekly Bit", email: "news@bit.example")])
+        let thread = EmailThread(id: "t", accountId: "a", subject: "s", latestDate: Date(), messageCount: 1, participants: json)
+        #expect(thread.senderSummary == "The Weekly Bit")
     }
 
     @Test("AC-U-13: page size is 25 and the NOTIF-03 constants are as specified")

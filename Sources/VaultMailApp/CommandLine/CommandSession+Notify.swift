@@ -128,7 +128,7 @@ extension CommandSession {
         }
         guard !decisions.isEmpty else { return "No notification decisions yet." }
         return decisions.map {
-            "\(ThreadRow.pad(dates.string(for: $0.decidedAt), 9)) \(ThreadRow.pad($0.outcome.rawValue, 10)) \(ThreadRow.pad($0.rule.rawValue, 18)) \($0.emailId.prefix(ThreadRow.idLength)) \(ThreadRow.fit($0.subject, 28))"
+            "\(ThreadRow.pad(dates.string(for: $0.decidedAt), 9)) \(ThreadRow.pad($0.outcome.rawValue, 10)) \(ThreadRow.pad($0.rule.rawValue, 18)) \($0.emailId.prefix(ThreadRow.idLength)) \(ThreadRow.cut($0.subject, 28))"
         }.joined(separator: "\n")
     }
 

@@ -42,7 +42,8 @@ extension CommandSession {
         }
         if query.json { return try ThreadJSON.encode(ThreadJSON.page(page)) }
         guard !page.threads.isEmpty else { return "No conversations in \(query.folder)." }
-        var lines = page.threads.map { ThreadRow.render($0, dates: dates) }
+        let me = Set(accounts.map(\.email))
+        var lines = page.threads.map { ThreadRow.render($0, dates: dates, me: me) }
         if let next = page.nextCursor { lines.append("More: vaultmail threads --cursor \(next.encoded)") }
         return lines.joined(separator: "\n")
     }

@@ -8,10 +8,11 @@ public struct ThreadRow: Sendable {
     public static let width = 80
     public static let idLength = 10
 
-    public static func render(_ thread: EmailThread, dates: RelativeDate, width: Int = width) -> String {
+    /// `me`: the addresses of the user's accounts, shown as "me" among the participants.
+    public static func render(_ thread: EmailThread, dates: RelativeDate, me: Set<String> = [], width: Int = width) -> String {
         let markers = (thread.isUnread ? "●" : " ") + (thread.isStarred ? "★" : " ") + (thread.hasAttachments ? "+" : " ")
         let id = String(thread.id.prefix(idLength))
-        let sender = fit(thread.senderSummary, 18)
+        let sender = fit(thread.senderSummary(me: me), 18)
         let time = dates.string(for: thread.latestDate)
         let fixed = markers.count + 1 + id.count + 1 + 18 + 1 + 1 + 8
         let room = max(10, width - fixed)
@@ -22,9 +23,13 @@ public struct ThreadRow: Sendable {
 
     /// `text` cut to `width` characters (with "…") or padded to it.
     static func fit(_ text: String, _ width: Int) -> String {
+        pad(cut(text, width), width)
+    }
+
+    /// `text` on one line, cut to `width` characters (with "…"): for a line's last column.
+    static func cut(_ text: String, _ width: Int) -> String {
         let flat = text.replacingOccurrences(of: "\n", with: " ")
-        if flat.count > width { return String(flat.prefix(width - 1)) + "…" }
-        return pad(flat, width)
+        return flat.count > width ? String(flat.prefix(width - 1)) + "…" : flat
     }
 
     static func pad(_ text: String, _ width: Int, leading: Bool = false) -> String {

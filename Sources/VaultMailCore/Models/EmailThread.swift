@@ -51,11 +51,18 @@ public struct EmailThread: Sendable, Codable, Hashable, Identifiable {
 
     /// What a thread row shows as its sender line: "John, Sarah (3)" for a conversation of
     /// three messages, "Unknown" when no participant can be read (AC-U-03, E-09).
-    public var senderSummary: String {
+    public var senderSummary: String { senderSummary(me: []) }
+
+    /// The sender line, with the account holder's own addresses (`me`) shown as "me". One
+    /// participant gets the whole name ("The Weekly Bit"); several their first names.
+    public func senderSummary(me: Set<String>) -> String {
         let people = participantList
         guard !people.isEmpty else { return "Unknown" }
+        let mine = Set(me.map { $0.lowercased() })
         let names = people.prefix(2).map { person -> String in
+            if mine.contains(person.email.lowercased()) { return "me" }
             let name = person.displayName
+            guard people.count > 1 else { return name }
             return name.split(separator: " ").first.map(String.init) ?? name
         }
         let joined = names.joined(separator: ", ")
