@@ -26,7 +26,10 @@ run: deps
 test: build
 	$(SWIFT) test --no-parallel
 
+# The e2e suite runs the built `vaultmail` tool beside mailnag (scripts/install-bench-deps.sh).
 bench: deps
+	scripts/install-bench-deps.sh
+	$(SWIFT) build -c release --product vaultmail
 	$(SWIFT) run -c release vaultmail-bench $(or $(SUITES),store)
 
 install: deps

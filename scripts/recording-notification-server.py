@@ -7,7 +7,8 @@ stdin). Runs on the session bus named by DBUS_SESSION_BUS_ADDRESS (a private tes
 stdout events:  {"event": "ready", "unique_name": ...}
                 {"event": "call", "method": "Notify", "id": N, "app_name": ..., "replaces_id": ...,
                  "app_icon": ..., "summary": ..., "body": ..., "actions": [...], "expire_timeout": ...,
-                 "hints": {key: {"type": "String", "value": ...}}}
+                 "hints": {key: {"type": "String", "value": ...}},
+                 "at": <time.monotonic() when the call arrived: CLOCK_MONOTONIC seconds, for latency figures>}
                 {"event": "call", "method": "CloseNotification" | "GetCapabilities" | "GetServerInformation", ...}
                 {"event": "launcher-update", "app_uri": ..., "properties": {key: {"type": ..., "value": ...}}}
                 {"event": "query-reply", "types": [...], "app_uri": ..., "properties": {...}}
@@ -22,6 +23,7 @@ stdin commands: {"emit": "ActionInvoked", "id": N, "key": "default"}
 import argparse
 import json
 import sys
+import time
 
 import dbus
 import dbus.service
@@ -76,6 +78,7 @@ class Server(dbus.service.Object):
     @dbus.service.method(IFACE, in_signature="susssasa{sv}i", out_signature="u",
                          async_callbacks=("reply", "error"))
     def Notify(self, app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout, reply, error):
+        arrived = time.monotonic()
         if replaces_id:
             notification_id = int(replaces_id)
         else:
@@ -84,7 +87,7 @@ class Server(dbus.service.Object):
         emit({"event": "call", "method": "Notify", "id": notification_id, "app_name": str(app_name),
               "replaces_id": int(replaces_id), "app_icon": str(app_icon), "summary": str(summary),
               "body": str(body), "actions": [str(a) for a in actions], "hints": typed(hints),
-              "expire_timeout": int(expire_timeout)})
+              "expire_timeout": int(expire_timeout), "at": arrived})
         if self.hang:
             self.held.append(reply)  # never answered: a hung server
         else:

@@ -44,6 +44,9 @@ public final class KeyringDaemon: @unchecked Sendable {
         }
     }
 
+    /// The daemon's process id (its memory is part of what a Secret Service client costs).
+    public var processIdentifier: Int32 { process.processIdentifier }
+
     public func stop() { process.stop() }
 
     deinit { process.stop() }

@@ -9,6 +9,7 @@ struct Bench {
         "desktop": { try await DesktopBenchmarks.run() },
         "sync": { try await SyncBenchmarks.run() },
         "send": SendBenchmarks.run,
+        "e2e": { try await E2EBenchmarks.run() },
     ]
 
     static func main() async {

@@ -293,8 +293,9 @@ extension SyncBenchmarks {
             return Array((header + body).utf8)
         }
 
-        /// Maildir files named as Dovecot names them (`,S=<size>,W=<vsize>`), owned like the home.
-        func writeMaildir(home: URL) throws {
+        /// Maildir files named as Dovecot names them (`,S=<size>,W=<vsize>`), owned like the home;
+        /// `seen: false` leaves every message unread.
+        func writeMaildir(home: URL, seen: Bool = true) throws {
             let manager = FileManager.default
             let maildir = home.appendingPathComponent("Maildir")
             for sub in ["cur", "new", "tmp"] {
@@ -303,7 +304,7 @@ extension SyncBenchmarks {
             let base = Int(Date().timeIntervalSince1970) - messages.count
             for (index, message) in messages.enumerated() {
                 let lineFeeds = message.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-                let name = "\(base + index).M\(index)P\(getpid()).bench,S=\(message.count),W=\(message.count + lineFeeds):2,S"
+                let name = "\(base + index).M\(index)P\(getpid()).bench,S=\(message.count),W=\(message.count + lineFeeds):2,\(seen ? "S" : "")"
                 try Data(message).write(to: maildir.appendingPathComponent("cur/\(name)"))
             }
             let owner = try manager.attributesOfItem(atPath: home.path)
