@@ -54,12 +54,12 @@ extension IMAPSession {
         makeError(IMAPError.Kind(failure.kind), failure.operation, reason: failure.reason)
     }
 
-    /// STARTTLS, then the handshake on the same socket and the certificate check.
+    /// STARTTLS, then the handshake on the same socket and the certificate check. On failure
+    /// `connect()` drops the connection.
     private func startTLS() throws(IMAPError) {
         let operation = "start TLS with"
         let imap = try session(operation)
         guard capabilities.startTLS else {
-            dropConnection()
             throw makeError(.tlsFailed, operation, reason: "the server does not offer STARTTLS")
         }
         try check(mailimap_starttls(imap), operation, refusal: .tlsFailed)
@@ -69,7 +69,6 @@ extension IMAPSession {
         do {
             try SecureStream.startTLS(on: stream, endpoint)
         } catch {
-            dropConnection()
             throw streamError(error)
         }
     }

@@ -100,8 +100,9 @@ public struct SMTPError: Error, Sendable, Equatable, CustomStringConvertible, Lo
 }
 
 extension SMTPError.Kind {
-    /// The same failure of the stream under the session.
+    /// The same failure of the stream under the session (every stream failure kind is a
+    /// case of ours by name; tested).
     init(_ kind: SecureStream.Failure.Kind) {
-        self.init(rawValue: kind.rawValue)!  // every stream failure kind is a case of ours (tested)
+        self = Self(rawValue: kind.rawValue) ?? .connectionFailed
     }
 }

@@ -10,6 +10,7 @@ enum InterruptSignal {
     /// exec. SIGPIPE (standard output closed early, as by `| head`) is caught and forgotten:
     /// the write fails instead, and the demo goes on to clean up.
     static func install() {
+        _ = caught  // initialise the lazy static here, never first inside a handler
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number) { caught in InterruptSignal.received.store(caught, ordering: .relaxed) }
         }

@@ -84,7 +84,7 @@ struct DaemonPartsTests {
 
     @Test("A refused login is a login problem; a server busy or shutting down is an outage")
     func problemKinds() {
-        let refused = "cannot log in to 127.0.0.1:993 as ada: [AUTHENTICATIONFAILED] Authentication failed."
+        let refused = "cannot log in to 127.0.0.1:993 as ada: [AUTHENTICATIONFAILED] Authentication failed. Check the user name and password (or renew the access token)."
         #expect(MailDaemon.problem(refused) == .loginFailed(refused))
         let command = "the credential command of account 'work' failed (status 1); run it yourself to see why"
         #expect(MailDaemon.problem(command) == .loginFailed(command))
@@ -92,6 +92,8 @@ struct DaemonPartsTests {
         #expect(MailDaemon.problem(busy) == .unreachable(busy))
         let down = "cannot connect to 127.0.0.1:993: Connection refused."
         #expect(MailDaemon.problem(down) == .unreachable(down))
+        let dropped = "cannot log in to 127.0.0.1:993 as ada: the connection was closed. The connection is closed; connect again."
+        #expect(MailDaemon.problem(dropped) == .unreachable(dropped), "a connection lost during LOGIN is an outage")
     }
 
     @Test("The outage alert says how long the connection has been down")

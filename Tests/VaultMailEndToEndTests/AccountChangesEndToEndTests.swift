@@ -14,7 +14,7 @@ struct AccountChangesEndToEndTests {
             try await world.startDaemon()
 
             try await world.addAccount(name: "home", user: "bob")
-            try await world.waitForLog("watching the new account home")
+            try await world.waitForLog("watching the account home")
             try await world.waitForLog("synced home")
             try world.deliver(EndToEndWorld.message("New for Bob"), to: "bob")
             try await world.waitForNotification(mentioning: "New for Bob")
@@ -23,6 +23,9 @@ struct AccountChangesEndToEndTests {
 
             #expect(try await world.vaultmail(["account", "remove", "home"]).status == 0)
             try await world.waitForLog("no longer watched")
+            try await world.eventually("bob's connections closed") {
+                !(try world.dovecot.doveadm(["who"]).contains("bob"))
+            }
             try world.deliver(EndToEndWorld.message("After removal"), to: "bob")
             try world.deliver(EndToEndWorld.message("Still for Ada"))
             try await world.waitForNotification(mentioning: "Still for Ada")

@@ -82,12 +82,14 @@ final class EndToEndWorld {
         try #require(added.status == 0, "account add failed: \(added.text)")
     }
 
-    /// Starts `vaultmail daemon` (with `options`) and waits until its first sync is done.
+    /// Starts `vaultmail daemon` (with `options`) and waits until its first sync is done and
+    /// it is in IDLE on the inbox.
     @discardableResult
     func startDaemon(_ options: [String] = []) async throws -> ChildProcess {
         let process = try ChildProcess(Self.binary, ["daemon"] + options, environment: environment)
         daemon = process
         try await waitForLog("first sync done")
+        try await waitForLog("IDLE on the inbox")
         return process
     }
 
@@ -148,12 +150,15 @@ final class EndToEndWorld {
         }
     }
 
-    /// Waits for the launcher badge to be set to `count`.
+    /// The badge as last set on the launcher.
+    var badge: Int? {
+        notifications.events.last { $0["event"] as? String == "launcher-update" }
+            .flatMap { ($0["properties"] as? [String: [String: Any]])?["count"]?["value"] as? Int }
+    }
+
+    /// Waits until the badge last set is `count`.
     func waitForBadge(_ count: Int, timeout: Duration = .seconds(60)) async throws {
-        try await notifications.waitForEvent(timeout: timeout) { event in
-            event["event"] as? String == "launcher-update"
-                && ((event["properties"] as? [String: [String: Any]])?["count"]?["value"] as? Int) == count
-        }
+        try await eventually("the badge at \(count) (it is \(badge.map(String.init) ?? "unset"))", timeout: timeout) { badge == count }
     }
 
     // MARK: What VaultMail recorded

@@ -83,10 +83,10 @@ struct NotificationActionsEndToEndTests {
             for (index, (subject, change)) in changes.enumerated() {
                 try await change()
                 let id = try #require(ids[subject])
-                try await world.notifications.waitForEvent(timeout: .seconds(10)) {
+                try await world.notifications.waitForEvent(timeout: .seconds(30)) {
                     $0["method"] as? String == "CloseNotification" && $0["id"] as? Int == id
                 }
-                try await world.waitForBadge(3 - index, timeout: .seconds(10))
+                try await world.waitForBadge(3 - index, timeout: .seconds(30))
             }
             #expect(world.notifications.calls("CloseNotification").count == 3, "the unread one stays")
         }

@@ -133,6 +133,7 @@ public final class MailDaemon {
         }
         app.notificationSyncCoordinator.markFirstLaunchComplete()
         logger.info("first sync done; new mail now notifies")
+        Self.returnFreedMemory()
         await sending.processor.start()
         await superviseAccounts(accounts)
         await sending.processor.stop()
@@ -140,39 +141,58 @@ public final class MailDaemon {
         logger.info("stopped")
     }
 
-    /// Watches every account until cancelled, taking in accounts added and letting go of
-    /// accounts removed beside the running daemon.
+    /// Watches every account until cancelled, taking in accounts added, changed or removed
+    /// beside the running daemon.
     private func superviseAccounts(_ initial: [Account]) async {
-        var watched: [String: Task<Void, Never>] = [:]
-        for account in initial { watched[account.id] = Task { await self.keepInSync(account) } }
+        var watched: [String: (account: Account, task: Task<Void, Never>)] = [:]
+        for account in initial { watched[account.id] = (account, Task { await self.keepInSync(account) }) }
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: options.accountCheckInterval)
             } catch {
                 break
             }
-            guard let accounts = try? await app.accountRepository.getAccounts().filter(\.isActive) else { continue }
-            let current = Set(accounts.map(\.id))
-            for (id, task) in watched where !current.contains(id) {
-                task.cancel()
-                await task.value
-                watched[id] = nil
-                await services.connections.close(accountId: id)
-                await health.forget(accountId: id)
-                await app.notificationService.withdrawStaleNotifications()
-                logger.info("account \(id.prefix(10)) was removed; no longer watched")
+            let accounts: [Account]
+            do {
+                accounts = try await app.accountRepository.getAccounts().filter(\.isActive)
+            } catch {
+                logger.warning("cannot read the account list: \(error); trying again")
+                continue
             }
-            for account in accounts where watched[account.id] == nil {
-                logger.info("watching the new account \(account.name)")
-                watched[account.id] = Task {
-                    // Like the daemon's own first sync, an account's first sync never notifies.
-                    await self.sync(account, fromBackground: false, notify: false)
-                    await self.keepInSync(account)
+            let current = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for (id, entry) in watched where current[id] != entry.account {
+                entry.task.cancel()
+                await entry.task.value
+                watched[id] = nil
+                await health.forget(accountId: id)
+                // Closed in the background: a hung server must not hold up the daemon.
+                Task { await self.services.connections.close(accountId: id) }
+                if current[id] == nil {
+                    await app.notificationService.withdrawStaleNotifications()
+                    logger.info("account \(entry.account.name) was removed; no longer watched")
                 }
             }
+            for account in accounts where watched[account.id] == nil {
+                logger.info("watching the account \(account.name)")
+                watched[account.id] = (account, Task { await self.startWatching(account) })
+            }
         }
-        for task in watched.values { task.cancel() }
-        for task in watched.values { await task.value }
+        for entry in watched.values { entry.task.cancel() }
+        for entry in watched.values { await entry.task.value }
+    }
+
+    /// An account added (or changed) while the daemon runs: like the daemon's own first sync,
+    /// its first sync never notifies, and it is tried again (every 30 s) until it succeeds, so
+    /// old mail never reaches the engine as new.
+    private func startWatching(_ account: Account) async {
+        while !(await sync(account, fromBackground: false, notify: false)) {
+            do {
+                try await Task.sleep(for: .seconds(30))
+            } catch {
+                return
+            }
+        }
+        await keepInSync(account)
     }
 
     /// IDLE on the account's inbox and a periodic sync of everything, until cancelled.
@@ -184,19 +204,24 @@ public final class MailDaemon {
     }
 
     /// One sync of the account, its new mail handed to the engine (unless `notify` is false).
-    private func sync(_ account: Account, fromBackground: Bool, notify: Bool = true) async {
+    /// Returns whether the account was synced (wholly or partly).
+    @discardableResult
+    private func sync(_ account: Account, fromBackground: Bool, notify: Bool = true) async -> Bool {
         do {
             let new = try await services.sync.syncAccount(accountId: account.id)
             await health.recovered(account)
             if notify { await deliver(new, fromBackground: fromBackground) }
             logger.info("synced \(account.name): \(new.count) new")
+            return true
         } catch is CancellationError {
-            return
+            return false
         } catch let error as SyncError where error.kind == .someFoldersFailed {
             if notify { await deliver(error.newEmails, fromBackground: fromBackground) }
             logger.warning("synced \(account.name) partly: \(error)")
+            return true
         } catch {
             await report(error, account)
+            return false
         }
     }
 
@@ -208,12 +233,14 @@ public final class MailDaemon {
                 return
             }
             await sync(account, fromBackground: true)
+            Self.returnFreedMemory()
         }
     }
 
     /// The inbox in IMAP IDLE: new mail notifies; flags and expunges from elsewhere withdraw
     /// what they made stale.
     private func watch(_ account: Account) async {
+        var listening = false
         do {
             for try await event in idle.events(accountId: account.id) {
                 switch event {
@@ -223,8 +250,11 @@ public final class MailDaemon {
                 case .flagsChanged, .expunged:
                     await app.notificationService.withdrawStaleNotifications()
                 case .listening:
+                    if !listening { logger.info("\(account.name): IDLE on the inbox") }
+                    listening = true
                     await health.recovered(account)
                 case .disconnected(let reason, let retryIn):
+                    listening = false
                     logger.warning("\(account.name): connection lost (\(reason)); retrying in \(retryIn)")
                     await health.report(Self.problem(reason), for: account)
                 }
@@ -249,15 +279,26 @@ public final class MailDaemon {
         await health.report(Self.problem("\(error)"), for: account)
     }
 
-    /// A refused login is announced at once; anything else only if it lasts. A login the
-    /// server could not process for now (`[UNAVAILABLE]`, shutting down) is an outage.
+    /// Gives the memory freed after a big sync (parsing thousands of messages) back to the
+    /// system, so the long-running daemon does not keep its peak.
+    static func returnFreedMemory() {
+        #if canImport(Glibc)
+        _ = glibcMallocTrim(0)
+        #endif
+    }
+
+    /// A refused login is announced at once; anything else only if it lasts. A refusal is
+    /// what the IMAP layer reports as an authentication failure (its text ends with the advice
+    /// to check the user name and password) or a credential that could not be had; a login
+    /// the server could not process for now (`[UNAVAILABLE]`, shutting down) or a connection
+    /// lost during LOGIN is an outage.
     static func problem(_ reason: String) -> AccountHealthMonitor.Problem {
         let lowered = reason.lowercased()
         let transient = lowered.contains("[unavailable]") || lowered.contains("shutting down")
-        let login = lowered.contains("authenticationfailed") || lowered.contains("authorizationfailed") || lowered.contains("[expired]")
-            || lowered.contains("credential command") || lowered.contains("no password is stored")
-            || (lowered.contains("cannot log in") && !transient)
-        return login ? .loginFailed(reason) : .unreachable(reason)
+        let refused = lowered.contains("check the user name and password") || lowered.contains("[authenticationfailed]")
+            || lowered.contains("[authorizationfailed]") || lowered.contains("[expired]")
+        let credential = lowered.contains("credential command") || lowered.contains("no password is stored")
+        return credential || (refused && !transient) ? .loginFailed(reason) : .unreachable(reason)
     }
 }
 
@@ -271,3 +312,9 @@ struct DaemonService: Service {
         }
     }
 }
+
+#if canImport(Glibc)
+/// glibc's `malloc_trim` (declared in `<malloc.h>`, which the Glibc module does not export).
+@_silgen_name("malloc_trim")
+private func glibcMallocTrim(_ pad: Int) -> Int32
+#endif

@@ -15,7 +15,8 @@ struct ThreadOpener: Sendable {
     let command: String?
     let home: String
 
-    /// Starts the command and returns at once; `failed` is told if it could not run or failed.
+    /// Starts the command in the background and returns at once; `failed` is told if it
+    /// could not be started.
     func open(threadId: String, failed: @escaping @Sendable (String) -> Void) {
         guard let command else {
             failed("no open command and no terminal (x-terminal-emulator); see it with `vaultmail show \(threadId.prefix(10))`, or start the daemon with --open-command")
@@ -25,14 +26,16 @@ struct ThreadOpener: Sendable {
         environment["VAULTMAIL_THREAD_ID"] = threadId
         environment["VAULTMAIL_HOME"] = home
         environment["VAULTMAIL_BIN"] = Bundle.main.executableURL?.path ?? CommandLine.arguments[0]
+        // The viewer runs in the background of a shell that exits at once: the daemon does
+        // not wait (or poll) while the user reads, and the viewer is not its child.
+        let detached = "(\(command)) </dev/null >/dev/null 2>&1 &"
         Task.detached {
             do {
-                // A viewer stays open as long as the user reads; a day bounds a forgotten one.
-                let result = try await ProcessCapture.run("/bin/sh", ["-c", command, "vaultmail-open", threadId], environment: environment,
-                                                          timeout: .seconds(86_400))
+                let result = try await ProcessCapture.run("/bin/sh", ["-c", detached, "vaultmail-open", threadId], environment: environment,
+                                                          timeout: .seconds(10))
                 guard result.exitedNormally, result.status == 0 else {
                     let output = String(decoding: result.output.prefix(300), as: UTF8.self)
-                    failed("the open command for thread \(threadId.prefix(10)) failed (status \(result.status)): \(output)")
+                    failed("the open command for thread \(threadId.prefix(10)) could not start (status \(result.status)): \(output)")
                     return
                 }
             } catch {

@@ -142,7 +142,6 @@ public final class SettingsStore {
         quietHoursStart = stored.quietHoursStart
         quietHoursEnd = stored.quietHoursEnd
         undoSendDelaySeconds = stored.undoSendDelaySeconds
-        lastPersistenceError = stored.lastPersistenceError
     }
 
     /// Puts every setting back to its default and forgets every stored value.

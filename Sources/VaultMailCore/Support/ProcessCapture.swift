@@ -34,7 +34,8 @@ public enum ProcessCapture {
         return running.result
     }
 
-    /// The same, waiting without holding a thread.
+    /// The same, waiting without holding a thread. Cancelling the task kills the program's
+    /// process group and throws `CancellationError`.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
         directory: URL? = nil, includeErrors: Bool = true, timeout: Duration = .seconds(120)
@@ -42,7 +43,8 @@ public enum ProcessCapture {
         let running = try Running(executable, arguments, environment: environment, input: input, directory: directory,
                                   includeErrors: includeErrors)
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        while !running.step(deadline: deadline) { try? await Task.sleep(for: .milliseconds(2)) }
+        while !running.step(deadline: Task.isCancelled ? .now : deadline) { try? await Task.sleep(for: .milliseconds(2)) }
+        try Task.checkCancellation()
         return running.result
     }
 
