@@ -133,19 +133,20 @@ public final class NotificationResponseHandler: NotificationCenterDelegate {
         } catch {
             return .failed(action: "reply", message: "could not read the email being answered: \(error); nothing was sent")
         }
+        let headers = ReplyHeaders(answering: original)
         let draftId: String
         do {
             draftId = try await composeEmail.saveDraft(
                 draftId: nil,
                 accountId: info.accountId,
                 threadId: info.threadId,
-                toAddresses: [original.fromAddress],
+                toAddresses: [headers.to],
                 ccAddresses: [],
                 bccAddresses: [],
-                subject: Self.replySubject(original.subject),
+                subject: headers.subject,
                 bodyPlain: text,
-                inReplyTo: original.messageId,
-                references: [original.references, original.messageId].compactMap { $0 }.joined(separator: " "),
+                inReplyTo: headers.inReplyTo,
+                references: headers.references,
                 attachments: [])
         } catch {
             return .failed(action: "reply", message: "could not save the reply: \(error); nothing was sent")
@@ -159,11 +160,5 @@ public final class NotificationResponseHandler: NotificationCenterDelegate {
         await notificationService.removeNotifications(forThreadId: info.threadId)
         await notificationService.updateBadgeCount()
         return .replied(draftId: draftId)
-    }
-
-    /// "Re: " once: never doubled, whatever its case (E-17).
-    public static func replySubject(_ subject: String) -> String {
-        let trimmed = subject.trimmingCharacters(in: .whitespaces)
-        return trimmed.lowercased().hasPrefix("re:") ? subject : "Re: \(subject)"
     }
 }

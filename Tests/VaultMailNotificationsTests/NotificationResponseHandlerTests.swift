@@ -71,9 +71,9 @@ struct NotificationResponseHandlerTests {
 
     @Test("E-17: replying to \"Re: …\" (any case) does not double the prefix; no references gives just the Message-ID")
     func replySubject() async throws {
-        #expect(NotificationResponseHandler.replySubject("Re: Lunch") == "Re: Lunch")
-        #expect(NotificationResponseHandler.replySubject("RE: Lunch") == "RE: Lunch")
-        #expect(NotificationResponseHandler.replySubject("Lunch") == "Re: Lunch")
+        #expect(ReplyHeaders.subject("Re: Lunch") == "Re: Lunch")
+        #expect(ReplyHeaders.subject("RE: Lunch") == "RE: Lunch")
+        #expect(ReplyHeaders.subject("Lunch") == "Re: Lunch")
         let (engine, email, identifier) = try await notified()
         try await engine.center.respond(to: identifier, action: AppConstants.notificationActionReply, text: "ok")
         #expect(await engine.compose.drafts.first?.references == email.messageId)

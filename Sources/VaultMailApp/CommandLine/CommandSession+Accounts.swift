@@ -35,7 +35,11 @@ extension CommandSession {
         guard !new.name.isEmpty, new.name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
             throw CommandError("account names use letters, digits, '-', '_' and '.' only", usage: true)
         }
-        guard new.email.contains("@") else { throw CommandError("--email '\(new.email)' is not an email address", usage: true) }
+        do {
+            try EmailAddress.validate(new.email, field: "--email")
+        } catch {
+            throw CommandError("\(error)", usage: true)
+        }
         guard (1...3650).contains(new.syncWindowDays) else { throw CommandError("--sync-window-days must be between 1 and 3650", usage: true) }
         let imap = try Self.endpoint(new.imap, option: "--imap", defaultPort: new.security == .tls ? 993 : 143, security: new.security)
         let smtp = try Self.endpoint(new.smtp, option: "--smtp", defaultPort: new.security == .tls ? 465 : new.security == .starttls ? 587 : 25,

@@ -1,6 +1,5 @@
 import Foundation
 import VaultMailCore
-import VaultMailNotifications
 
 extension CommandSession {
     public struct Outgoing: Sendable {
@@ -23,8 +22,11 @@ extension CommandSession {
     /// it stays in the outbox and the daemon sends it later.
     public func send(_ outgoing: Outgoing) async throws -> String {
         let account = try await account(named: outgoing.account)
-        for address in outgoing.to + outgoing.cc where !Self.isAddress(address) {
-            throw CommandError("'\(address)' is not an email address", usage: true)
+        do {
+            for address in outgoing.to { _ = try EmailAddress.parse(address, field: "--to") }
+            for address in outgoing.cc { _ = try EmailAddress.parse(address, field: "--cc") }
+        } catch {
+            throw CommandError("\(error)", usage: true)
         }
         var to = outgoing.to
         var subject = outgoing.subject ?? ""
@@ -34,11 +36,12 @@ extension CommandSession {
         if let reply = outgoing.replyTo {
             let id = try await emailId(reply)
             guard let original = try await emails.getEmail(id: id) else { throw CommandError("email \(id) disappeared") }
-            if to.isEmpty { to = [original.fromAddress] }
-            if outgoing.subject == nil { subject = NotificationResponseHandler.replySubject(original.subject) }
-            inReplyTo = original.messageId
-            references = [original.references, original.messageId].compactMap { $0 }.joined(separator: " ")
-            threadId = original.threadId
+            let headers = ReplyHeaders(answering: original)
+            if to.isEmpty { to = [headers.to] }
+            if outgoing.subject == nil { subject = headers.subject }
+            inReplyTo = headers.inReplyTo
+            references = headers.references
+            threadId = headers.threadId
         }
         guard !to.isEmpty else { throw CommandError("give at least one --to address (or --reply-to an email)", usage: true) }
         var files: [DraftAttachment] = []
@@ -75,11 +78,6 @@ extension CommandSession {
         let id = try await emailId(prefix)
         try await sending.compose.cancel(emailId: id)
         return "Cancelled: it is a draft again and was not sent."
-    }
-
-    static func isAddress(_ text: String) -> Bool {
-        let parts = text.split(separator: "@")
-        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") == true || (parts.count == 2 && parts[1] == "localhost")
     }
 
     static func mimeType(of path: String) -> String {
