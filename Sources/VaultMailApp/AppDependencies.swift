@@ -23,12 +23,14 @@ public final class AppDependencies {
 
     /// Builds the graph over `database`, posting through `center`, replying through
     /// `composeEmail`. `emailRepository` defaults to the local store; the sync layer passes
-    /// its server-backed repository.
+    /// its server-backed repository. `settingsStore` defaults to the database's settings; pass
+    /// the one parts built earlier (sending, the centre) already read.
     public init(
         database: AppDatabase,
         center: any NotificationCenterProviding,
         composeEmail: any ComposeEmailUseCase,
         emailRepository: (any EmailRepository)? = nil,
+        settingsStore: SettingsStore? = nil,
         clock: any WallClock = SystemWallClock()
     ) async {
         self.database = database
@@ -41,13 +43,14 @@ public final class AppDependencies {
         notificationCenter = center
 
         // 1. Settings
-        settingsStore = SettingsStore(storage: GRDBSettingsStorage(database: database))
+        let settings = settingsStore ?? SettingsStore(storage: GRDBSettingsStorage(database: database))
+        self.settingsStore = settings
         // 2–3. Filters and the pipeline
-        filterPipeline = NotificationFilterPipeline.standard(settings: settingsStore, clock: clock)
+        filterPipeline = NotificationFilterPipeline.standard(settings: settings, clock: clock)
         // 4. The service
         notificationLedger = GRDBNotificationLedger(database: database)
         notificationService = NotificationService(
-            center: center, settingsStore: settingsStore, emailRepository: emails,
+            center: center, settingsStore: settings, emailRepository: emails,
             filterPipeline: filterPipeline, ledger: notificationLedger, clock: clock)
         // 5. The response handler
         notificationResponseHandler = NotificationResponseHandler(

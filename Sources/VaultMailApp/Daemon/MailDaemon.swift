@@ -49,14 +49,11 @@ public final class MailDaemon {
         let database = try AppDatabase.open(path: home.databasePath)
         let accountCredentials = AccountCredentials(store: credentials)
         let services = MailServices(database: database, credentials: accountCredentials)
-        let settings = SettingsReference()
-        let sending = MailSending(database: database, secret: { try await accountCredentials.secret(for: $0) },
-                                  undoDelaySeconds: { await settings.undoSendDelaySeconds() })
-        let center = DBusNotificationCenter(configuration: options.desktop)
+        let settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
+        let sending = MailSending(database: database, settings: settings, secret: { try await accountCredentials.secret(for: $0) })
+        let center = DBusNotificationCenter(configuration: options.desktop, settings: settings)
         let app = await AppDependencies(database: database, center: center, composeEmail: sending.compose,
-                                        emailRepository: services.emails)
-        settings.settings = app.settingsStore
-        center.settings = app.settingsStore
+                                        emailRepository: services.emails, settingsStore: settings)
         let opener = ThreadOpener(command: options.openCommand, home: home.directory.path)
         return MailDaemon(app: app, services: services, sending: sending, center: center, opener: opener, options: options,
                           logger: logger, lock: lock)

@@ -45,7 +45,7 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
 
     @ObservationIgnored private let configuration: Configuration
     /// When set, authorization is `.denied` while the user has turned notifications off.
-    @ObservationIgnored public var settings: SettingsStore?
+    @ObservationIgnored public let settings: SettingsStore?
     @ObservationIgnored private weak var delegate: (any NotificationCenterDelegate)?
     @ObservationIgnored private var connection: DBusConnection?
     @ObservationIgnored private var connecting: Task<DBusConnection, any Error>?
