@@ -18,7 +18,7 @@ public struct AccountCredentials: Sendable {
             return try await run(command, account: account)
         }
         guard let secret = try await store.secret(for: account) else {
-            throw CommandError("no password is stored for account '\(account.name)'; add it again with --password-stdin or --password-command")
+            throw CommandError("no password is stored in the keyring for account '\(account.name)'; store it with `secret-tool store --label=VaultMail application vaultmail account-id \(account.id)`")
         }
         return secret
     }
@@ -38,7 +38,7 @@ public struct AccountCredentials: Sendable {
         let secret = String(decoding: result.output, as: UTF8.self)
             .split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
         guard !secret.isEmpty else {
-            throw CommandError("the credential command of account '\(account.name)' printed nothing")
+            throw CommandError("the credential command of account '\(account.name)' printed nothing; make it print the password (or token) on its first line")
         }
         return secret
     }

@@ -135,9 +135,9 @@ public enum SecretServiceError: Error, Sendable, Equatable, CustomStringConverti
         case .locked:
             "the keyring is locked; unlock it (log in to the desktop, or open your keyring manager) and try again"
         case .unreadable:
-            "the keyring answered in a form VaultMail does not understand"
+            "the keyring answered in a form VaultMail does not understand; try another Secret Service (gnome-keyring, KeePassXC), or use --password-command"
         case .unavailable(let reason):
-            "the Secret Service could not be reached: \(reason)"
+            "the Secret Service could not be reached: \(reason); unlock or restart your keyring, or use --password-command"
         }
     }
 }

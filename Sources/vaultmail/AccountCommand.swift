@@ -11,7 +11,7 @@ struct AccountCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add an account.",
-            discussion: "The password or token is never stored: VaultMail runs the command you give each time it needs it (like mbsync's PassCmd).")
+            discussion: "With --password-command or --oauth2-token-command the secret is never stored: VaultMail runs the command each time it needs it (like mbsync's PassCmd). With --password-stdin it goes to the Secret Service keyring, never the database.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "A short name for the account (letters, digits, - _ .).") var name: String
         @Option(help: "The account's email address.") var email: String
@@ -20,7 +20,7 @@ struct AccountCommand: AsyncParsableCommand {
         @Option(help: "tls (993/465), starttls (143/587) or plain (loopback only).") var security: ConnectionSecurity = .tls
         @Option(help: "The login name (default: the email address).") var user: String?
         @Option(help: ArgumentHelp("A PEM file of CA certificates to trust for this account.", valueName: "pem")) var caFile: String?
-        @Option(help: "Days of mail the first sync fetches.") var syncWindowDays = 30
+        @Option(help: "Days of mail the first sync fetches.") var syncWindowDays = AppConstants.defaultSyncWindowDays
         @Option(help: ArgumentHelp("A command that prints the password.", valueName: "cmd")) var passwordCommand: String?
         @Flag(help: "Read the password from standard input and keep it in the Secret Service keyring.") var passwordStdin = false
         @Option(help: ArgumentHelp("A command that prints an OAuth2 access token (XOAUTH2).", valueName: "cmd")) var oauth2TokenCommand: String?

@@ -9,7 +9,7 @@ struct ThreadsCommand: AsyncParsableCommand {
     @Flag(help: "Every account's folders of the type (the unified view).") var all = false
     @Option(help: "inbox, sent, drafts, trash, spam, archive, starred, outbox, or a folder name.") var folder = "inbox"
     @Option(help: "primary, social, promotions, updates or forums.") var category: AICategory?
-    @Option(help: "Conversations per page.") var limit = 25
+    @Option(help: "Conversations per page.") var limit = AppConstants.threadListPageSize
     @Option(help: "Where the page starts: the nextCursor of the previous page.") var cursor: String?
     @Flag(help: "Stable JSON (see docs/cli.md).") var json = false
 

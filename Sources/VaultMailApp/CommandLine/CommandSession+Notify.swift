@@ -4,8 +4,9 @@ import VaultMailNotifications
 
 extension CommandSession {
     /// `vaultmail notify on|off`.
-    public func setNotifications(_ on: Bool) -> String {
+    public func setNotifications(_ on: Bool) throws -> String {
         settings.notificationsEnabled = on
+        try persisted()
         return on ? "Notifications are on." : "Notifications are off; mail is still synced and counted (`vaultmail notify on` turns them back on)."
     }
 
@@ -17,7 +18,7 @@ extension CommandSession {
     }
 
     public func setCategoryNotifications(_ name: String, _ on: Bool) throws -> String {
-        let options = [AICategory.primary, .social, .promotions, .updates, .forums]
+        let options = AICategory.allCases.filter { $0 != .uncategorized }
         guard let category = AICategory(rawValue: name.lowercased()), options.contains(category) else {
             throw CommandError("unknown category '\(name)'; categories: \(options.map(\.rawValue).joined(separator: ", "))", usage: true)
         }

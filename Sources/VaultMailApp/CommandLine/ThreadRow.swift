@@ -9,7 +9,7 @@ public struct ThreadRow: Sendable {
     public static let idLength = 10
 
     /// `me`: the addresses of the user's accounts, shown as "me" among the participants.
-    public static func render(_ thread: EmailThread, dates: RelativeDate, me: Set<String> = [], width: Int = width) -> String {
+    public static func render(_ thread: EmailThread, dates: RelativeDate, me: Set<String> = []) -> String {
         let markers = (thread.isUnread ? "●" : " ") + (thread.isStarred ? "★" : " ") + (thread.hasAttachments ? "+" : " ")
         let id = String(thread.id.prefix(idLength))
         let sender = fit(thread.senderSummary(me: me), 18)

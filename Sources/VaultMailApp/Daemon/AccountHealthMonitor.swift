@@ -15,7 +15,6 @@ public final class AccountHealthMonitor {
 
     private struct State {
         var since: Date
-        var problem: Problem
         var announced: Bool
     }
 
@@ -33,8 +32,7 @@ public final class AccountHealthMonitor {
     /// Records a failure; announces it when it is due and not announced yet.
     public func report(_ problem: Problem, for account: Account) async {
         let now = clock.now
-        var state = states[account.id] ?? State(since: now, problem: problem, announced: false)
-        state.problem = problem
+        var state = states[account.id] ?? State(since: now, announced: false)
         let due: Bool = switch problem {
         case .loginFailed: true
         case .unreachable: now.timeIntervalSince(state.since) >= outageGrace

@@ -23,7 +23,6 @@ public struct DBusMethodCall: Sendable {
 /// How an exported object answers a call.
 public enum DBusMethodResult: Sendable {
     case reply([DBusValue])
-    case error(name: String, message: String)
     /// Not ours: sd-bus answers "unknown method".
     case notHandled
 }
@@ -129,7 +128,7 @@ public actor DBusConnection {
         defer { sd_bus_message_unref(message) }
         try DBusMessageCoding.check("disable auto-start", sd_bus_message_set_auto_start(message, 0))
         try DBusMessageCoding.append(arguments, to: message)
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let seconds = timeout / .seconds(1)
         return try await withCheckedThrowingContinuation { continuation in
             let box = CallBox(continuation: continuation, destination: destination, member: member, seconds: seconds)
             let context = Unmanaged.passRetained(box).toOpaque()
@@ -173,11 +172,6 @@ public actor DBusConnection {
         try DBusMessageCoding.check("add object", sd_bus_add_object(try requireBus(), nil, path, methodHandler,
                                                                      Unmanaged.passUnretained(box).toOpaque()))
         exported.append(box)
-    }
-
-    /// Asks the bus for a well-known name (used by test servers and the single-instance check).
-    public func requestName(_ name: String) throws {
-        try DBusMessageCoding.check("request name \(name)", sd_bus_request_name(try requireBus(), name, 0))
     }
 
     // MARK: The loop
@@ -296,8 +290,6 @@ private let methodHandler: sd_bus_message_handler_t = { message, context, _ in
             sd_bus_message_unref(reply)
             return -EINVAL
         }
-    case .error(let name, let text):
-        guard vm_bus_message_new_method_error(message, &reply, name, text) >= 0, reply != nil else { return -ENOMEM }
     }
     defer { sd_bus_message_unref(reply) }
     _ = sd_bus_send(sd_bus_message_get_bus(message), reply, nil)

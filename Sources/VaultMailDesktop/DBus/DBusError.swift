@@ -19,11 +19,11 @@ public enum DBusError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noSessionBus:
             "no session bus: DBUS_SESSION_BUS_ADDRESS is not set and $XDG_RUNTIME_DIR/bus does not exist; run inside a desktop session or set DBUS_SESSION_BUS_ADDRESS"
         case .connectFailed(let address, let reason):
-            "cannot connect to the session bus at \(address): \(reason)"
+            "cannot connect to the session bus at \(address): \(reason); check that the desktop session (or dbus-daemon) still runs and DBUS_SESSION_BUS_ADDRESS points at it"
         case .disconnected:
             "the session bus connection was closed; it is reopened on the next use"
         case .timeout(let destination, let member, let seconds):
-            "\(destination) did not answer \(member) within \(String(format: "%g", seconds)) s; the notification server may be hung"
+            "\(destination) did not answer \(member) within \(String(format: "%g", seconds)) s; the program serving it may be hung (restart it)"
         case .remote(let name, let message, let member):
             "\(member) failed: \(name): \(message)"
         case .local(let operation, let code):

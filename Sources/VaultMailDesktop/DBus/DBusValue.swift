@@ -74,26 +74,8 @@ public indirect enum DBusValue: Sendable, Hashable {
         }
     }
 
-    public var int64Value: Int64? {
-        switch self {
-        case .int64(let v): v
-        case .variant(let inner): inner.int64Value
-        default: nil
-        }
-    }
-
     /// The elements of an array, or nil.
     public var arrayValue: [DBusValue]? {
         if case .array(_, let elements) = self { elements } else { nil }
-    }
-
-    /// An `a{s…}` array as a Swift dictionary keyed by string.
-    public var dictionaryValue: [String: DBusValue]? {
-        guard case .array(_, let elements) = self else { return nil }
-        var result: [String: DBusValue] = [:]
-        for case .dictEntry(let key, let value) in elements {
-            if let key = key.stringValue { result[key] = value }
-        }
-        return result
     }
 }

@@ -84,7 +84,7 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
     public func add(_ request: NotificationRequest) async throws {
         let connection = try await connect()
         if let until = unresponsiveUntil, ContinuousClock.now < until {
-            throw fail(.serverTimeout(seconds: seconds(configuration.callTimeout)))
+            throw fail(.serverTimeout(seconds: configuration.callTimeout / .seconds(1)))
         }
         if serverOwner == nil { try await refreshServer() }
         guard serverOwner != nil else { throw fail(.noServer) }
@@ -196,10 +196,7 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
                 member: "GetNameOwner", arguments: [.string(FreedesktopNotification.service)], timeout: configuration.callTimeout)
             serverOwner = reply.first?.stringValue
         } catch DBusError.remote(name: "org.freedesktop.DBus.Error.NameHasNoOwner", _, _) {
-            serverOwner = nil
-            capabilities = []
-            serverInformation = nil
-            status = .denied
+            serverGone()
             return
         } catch {
             throw fail(map(error))
@@ -248,9 +245,7 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
             unresponsiveUntil = nil
             let newOwner = signal.arguments[2].stringValue ?? ""
             if newOwner.isEmpty {
-                serverOwner = nil
-                capabilities = []
-                status = .denied
+                serverGone()
             } else {
                 try? await refreshServer()
             }
@@ -291,17 +286,14 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
         switch error {
         case let error as DesktopNotificationError:
             return error
-        case DBusError.noSessionBus:
-            return .noSessionBus(DBusError.noSessionBus.description)
         case let error as DBusError:
             switch error {
-            case .connectFailed, .disconnected: return .noSessionBus(error.description)
+            case .noSessionBus, .connectFailed, .disconnected: return .noSessionBus(error.description)
             case .timeout(_, _, let seconds):
                 unresponsiveUntil = ContinuousClock.now.advanced(by: configuration.unresponsiveBackoff)
                 return .serverTimeout(seconds: seconds)
             case .remote(let name, _, _) where name.hasSuffix("ServiceUnknown") || name.hasSuffix("NameHasNoOwner"):
-                serverOwner = nil
-                status = .denied
+                serverGone()
                 return .noServer
             default: return .serverError(error.description)
             }
@@ -310,12 +302,16 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
         }
     }
 
+    /// No notification server owns the name any more: what it said about itself is stale.
+    private func serverGone() {
+        serverOwner = nil
+        capabilities = []
+        serverInformation = nil
+        status = .denied
+    }
+
     private func fail(_ error: DesktopNotificationError) -> DesktopNotificationError {
         lastError = error
         return error
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -18,7 +18,7 @@ public enum DesktopNotificationError: Error, Sendable, Equatable, CustomStringCo
         case .serverTimeout(let seconds):
             "the notification server did not answer within \(String(format: "%g", seconds)) s; it may be hung (restart it); VaultMail keeps counting mail and retries shortly"
         case .serverError(let message):
-            "the notification server refused the notification: \(message)"
+            "the notification server refused the notification: \(message); restart the notification server if it keeps refusing (VaultMail keeps counting mail meanwhile)"
         }
     }
 }
