@@ -98,7 +98,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultMailAppTests",
-            dependencies: ["VaultMailCore", "VaultMailApp", "VaultMailStore", "VaultMailTesting"]
+            dependencies: ["VaultMailCore", "VaultMailApp", "VaultMailStore", "VaultMailTesting", "VaultMailIMAP", "VaultMailSync"]
         ),
         .testTarget(
             name: "VaultMailSendingTests",

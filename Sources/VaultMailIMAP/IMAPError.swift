@@ -68,6 +68,12 @@ public struct IMAPError: Error, Sendable, Equatable, CustomStringConvertible, Lo
 
     public var errorDescription: String? { description }
 
+    /// The server refused LOGIN or AUTHENTICATE for good: not a login it could not process
+    /// for now (`[UNAVAILABLE]`, RFC 5530).
+    public var isLoginRefused: Bool {
+        kind == .authenticationFailed && serverResponse?.uppercased().hasPrefix("[UNAVAILABLE]") != true
+    }
+
     /// What the user (or the calling code) can do about it.
     public var hint: String? {
         switch kind {

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 @testable import VaultMailApp
 import VaultMailCore
+import VaultMailIMAP
 import VaultMailNotifications
+import VaultMailSync
 import VaultMailTesting
 
 @MainActor
@@ -84,16 +86,20 @@ struct DaemonPartsTests {
 
     @Test("A refused login is a login problem; a server busy or shutting down is an outage")
     func problemKinds() {
-        let refused = "cannot log in to 127.0.0.1:993 as ada: [AUTHENTICATIONFAILED] Authentication failed. Check the user name and password (or renew the access token)."
-        #expect(MailDaemon.problem(refused) == .loginFailed(refused))
-        let command = "the credential command of account 'work' failed (status 1); run it yourself to see why"
-        #expect(MailDaemon.problem(command) == .loginFailed(command))
-        let busy = "cannot log in to 127.0.0.1:993 as ada: [UNAVAILABLE] Internal error occurred."
-        #expect(MailDaemon.problem(busy) == .unreachable(busy))
-        let down = "cannot connect to 127.0.0.1:993: Connection refused."
-        #expect(MailDaemon.problem(down) == .unreachable(down))
-        let dropped = "cannot log in to 127.0.0.1:993 as ada: the connection was closed. The connection is closed; connect again."
-        #expect(MailDaemon.problem(dropped) == .unreachable(dropped), "a connection lost during LOGIN is an outage")
+        func login(_ kind: IMAPError.Kind, _ server: String?) -> IMAPError {
+            IMAPError(kind: kind, operation: "log in to", host: "127.0.0.1", port: 993, user: "ada", serverResponse: server)
+        }
+        let account = MailFixtures.account()
+        let refused = SyncError(kind: .server, accountId: account.id, underlying: login(.authenticationFailed, "[AUTHENTICATIONFAILED] Authentication failed."))
+        #expect(MailDaemon.problem(refused) == .loginFailed("\(refused)"))
+        let command = SyncError(kind: .credentials, accountId: account.id, underlying: CommandError("the credential command of account 'work' failed (status 1)"))
+        #expect(MailDaemon.problem(command) == .loginFailed("\(command)"))
+        let busy = login(.authenticationFailed, "[UNAVAILABLE] Internal error occurred.")
+        #expect(MailDaemon.problem(busy) == .unreachable("\(busy)"))
+        let down = IMAPError(kind: .connectionFailed, operation: "connect to", host: "127.0.0.1", port: 993, reason: "Connection refused")
+        #expect(MailDaemon.problem(down) == .unreachable("\(down)"))
+        let dropped = login(.connectionLost, nil)
+        #expect(MailDaemon.problem(dropped) == .unreachable("\(dropped)"), "a connection lost during LOGIN is an outage")
     }
 
     @Test("The outage alert says how long the connection has been down")

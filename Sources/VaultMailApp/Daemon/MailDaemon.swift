@@ -250,10 +250,10 @@ public final class MailDaemon {
                     if !listening { logger.info("\(account.name): IDLE on the inbox") }
                     listening = true
                     await health.recovered(account)
-                case .disconnected(let reason, let retryIn):
+                case .disconnected(let error, let retryIn):
                     listening = false
-                    logger.warning("\(account.name): connection lost (\(reason)); retrying in \(retryIn)")
-                    await health.report(Self.problem(reason), for: account)
+                    logger.warning("\(account.name): connection lost (\(error)); retrying in \(retryIn)")
+                    await health.report(Self.problem(error), for: account)
                 }
             }
         } catch is CancellationError {
@@ -266,14 +266,18 @@ public final class MailDaemon {
     /// Hands new mail to the engine under the settings as they are now: `vaultmail notify …`
     /// run beside the daemon takes effect from the next mail on.
     private func deliver(_ emails: [Email], fromBackground: Bool) async {
-        app.settingsStore.reload()
-        await app.notificationSyncCoordinator.didSyncNewEmails(emails, fromBackground: fromBackground, activeFolderType: nil)
+        if !emails.isEmpty {
+            app.settingsStore.reload()
+            await app.notificationSyncCoordinator.didSyncNewEmails(emails, fromBackground: fromBackground, activeFolderType: nil)
+        }
+        // Also after a round without new mail: what changed elsewhere withdraws its
+        // notification, and the badge is counted again.
         await app.notificationService.withdrawStaleNotifications()
     }
 
     private func report(_ error: any Error, _ account: Account) async {
         logger.error("\(account.name): \(error)")
-        await health.report(Self.problem("\(error)"), for: account)
+        await health.report(Self.problem(error), for: account)
     }
 
     /// Gives the memory freed after a big sync (parsing thousands of messages) back to the
@@ -284,18 +288,10 @@ public final class MailDaemon {
         #endif
     }
 
-    /// A refused login is announced at once; anything else only if it lasts. A refusal is
-    /// what the IMAP layer reports as an authentication failure (its text ends with the advice
-    /// to check the user name and password) or a credential that could not be had; a login
-    /// the server could not process for now (`[UNAVAILABLE]`, shutting down) or a connection
-    /// lost during LOGIN is an outage.
-    static func problem(_ reason: String) -> AccountHealthMonitor.Problem {
-        let lowered = reason.lowercased()
-        let transient = lowered.contains("[unavailable]") || lowered.contains("shutting down")
-        let refused = lowered.contains("check the user name and password") || lowered.contains("[authenticationfailed]")
-            || lowered.contains("[authorizationfailed]") || lowered.contains("[expired]")
-        let credential = lowered.contains("credential command") || lowered.contains("no password is stored")
-        return credential || (refused && !transient) ? .loginFailed(reason) : .unreachable(reason)
+    /// A refused login (or a credential that cannot be had) is announced at once; anything
+    /// else only if it lasts.
+    static func problem(_ error: any Error) -> AccountHealthMonitor.Problem {
+        SyncError.isLoginRefusal(error) ? .loginFailed("\(error)") : .unreachable("\(error)")
     }
 }
 

@@ -76,3 +76,19 @@ public struct SyncError: Error, Sendable, CustomStringConvertible, LocalizedErro
 
     public var errorDescription: String? { description }
 }
+
+extension SyncError {
+    /// Whether `error` means the account cannot log in until the user acts: the server refused
+    /// the login, or the password or token could not be had. Anything else (a server down,
+    /// busy or restarting) may pass by itself.
+    public static func isLoginRefusal(_ error: any Error) -> Bool {
+        switch error {
+        case let error as SyncError:
+            error.kind == .credentials || error.underlying.map(isLoginRefusal) == true
+        case let error as IMAPError:
+            error.isLoginRefused
+        default:
+            false
+        }
+    }
+}

@@ -12,7 +12,8 @@ public enum IDLEMonitorEvent: Sendable {
     /// The monitor is (again) waiting in IDLE for the server to report news. Sent at every
     /// renewal too.
     case listening
-    /// The connection failed; the monitor reconnects after `retryIn` and then syncs the inbox,
+    /// The connection failed (`error` says why; `SyncError.isLoginRefusal` tells a refused
+    /// login from an outage); the monitor reconnects after `retryIn` and then syncs the inbox,
     /// so nothing that arrives meanwhile is lost.
-    case disconnected(reason: String, retryIn: Duration)
+    case disconnected(error: any Error, retryIn: Duration)
 }

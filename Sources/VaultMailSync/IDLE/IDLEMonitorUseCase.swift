@@ -66,7 +66,7 @@ public final class IDLEMonitorUseCase: Sendable {
                 await connection?.disconnect()
                 if let partial = (error as? SyncError)?.newEmails, !partial.isEmpty { yield(.newMail(partial)) }
                 if Task.isCancelled { return }
-                yield(.disconnected(reason: "\(error)", retryIn: backoff))
+                yield(.disconnected(error: error, retryIn: backoff))
                 do {
                     try await Task.sleep(for: backoff)
                 } catch {

@@ -53,7 +53,7 @@ extension DovecotSyncTests {
                 case .flagsChanged(let count): "flagsChanged(\(count))"
                 case .expunged(let count): "expunged(\(count))"
                 case .listening: "listening"
-                case .disconnected(let reason, _): "disconnected(\(reason))"
+                case .disconnected(let error, _): "disconnected(\(error))"
                 }
             }
 
@@ -141,7 +141,7 @@ extension DovecotSyncTests {
 
             let mark = log.count
             fixture.server.kill()
-            let reason = try await log.wait(after: mark) { if case .disconnected(let reason, _) = $0 { reason } else { nil } }
+            let reason = try await log.wait(after: mark) { if case .disconnected(let error, _) = $0 { "\(error)" } else { nil } }
             #expect(reason.contains("127.0.0.1:\(fixture.server.imapPort)"))
             try fixture.dropIntoMaildir(TestMessage.make("while-down"), name: "while-down")
             try await fixture.server.restart()
