@@ -8,8 +8,8 @@ import VaultMailCore
 public final class NotificationSyncCoordinator {
     /// Set when the user taps a notification; whoever shows threads opens it and sets nil.
     public var pendingThreadNavigation: String?
-    /// The conversation on screen, if any.
-    public private(set) var viewingThreadId: String?
+    /// The conversation on screen, if any (the service's, which decides banners by it).
+    public var viewingThreadId: String? { notificationService.viewingThreadId }
 
     @ObservationIgnored private let notificationService: NotificationService
 
@@ -38,14 +38,12 @@ public final class NotificationSyncCoordinator {
     /// The user opened a conversation: its new mail stops raising banners, and what it
     /// already raised is cleared.
     public func threadOpened(_ threadId: String) async {
-        viewingThreadId = threadId
         notificationService.viewingThreadId = threadId
         await notificationService.removeNotifications(forThreadId: threadId)
     }
 
     public func threadClosed(_ threadId: String) {
         guard viewingThreadId == threadId else { return }
-        viewingThreadId = nil
         notificationService.viewingThreadId = nil
     }
 }

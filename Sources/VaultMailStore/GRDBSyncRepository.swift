@@ -290,11 +290,6 @@ public struct GRDBSyncRepository: SyncRepository {
         }
     }
 
-    public func rethreadEmails(_ changes: [ThreadChange]) async throws {
-        guard !changes.isEmpty else { return }
-        try await writer.write { db in try Self.rethread(db, changes) }
-    }
-
     static func rethread(_ db: Database, _ changes: [ThreadChange]) throws {
         guard !changes.isEmpty else { return }
         let current = try db.cachedStatement(sql: "SELECT threadId FROM email WHERE id = ?")

@@ -81,10 +81,10 @@ struct SyncRepositoryTests {
         try await store.add(0..<2, in: [.inbox]) { $0.threadId = "A" }
         try await store.add([3], in: [.inbox, .archive]) { $0.threadId = "B" }
         let moving = MailFixtures.email(accountId: "acct-work", number: 3).id
-        try await sync.rethreadEmails([ThreadChange(emailId: moving, threadId: "A")])
+        try await sync.storeSyncBatch(SyncBatch(folderId: inbox.id, threadChanges: [ThreadChange(emailId: moving, threadId: "A")]))
         #expect(try await store.emails.getThread(id: "B") == nil)
         #expect(try await store.emails.getThread(id: "A")?.messageCount == 3)
-        try await sync.rethreadEmails([ThreadChange(emailId: moving, threadId: "C-new")])
+        try await sync.storeSyncBatch(SyncBatch(folderId: inbox.id, threadChanges: [ThreadChange(emailId: moving, threadId: "C-new")]))
         #expect(try await store.emails.getThread(id: "C-new")?.messageCount == 1)
         try expectNoDrift()
     }

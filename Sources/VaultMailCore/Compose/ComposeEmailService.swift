@@ -78,7 +78,7 @@ public actor ComposeEmailService: ComposeEmailUseCase {
         let now = clock.now
         let email = Email(
             id: emailId, accountId: accountId,
-            threadId: threadId ?? existing?.email.threadId ?? StableID.make(accountId, "\u{1F}thread\u{1F}", root),
+            threadId: threadId ?? existing?.email.threadId ?? EmailThread.stableID(accountId: accountId, rootMessageId: root),
             messageId: messageId, inReplyTo: inReplyTo.flatMap(MessageIDs.parseFirst),
             references: referenceIds.isEmpty ? nil : referenceIds.joined(separator: " "),
             fromAddress: account.email, fromName: account.displayName, toAddresses: to, ccAddresses: cc,

@@ -25,7 +25,7 @@ public enum ComposeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .accountNotFound(let id):
             "no account with id \(id); `vaultmail account list` shows them"
         case .wrongState(let id, let state, let action):
-            "cannot \(action) message \(id): it is \(state.rawValue)"
+            "cannot \(action) message \(id): it is \(state.rawValue) (`vaultmail outbox` shows where each message stands)"
         case .tooLateToCancel(let id, let state):
             "too late to cancel message \(id): it is already \(state == .sent ? "sent" : "being sent")"
         case .notSent(let id, let state, let reason):

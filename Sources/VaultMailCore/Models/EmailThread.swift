@@ -68,4 +68,10 @@ public struct EmailThread: Sendable, Codable, Hashable, Identifiable {
         let joined = names.joined(separator: ", ")
         return messageCount > 1 ? "\(joined) (\(messageCount))" : joined
     }
+
+    /// The id of the account's conversation whose root (top of the reply tree) is
+    /// `rootMessageId`: the same for mail synced and mail written here.
+    public static func stableID(accountId: String, rootMessageId: String) -> String {
+        StableID.make(accountId, "\u{1F}thread\u{1F}", rootMessageId)
+    }
 }

@@ -11,9 +11,9 @@ public enum RepositoryError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case .threadNotFound(let id): "no thread with id \(id)"
-        case .emailNotFound(let id): "no email with id \(id)"
-        case .folderNotFound(let id): "no folder with id \(id)"
+        case .threadNotFound(let id): "no thread with id \(id); it may have been deleted or moved since (`vaultmail threads` lists them)"
+        case .emailNotFound(let id): "no email with id \(id); it may have been deleted since (`vaultmail show THREAD-ID` lists a thread's emails)"
+        case .folderNotFound(let id): "no folder with id \(id); sync the account so its folders are known"
         case .accountNotFound(let name): "no account named or with id '\(name)'; `vaultmail account list` shows them"
         case .missingFolder(let accountId, let type):
             "account \(accountId) has no \(type.rawValue) folder; sync the account so its folders are known, or create one on the server"

@@ -58,9 +58,6 @@ public protocol SyncRepository: Sendable {
     /// Deletes those of these emails that have no folder link; returns how many.
     @discardableResult
     func deleteEmailsWithoutLinks(among ids: [String]) async throws -> Int
-    /// Moves emails to other conversations; both sides' aggregates are refreshed and threads
-    /// left empty are deleted.
-    func rethreadEmails(_ changes: [ThreadChange]) async throws
     /// Records UIDs learned from the server (COPYUID, APPENDUID) for links, adding the link
     /// when it is missing.
     func setLinkUIDs(_ links: [EmailFolder]) async throws

@@ -80,7 +80,7 @@ public struct ConversationThreader: Sendable {
 
     /// The thread id of a conversation whose root is `messageId`.
     public func threadId(forRoot messageId: String) -> String {
-        StableID.make(accountId, "\u{1F}thread\u{1F}", messageId)
+        EmailThread.stableID(accountId: accountId, rootMessageId: messageId)
     }
 
     /// Adds messages (a Message-ID seen before counts as a copy of that message) and reports

@@ -75,6 +75,5 @@ struct FailingSyncRepository: SyncRepository {
         try await base.removeLinks(folderId: folderId, uids: uids, keepingOrphans: keepingOrphans)
     }
     func deleteEmailsWithoutLinks(among ids: [String]) async throws -> Int { try await base.deleteEmailsWithoutLinks(among: ids) }
-    func rethreadEmails(_ changes: [ThreadChange]) async throws { try await base.rethreadEmails(changes) }
     func setLinkUIDs(_ links: [EmailFolder]) async throws { try await base.setLinkUIDs(links) }
 }
