@@ -46,11 +46,17 @@ public struct GRDBEmailRepository: EmailRepository {
             arguments += [cursor.date.millis, cursor.threadId]
         }
         sql += " ORDER BY tf.latestDate DESC, tf.threadId DESC LIMIT ?"
-        arguments += [limit + 1]
-        var seen = Set<String>()
-        var threads = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            .map(EmailThread.init(row:))
-            .filter { seen.insert($0.id).inserted }
+        // A thread in several folders of one type (the unified list) has a row per folder:
+        // read further until the page is full of distinct threads or the rows run out.
+        var threads: [EmailThread] = []
+        var rowLimit = limit + 1
+        while true {
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments + [rowLimit])
+            var seen = Set<String>()
+            threads = rows.map(EmailThread.init(row:)).filter { seen.insert($0.id).inserted }
+            if threads.count > limit || rows.count < rowLimit { break }
+            rowLimit *= 2
+        }
         let hasMore = threads.count > limit
         if hasMore { threads.removeLast(threads.count - limit) }
         let next = hasMore ? threads.last.map { ThreadCursor(date: $0.latestDate, threadId: $0.id) } : nil

@@ -96,6 +96,19 @@ struct EmailRepositoryTests {
         #expect(Set(page.threads.map(\.id) + rest.threads.map(\.id)).count == 30)
     }
 
+    @Test("AC-U-16: a unified page is full even when its threads sit in several folders of the type")
+    func unifiedAcrossSameTypeFolders() async throws {
+        let store = try await StoreFixture()
+        let projects = [Folder(accountId: "acct-work", name: "Alpha", path: "Projects/Alpha", folderType: .custom),
+                        Folder(accountId: "acct-work", name: "Beta", path: "Projects/Beta", folderType: .custom)]
+        try await store.emails.saveFolders(projects)
+        _ = try await store.emails.saveEmails((0..<6).map { MailFixtures.incoming(MailFixtures.email(accountId: "acct-work", number: $0), in: projects) })
+        let page = try await store.emails.getThreadsUnified(folderType: .custom, category: nil, cursor: nil, limit: 4)
+        #expect(page.threads.count == 4 && page.hasMore, "four distinct threads, and more to come")
+        let rest = try await store.emails.getThreadsUnified(folderType: .custom, category: nil, cursor: page.nextCursor, limit: 4)
+        #expect(Set(page.threads.map(\.id) + rest.threads.map(\.id)).count == 6)
+    }
+
     @Test("AC-U-16: the outbox is exactly the queued, sending and failed emails")
     func outbox() async throws {
         let store = try await StoreFixture()
