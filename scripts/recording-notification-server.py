@@ -16,9 +16,7 @@ stdout events:  {"event": "ready", "unique_name": ...}
 stdin commands: {"emit": "ActionInvoked", "id": N, "key": "default"}
                 {"emit": "NotificationReplied", "id": N, "text": "..."}
                 {"emit": "NotificationClosed", "id": N, "reason": 2}
-                {"emit": "ActivationToken", "id": N, "token": "..."}
                 {"query_launcher": {"destination": ":1.5", "path": "/..."}}
-                {"release_name": true}   {"quit": true}
 """
 import argparse
 import json
@@ -110,10 +108,6 @@ class Server(dbus.service.Object):
     def NotificationReplied(self, notification_id, text):
         pass
 
-    @dbus.service.signal(IFACE, signature="us")
-    def ActivationToken(self, notification_id, token):
-        pass
-
 
 def main():
     parser = argparse.ArgumentParser()
@@ -138,9 +132,6 @@ def main():
             loop.quit()
             return False
         command = json.loads(line)
-        if command.get("quit"):
-            loop.quit()
-            return False
         if "emit" in command:
             kind = command["emit"]
             notification_id = dbus.UInt32(command["id"])
@@ -150,16 +141,12 @@ def main():
                 server.NotificationReplied(notification_id, command["text"])
             elif kind == "NotificationClosed":
                 server.NotificationClosed(notification_id, dbus.UInt32(command.get("reason", 2)))
-            elif kind == "ActivationToken":
-                server.ActivationToken(notification_id, command["token"])
         elif "query_launcher" in command:
             target = command["query_launcher"]
             proxy = bus.get_object(target["destination"], target["path"], introspect=False)
             app_uri, properties = proxy.Query(dbus_interface=LAUNCHER, signature="")
             emit({"event": "query-reply", "types": [type(app_uri).__name__, type(properties).__name__],
                   "app_uri": str(app_uri), "properties": typed(properties)})
-        elif command.get("release_name"):
-            bus.release_name(IFACE)
         emit({"event": "done", "command": command})
         return True
 

@@ -32,6 +32,9 @@ public struct AccountCredentials: Sendable {
         } catch {
             throw CommandError("cannot run the credential command of account '\(account.name)': \(error)")
         }
+        if result.timedOut {
+            throw CommandError("the credential command of account '\(account.name)' did not finish within \(timeout) and was stopped; make sure it prints the secret without waiting for input")
+        }
         guard result.exitedNormally, result.status == 0 else {
             throw CommandError("the credential command of account '\(account.name)' failed (status \(result.status)); run it yourself to see why")
         }

@@ -126,6 +126,56 @@ public final class ChildProcess: @unchecked Sendable {
         return false
     }
 
+    /// SIGTERM, as systemd or Ctrl-C would send, then waits for the exit by the kernel's
+    /// account (SIGKILL after `grace`). Returns how long it took and the exit status (nil when
+    /// it had to be killed, or Foundation never recorded it).
+    @discardableResult
+    public func terminate(grace: Duration) async -> (duration: Duration, status: Int32?) {
+        let start = ContinuousClock.now
+        let pid = process.processIdentifier
+        if !Self.waitForExit(pid, seconds: 0) {
+            kill(pid, SIGTERM)
+            let deadline = start + grace
+            while !Self.waitForExit(pid, seconds: 0) {
+                guard ContinuousClock.now < deadline else {
+                    stop()  // SIGTERM again, then SIGKILL
+                    return (ContinuousClock.now - start, nil)
+                }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        let duration = ContinuousClock.now - start
+        // Foundation reaps it and records the status shortly after the kernel says it exited.
+        let deadline = ContinuousClock.now + .seconds(2)
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return (duration, isRunning ? nil : exitStatus)
+    }
+
+    /// Everything it printed so far, standard output and standard error.
+    public var allOutput: String { lines.joined(separator: "\n") + "\n" + errorOutput }
+
+    /// How often `text` occurs in its output so far.
+    public func occurrences(of text: String) -> Int {
+        allOutput.components(separatedBy: text).count - 1
+    }
+
+    /// Waits until `text` has occurred `count` times in its output (standard output or
+    /// standard error); throws with the end of its output when it exits or `timeout` passes.
+    public func waitForOutput(_ text: String, count: Int = 1, timeout: Duration) async throws {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while occurrences(of: text) < count {
+            guard isRunning else {
+                throw Failure(description: "\(name) exited (status \(exitStatus)) before printing '\(text)': \(allOutput.suffix(3000))")
+            }
+            guard ContinuousClock.now < deadline else {
+                throw Failure(description: "\(name) did not print '\(text)' \(count)× within \(timeout): \(allOutput.suffix(3000))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// Sends a signal (SIGSTOP to make a server hang, SIGCONT to resume, SIGKILL to crash it).
     public func signal(_ signal: Int32) {
         kill(process.processIdentifier, signal)

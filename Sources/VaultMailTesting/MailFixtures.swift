@@ -60,6 +60,18 @@ public enum MailFixtures {
     public static func incoming(_ email: Email, in folders: [Folder], uid: UInt32? = nil) -> IncomingEmail {
         IncomingEmail(email: email, links: folders.map { EmailFolder(emailId: email.id, folderId: $0.id, uid: uid) })
     }
+
+    /// `vaultmail notify quiet-hours` argument from an hour before `now` to an hour after it,
+    /// in `calendar`'s time zone (the daemon's local time).
+    public static func quietHoursAroundNow(_ now: Date = Date(), calendar: Calendar = .current) -> String {
+        let parts = calendar.dateComponents([.hour, .minute], from: now)
+        let minutes = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+        let clock = { (minutes: Int) in
+            let wrapped = (minutes % 1440 + 1440) % 1440
+            return String(format: "%02d:%02d", wrapped / 60, wrapped % 60)
+        }
+        return "\(clock(minutes - 60))-\(clock(minutes + 60))"
+    }
 }
 
 extension Array where Element == Folder {

@@ -24,7 +24,6 @@ public actor RecordingMailTransport: MailTransport {
     public var behaviour: Behaviour = .accept
     private var gate: CheckedContinuation<Void, Never>?
     private var holdNext = false
-    private var heldWaiters: [CheckedContinuation<Void, Never>] = []
 
     public init() {}
 
@@ -43,10 +42,9 @@ public actor RecordingMailTransport: MailTransport {
         gate = nil
     }
 
-    /// Waits until a send is held.
-    public func waitUntilHeld() async {
-        if gate != nil { return }
-        await withCheckedContinuation { heldWaiters.append($0) }
+    /// Waits (at most `timeout`) until a send is held.
+    public func waitUntilHeld(timeout: Duration = .seconds(60)) async throws {
+        try await waitUntil("a send held by the transport", timeout: timeout) { gate != nil }
     }
 
     public func send(
@@ -66,8 +64,6 @@ public actor RecordingMailTransport: MailTransport {
                 holdNext = false
                 await withCheckedContinuation { continuation in
                     gate = continuation
-                    for waiter in heldWaiters { waiter.resume() }
-                    heldWaiters.removeAll()
                 }
             }
             sent.append(Sent(message: message, envelope: envelope, accountId: account.id))

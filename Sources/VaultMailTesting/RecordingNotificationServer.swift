@@ -76,13 +76,7 @@ public final class RecordingNotificationServer: @unchecked Sendable {
 
     public func stop() { process.stop() }
 
-    /// Makes the server stop answering (SIGSTOP) or answer again (SIGCONT).
-    public func freeze(_ frozen: Bool) { process.signal(frozen ? SIGSTOP : SIGCONT) }
-
-    deinit {
-        process.signal(SIGCONT)
-        process.stop()
-    }
+    deinit { process.stop() }
 
     private static func decode(_ line: String) throws -> [String: Any] {
         guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {

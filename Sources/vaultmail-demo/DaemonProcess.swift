@@ -45,34 +45,7 @@ final class DaemonProcess {
     /// Returns how long it took and the exit status (nil when it had to be killed).
     @discardableResult
     func stop() async -> (duration: Duration, status: Int32?) {
-        let start = ContinuousClock.now
-        let pid = process.processIdentifier
-        if !Self.hasExited(pid) {
-            process.signal(SIGTERM)
-            let deadline = start + .seconds(15)
-            while !Self.hasExited(pid) {
-                guard ContinuousClock.now < deadline else {
-                    process.stop()  // SIGTERM again, then SIGKILL
-                    return (ContinuousClock.now - start, nil)
-                }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-        }
-        let duration = ContinuousClock.now - start
-        // Foundation reaps it and records the status shortly after the kernel says it exited.
-        let deadline = ContinuousClock.now + .seconds(2)
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return (duration, process.isRunning ? nil : process.exitStatus)
-    }
-
-    /// Whether `pid` has exited (a zombie, or gone), by the kernel's account.
-    private static func hasExited(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return true }
-        let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
-        return state == "Z" || state == "X"
+        await process.terminate(grace: .seconds(15))
     }
 
     /// swift-log's "TIMESTAMP LEVEL LABEL: [SOURCE] MESSAGE" → "MESSAGE" (other levels than

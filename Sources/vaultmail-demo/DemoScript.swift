@@ -196,22 +196,11 @@ struct DemoScript {
     private func setRules(_ tool: VaultMailTool) async throws {
         say.step(6, "Rules: a VIP, quiet hours, a muted conversation")
         try await vaultmail(tool, ["notify", "vip", "add", SampleMailbox.vip.address])
-        try await vaultmail(tool, ["notify", "quiet-hours", Self.quietHoursAroundNow()])
+        try await vaultmail(tool, ["notify", "quiet-hours", MailFixtures.quietHoursAroundNow()])
         let offsite = try await thread(tool, subject: mailbox.offsite.subject)
         try await vaultmail(tool, ["notify", "mute", Self.short(offsite.id)])
         say.say("The running daemon takes these in from its next mail on; no restart needed.")
         try await vaultmail(tool, ["notify", "status"])
-    }
-
-    /// From an hour ago to an hour from now, in the local time zone the daemon uses too.
-    static func quietHoursAroundNow() -> String {
-        let parts = Calendar.current.dateComponents([.hour, .minute], from: Date())
-        let now = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
-        let clock = { (minutes: Int) in
-            let wrapped = (minutes % 1440 + 1440) % 1440
-            return String(format: "%02d:%02d", wrapped / 60, wrapped % 60)
-        }
-        return "\(clock(now - 60))-\(clock(now + 60))"
     }
 
     // MARK: 7. The rules at work, and a reply from the notification

@@ -32,7 +32,8 @@ struct AccountCredentialsTests {
         account.credentialCommand = "sleep 30"
         let clock = ContinuousClock()
         let elapsed = await clock.measure {
-            _ = try? await AccountCredentials(store: InMemoryCredentialStore(), timeout: .milliseconds(300)).secret(for: account)
+            await #expect { try await AccountCredentials(store: InMemoryCredentialStore(), timeout: .milliseconds(300)).secret(for: account) }
+                throws: { "\($0)".contains("did not finish within") }
         }
         #expect(elapsed < .seconds(10))
     }

@@ -14,17 +14,12 @@ struct DaemonPartsTests {
     func singleInstance() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-lock-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var first: DaemonLock? = try DaemonLock(path: path)
-        #expect(throws: CommandError.self) { try DaemonLock(path: path) }
-        do {
-            _ = try DaemonLock(path: path)
-        } catch {
+        try withExtendedLifetime(try DaemonLock(path: path)) {
+            let error = try #require(throws: CommandError.self) { try DaemonLock(path: path) }
             #expect("\(error)".contains("pid \(getpid())"))
             #expect("\(error)".contains("already running"))
         }
-        first = nil
-        #expect(first == nil)
-        _ = try DaemonLock(path: path)
+        _ = try DaemonLock(path: path)  // the first lock is released with it
     }
 
     @Test("A failing login raises one notification, with no repeats, withdrawn on recovery")

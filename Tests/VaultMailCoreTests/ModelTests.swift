@@ -110,7 +110,9 @@ struct ModelTests {
             .actionFailed(underlying: RepositoryError.storage("disk full")),
             .threadNotFound(id: "T-1"), .folderNotFound(id: "F-1"),
         ]
-        #expect(errors.map(\.description).allSatisfy { !$0.isEmpty })
-        #expect(ThreadListError.threadNotFound(id: "T-1").description.contains("T-1"))
+        #expect(errors[0].description.contains("disk full") && errors[0].description.contains("try again"))
+        #expect(errors[1].description.contains("disk full") && errors[1].description.contains("nothing was changed"))
+        #expect(errors[2].description.contains("T-1") && errors[2].description.contains("list threads"))
+        #expect(errors[3].description.contains("F-1") && errors[3].description.contains("list folders"))
     }
 }

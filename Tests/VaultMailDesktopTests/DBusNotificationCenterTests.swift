@@ -187,13 +187,3 @@ struct DBusNotificationCenterTests {
         #expect(try await desktop.notifyCall()["replaces_id"] as? Int == 0)
     }
 }
-
-/// Waits until `condition` holds, checking every few milliseconds, at most `timeout`.
-@MainActor
-func waitUntil(timeout: Duration = .seconds(30), _ condition: () async -> Bool) async throws {
-    let deadline = ContinuousClock.now.advanced(by: timeout)
-    while !(await condition()) {
-        guard ContinuousClock.now < deadline else { throw ChildProcess.Failure(description: "condition not met within \(timeout)") }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}

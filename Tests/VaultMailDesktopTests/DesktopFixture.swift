@@ -20,7 +20,7 @@ final class DesktopFixture {
     let emails: GRDBEmailRepository
 
     init(capabilities: [String] = ["actions", "body", "body-markup", "inline-reply", "persistence"],
-         startServer: Bool = true, hang: Bool = false, timeout: Duration = .seconds(2)) async throws {
+         startServer: Bool = true, hang: Bool = false, timeout: Duration = .seconds(30)) async throws {
         bus = try await DBusDaemon.start()
         if startServer { server = try await RecordingNotificationServer.start(on: bus, capabilities: capabilities, hang: hang) }
         var configuration = DBusNotificationCenter.Configuration()

@@ -29,7 +29,7 @@ struct AccountHealthEndToEndTests {
             let body = alert["body"] as? String ?? ""
             #expect(body.contains("Cannot log in") && body.contains("ada"), "\(body)")
             #expect(!body.contains("an-old-password"), "the alert never shows the password")
-            let failures = world.daemon?.errorOutput.components(separatedBy: "connection lost").count ?? 0
+            let failures = world.daemon?.occurrences(of: "connection lost") ?? 0
             try await world.waitForLog("connection lost", count: failures + 2)
             #expect(alerts(world).count == 1, "no repeats while the login keeps failing")
 
@@ -54,7 +54,7 @@ struct AccountHealthEndToEndTests {
                 $0["method"] as? String == "Notify" && $0["summary"] as? String == Self.alertSummary
             }
             #expect((alert["body"] as? String)?.contains("No connection for 3 seconds") == true, "\(alert)")
-            let failures = world.daemon?.errorOutput.components(separatedBy: "connection lost").count ?? 0
+            let failures = world.daemon?.occurrences(of: "connection lost") ?? 0
             try await world.waitForLog("connection lost", count: failures + 2)
             #expect(alerts(world).count == 1, "no repeats while the outage lasts")
 

@@ -93,34 +93,19 @@ final class EndToEndWorld {
         return process
     }
 
-    /// Sends SIGTERM and waits (at most 10 s) for the daemon to exit.
+    /// Sends SIGTERM and waits (at most 10 s) for the daemon to exit, by the kernel's account.
     func stopDaemon() async throws -> (status: Int32, seconds: Double) {
-        guard let daemon else { return (0, 0) }
-        let clock = ContinuousClock()
-        let start = clock.now
-        daemon.signal(SIGTERM)
-        while daemon.isRunning {
-            guard clock.now - start < .seconds(10) else { throw ChildProcess.Failure(description: "the daemon ignored SIGTERM for 10 s") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        guard let daemon else { throw ChildProcess.Failure(description: "no daemon runs; call startDaemon() first") }
+        let (duration, status) = await daemon.terminate(grace: .seconds(10))
         self.daemon = nil
-        let elapsed = clock.now - start
-        return (daemon.exitStatus, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        guard let status else { throw ChildProcess.Failure(description: "the daemon ignored SIGTERM for 10 s: \(daemon.errorOutput)") }
+        return (status, duration / .seconds(1))
     }
 
     /// Waits until the daemon's log has `text` `count` times.
     func waitForLog(_ text: String, count: Int = 1, timeout: Duration = .seconds(90)) async throws {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while true {
-            guard let daemon else { throw ChildProcess.Failure(description: "no daemon runs") }
-            let log = daemon.errorOutput
-            if log.components(separatedBy: text).count > count { return }
-            guard daemon.isRunning else { throw ChildProcess.Failure(description: "the daemon exited: \(log)") }
-            guard ContinuousClock.now < deadline else {
-                throw ChildProcess.Failure(description: "the daemon did not log '\(text)' \(count)× within \(timeout): \(log)")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        guard let daemon else { throw ChildProcess.Failure(description: "no daemon runs; call startDaemon() first") }
+        try await daemon.waitForOutput(text, count: count, timeout: timeout)
     }
 
     // MARK: Mail
@@ -196,12 +181,9 @@ final class EndToEndWorld {
         return try JSONDecoder().decode(Page.self, from: Data(output.text.utf8)).threads
     }
 
-    /// Polls `condition` until it holds (server state changes arrive asynchronously).
+    /// Polls `condition` every 200 ms until it holds (server state changes arrive
+    /// asynchronously; many conditions run the tool).
     func eventually(_ what: String, timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while !(try await condition()) {
-            guard ContinuousClock.now < deadline else { throw ChildProcess.Failure(description: "\(what): not within \(timeout)") }
-            try await Task.sleep(for: .milliseconds(200))
-        }
+        try await waitUntil(what, timeout: timeout, every: .milliseconds(200), condition)
     }
 }

@@ -6,16 +6,6 @@ import VaultMailTesting
 /// beside it, and explained by `vaultmail notify why`.
 @Suite("vaultmail notify rules end to end (issue 7)", .serialized)
 struct NotificationRulesEndToEndTests {
-    /// "HH:MM-HH:MM" from an hour ago to an hour from now, local time.
-    static func quietHoursAroundNow() -> String {
-        let calendar = Calendar.current
-        func clock(_ date: Date) -> String {
-            let parts = calendar.dateComponents([.hour, .minute], from: date)
-            return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-        }
-        return "\(clock(Date().addingTimeInterval(-3600)))-\(clock(Date().addingTimeInterval(3600)))"
-    }
-
     @Test("A VIP during quiet hours notifies; ordinary, spam and muted-thread mail does not; `notify why` names each rule")
     func rules() async throws {
         try await EndToEndWorld.with { world in
@@ -27,7 +17,7 @@ struct NotificationRulesEndToEndTests {
 
             // Rules set beside the running daemon apply to its next mail.
             #expect(try await world.vaultmail(["notify", "vip", "add", "Boss@Example.org"]).status == 0)
-            let quiet = try await world.vaultmail(["notify", "quiet-hours", Self.quietHoursAroundNow()])
+            let quiet = try await world.vaultmail(["notify", "quiet-hours", MailFixtures.quietHoursAroundNow()])
             #expect(quiet.status == 0, "\(quiet.text)")
             #expect(try await world.vaultmail(["notify", "mute", String(lunch.id.prefix(12))]).status == 0)
 

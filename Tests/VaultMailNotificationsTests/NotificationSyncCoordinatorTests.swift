@@ -49,15 +49,13 @@ struct NotificationSyncCoordinatorTests {
         #expect(engine.postedEmailIds == [second.id])
     }
 
-    @Test("E-12 / AC-N-20: pendingThreadNavigation is set before anyone reads it (cold start) and can be cleared")
+    @Test("E-12 / AC-N-20: pendingThreadNavigation is set before anyone reads it (cold start)")
     func pendingNavigation() async throws {
         let engine = try await EngineFixture()
         let email = try await engine.email(1, thread: "T-cold")
         await engine.process([email])
         try await engine.center.respond(to: "email-\(email.id)", action: NotificationResponse.defaultActionIdentifier)
         #expect(engine.coordinator.pendingThreadNavigation == "T-cold")
-        engine.coordinator.pendingThreadNavigation = nil
-        #expect(engine.coordinator.pendingThreadNavigation == nil)
     }
 
     @Test("E-20 / AC-N-15: a non-selected account's sync (activeFolderType nil) is not suppressed")

@@ -151,7 +151,7 @@ struct OutboxTests {
         await fake.transport.holdNextSend()
         let compose = fake.compose
         let sending = Task { try await compose.send(emailId: id) }
-        await fake.transport.waitUntilHeld()
+        try await fake.transport.waitUntilHeld()
         await #expect(throws: ComposeError.tooLateToCancel(emailId: id, state: .sending)) {
             try await fake.compose.cancel(emailId: id)
         }
@@ -301,7 +301,7 @@ struct OutboxTests {
         await tool.transport.holdNextSend()
         let compose = tool.compose
         let sending = Task { try await compose.send(emailId: id) }
-        await tool.transport.waitUntilHeld()
+        try await tool.transport.waitUntilHeld()
         tool.clock.advance(by: 60)  // a slow send
         #expect(await daemon.processor.processNow() == OutboxProcessor.Report())
         await tool.transport.release()
@@ -392,19 +392,4 @@ struct OutboxTests {
         #expect((1...8).map { backoff.delay(afterFailures: $0) } == [30, 60, 120, 240, 480, 960, 1800, 1800])
         #expect(RetryBackoff(initial: 0.5, multiplier: 3, maximum: 4).delay(afterFailures: 3) == 4)
     }
-}
-
-/// Waits (polling, with a generous limit) until `condition` holds.
-func waitUntil(
-    timeout: Duration = .seconds(60), _ condition: @Sendable () async throws -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw WaitTimeout() }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}
-
-struct WaitTimeout: Error, CustomStringConvertible {
-    var description: String { "the condition did not hold in time" }
 }

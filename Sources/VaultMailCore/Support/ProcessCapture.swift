@@ -15,6 +15,8 @@ public enum ProcessCapture {
         /// False when a signal ended it (including the timeout's).
         public var exitedNormally: Bool
         public var output: Data
+        /// True when it ran past the timeout and was killed.
+        public var timedOut = false
     }
 
     public struct LaunchFailure: Error, CustomStringConvertible {
@@ -154,6 +156,6 @@ public enum ProcessCapture {
             }
         }
 
-        var result: Result { Result(status: status, exitedNormally: exitedNormally, output: data) }
+        var result: Result { Result(status: status, exitedNormally: exitedNormally, output: data, timedOut: killed) }
     }
 }

@@ -268,13 +268,13 @@ public final class DovecotServer: Sendable {
         if isRunning { try await stop() }
         try await waitUntilPortsClosed()
         removeStaleLocks()
-        var attempts = 0
+        // The ports came from the ephemeral range: a client socket may hold one for a while.
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
         while true {
             do {
                 try await launch()
                 return
-            } catch let failure as Failure where failure.log.contains("Address already in use") && attempts < 50 {
-                attempts += 1
+            } catch let failure as Failure where failure.log.contains("Address already in use") && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
