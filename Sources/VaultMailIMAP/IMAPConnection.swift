@@ -41,7 +41,7 @@ public actor IMAPConnection {
             executor.shutDown()
             throw IMAPError(
                 kind: .connectionFailed, operation: "prepare a connection to", host: endpoint.host, port: endpoint.port,
-                reason: "no pipe could be created (errno \(error.errno))")
+                reason: "no pipe could be created (\(String(cString: strerror(error.errno)))); VaultMail may have run out of file descriptors: close other connections or raise `ulimit -n`")
         }
     }
 

@@ -87,7 +87,7 @@ public struct IMAPError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         case .authenticationFailed: return "Check the user name and password (or renew the access token)."
         case .commandFailed: return nil
         case .connectionLost: return "The connection is closed; connect again."
-        case .protocolError: return "The connection is closed; connect again. If it keeps happening, report the server's software."
+        case .protocolError: return "Try again (connect again if the connection was closed); if it keeps happening, report the server's software."
         case .notConnected: return "Connect (and log in) first."
         case .unsupported: return nil
         }

@@ -93,7 +93,7 @@ public struct SMTPError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         case .temporaryFailure: return "The server cannot accept it right now; it will be tried again."
         case .rejected: return nil
         case .connectionLost: return "The connection is closed; connect again."
-        case .protocolError: return "The connection is closed; connect again. If it keeps happening, report the server's software."
+        case .protocolError: return "Try again (connect again if the connection was closed); if it keeps happening, report the server's software."
         case .notConnected: return "Connect (and log in) first."
         }
     }

@@ -54,15 +54,15 @@ public final class IMAPConnectionPool: Sendable {
 
     /// A new connection to the account's server, logged in, owned by the caller (for IDLE).
     public func openDedicatedConnection(for account: Account) async throws -> IMAPConnection {
-        let endpoint = IMAPEndpoint(account: account, connectTimeout: connectTimeout, readTimeout: readTimeout)
-        let connection = try await IMAPConnection.connect(to: endpoint)
+        // The secret first: a credential that cannot be had costs no connection (IDLE retries).
         let secret: String
         do {
             secret = try await credentials.secret(for: account)
         } catch {
-            await connection.disconnect()
             throw SyncError(.credentials, account: account, underlying: error)
         }
+        let endpoint = IMAPEndpoint(account: account, connectTimeout: connectTimeout, readTimeout: readTimeout)
+        let connection = try await IMAPConnection.connect(to: endpoint)
         do {
             switch account.authMethod {
             case .password: try await connection.login(user: account.username, password: secret)

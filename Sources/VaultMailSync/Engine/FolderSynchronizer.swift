@@ -49,14 +49,17 @@ struct FolderSynchronizer: Sendable {
         let last = state.lastSyncedUID ?? 0
         let known = try await syncStore.uidMap(folderId: folder.id)
 
-        // New messages.
+        // New messages. An incremental sync learns new and removed UIDs from one search of
+        // the whole folder (one round trip on the IDLE path).
+        let hasNew = status.exists > 0 && (status.uidNext == 0 || status.uidNext > last + 1)
+        let knownBefore = known.filter { $0.key <= last }
+        let everyUID = !isInitial && (hasNew || !knownBefore.isEmpty) ? try await imap.searchUIDs(in: .all) : nil
         var candidates: [UInt32] = []
-        if status.exists > 0 && (status.uidNext == 0 || status.uidNext > last + 1) {
-            let above: UIDSet? = last > 0 ? UIDSet.from(last + 1) : nil
-            if isInitial {
-                candidates = try await imap.searchUIDs(since: windowStart, in: above)
+        if hasNew {
+            if let everyUID {
+                candidates = everyUID.filter { $0 > last }
             } else {
-                candidates = try await imap.searchUIDs(in: above ?? .all)
+                candidates = try await imap.searchUIDs(since: windowStart, in: last > 0 ? UIDSet.from(last + 1) : nil)
             }
         }
         let toFetch = candidates.filter { known[$0] == nil }
@@ -67,9 +70,9 @@ struct FolderSynchronizer: Sendable {
         state.lastSyncedUID = highest
 
         // Known messages: removals and flags.
-        let knownBefore = known.filter { $0.key <= last }
         if !knownBefore.isEmpty {
-            let onServer = Set(try await imap.searchUIDs(in: UIDSet(1...last)))
+            let stillThere = if let everyUID { everyUID.filter { $0 <= last } } else { try await imap.searchUIDs(in: UIDSet(1...last)) }
+            let onServer = Set(stillThere)
             let gone = knownBefore.keys.filter { !onServer.contains($0) }
             if !gone.isEmpty {
                 let detached = try await syncStore.removeLinks(folderId: folder.id, uids: gone.sorted(), keepingOrphans: keepOrphans)

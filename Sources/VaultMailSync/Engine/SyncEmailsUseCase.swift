@@ -136,22 +136,17 @@ public final class SyncEmailsUseCase: Sendable {
         var synchronizer = FolderSynchronizer(
             account: account, syncStore: syncStore, parser: parser, now: clock.now, options: options)
         synchronizer.keepOrphans = keepOrphans
-        let folderSync = synchronizer
-        // The folder's path names it in errors, even when reconnecting fails before it is read again.
-        let path = try? await store.getFolder(id: folderId)?.path
         do {
-            return try await connections.withConnection(for: account, reuse: .retryOnDrop) { [store] imap in
+            return try await connections.withConnection(for: account, reuse: .retryOnDrop) { [store, synchronizer] imap in
                 // Read the folder inside the account's queue: its checkpoint is current.
                 guard let folder = try await store.getFolder(id: folderId), folder.accountId == account.id else {
                     throw SyncError(.folderNotFound, account: account, mailbox: folderId)
                 }
-                do {
-                    return try await folderSync.sync(folder, on: imap)
-                } catch {
-                    throw SyncError.wrap(error, account: account, mailbox: folder.path)
-                }
+                return try await synchronizer.sync(folder, on: imap)  // its errors name the folder
             }
         } catch {
+            // Failed before the folder was read (connecting, logging in): name it in the error.
+            let path = try? await store.getFolder(id: folderId)?.path
             throw SyncError.wrap(error, account: account, mailbox: path)
         }
     }

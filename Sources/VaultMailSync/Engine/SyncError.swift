@@ -50,7 +50,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible, LocalizedErro
     /// `error` as a `SyncError` of `account` (kept as is when it already is one).
     static func wrap(_ error: any Error, account: Account, mailbox: String?) -> SyncError {
         if let error = error as? SyncError { return error }
-        let kind: Kind = error is IMAPError ? .server : (error is RepositoryError ? .store : .server)
+        let kind: Kind = error is RepositoryError ? .store : .server
         return SyncError(kind, account: account, mailbox: mailbox, underlying: error)
     }
 
