@@ -77,6 +77,23 @@ extension Database {
         }
         return emails
     }
+
+    /// The emails with these ids (those that exist), with their folder types.
+    func emails(ids: [String]) throws -> [Email] {
+        var emails: [Email] = []
+        for chunk in ids.chunked(500) {
+            emails += try hydratedEmails(
+                sql: "SELECT \(Email.columns) FROM email WHERE id IN (\(placeholders(chunk.count)))",
+                arguments: StatementArguments(chunk))
+        }
+        return emails
+    }
+
+    /// Links the email to a folder, its UID there unknown until the next sync.
+    func link(emailId: String, folderId: String) throws {
+        try execute(sql: "INSERT OR IGNORE INTO emailFolder(emailId, folderId, uid) VALUES (?, ?, NULL)",
+                    arguments: [emailId, folderId])
+    }
 }
 
 extension Array {

@@ -17,7 +17,7 @@ extension GRDBEmailRepository {
             for emailId in try Self.emailIds(db, threadId: id) {
                 let inInbox = try Self.unlink(db, emailId: emailId, fromFolders: inboxIds)
                 if inInbox, let archive {
-                    try Self.link(db, emailId: emailId, folderId: archive.id)
+                    try db.link(emailId: emailId, folderId: archive.id)
                 }
             }
         }
@@ -37,7 +37,7 @@ extension GRDBEmailRepository {
                     try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [emailId])
                 } else {
                     _ = try Self.unlink(db, emailId: emailId, fromFolders: linked.filter { $0 != trash.id })
-                    try Self.link(db, emailId: emailId, folderId: trash.id)
+                    try db.link(emailId: emailId, folderId: trash.id)
                 }
             }
             try db.refreshThreads([id])
@@ -57,7 +57,7 @@ extension GRDBEmailRepository {
             let movable = folders.filter { !views.contains($0.folderType) && $0.id != target.id }.map(\.id)
             for emailId in try Self.emailIds(db, threadId: id) {
                 _ = try Self.unlink(db, emailId: emailId, fromFolders: movable)
-                try Self.link(db, emailId: emailId, folderId: target.id)
+                try db.link(emailId: emailId, folderId: target.id)
             }
         }
     }
@@ -131,12 +131,6 @@ extension GRDBEmailRepository {
         try db.execute(sql: "DELETE FROM emailFolder WHERE emailId = ? AND folderId IN (\(placeholders(folderIds.count)))",
                        arguments: [emailId] + StatementArguments(folderIds))
         return db.changesCount > 0
-    }
-
-    /// Links the email to a folder, its UID there unknown until the next sync.
-    static func link(_ db: Database, emailId: String, folderId: String) throws {
-        try db.execute(sql: "INSERT OR IGNORE INTO emailFolder(emailId, folderId, uid) VALUES (?, ?, NULL)",
-                       arguments: [emailId, folderId])
     }
 
     static func setRead(_ db: Database, threadId: String, isRead: Bool) throws {

@@ -170,8 +170,7 @@ public struct GRDBOutboxRepository: OutboxRepository {
             try db.execute(sql: "DELETE FROM outgoingAttachment WHERE emailId = ?", arguments: [emailId])
             try Self.unlink(db, emailId: emailId, fromFoldersOfType: .drafts)
             for folderId in try Self.folderIds(db, accountId: accountId, type: .sent) {
-                try db.execute(sql: "INSERT OR IGNORE INTO emailFolder(emailId, folderId, uid) VALUES (?, ?, NULL)",
-                               arguments: [emailId, folderId])
+                try db.link(emailId: emailId, folderId: folderId)
             }
         }
     }
@@ -294,8 +293,7 @@ public struct GRDBOutboxRepository: OutboxRepository {
 
     private static func linkDrafts(_ db: Database, emailId: String, accountId: String) throws {
         if let drafts = try folderIds(db, accountId: accountId, type: .drafts).first {
-            try db.execute(sql: "INSERT OR IGNORE INTO emailFolder(emailId, folderId, uid) VALUES (?, ?, NULL)",
-                           arguments: [emailId, drafts])
+            try db.link(emailId: emailId, folderId: drafts)
         }
     }
 
@@ -319,15 +317,8 @@ public struct GRDBOutboxRepository: OutboxRepository {
             WHERE \(condition) ORDER BY COALESCE(o.queuedAt, e.dateReceived), e.id
             """, arguments: arguments)
         guard !rows.isEmpty else { return [] }
-        let ids = rows.map { $0["emailId"] as String }
-        var emails: [String: Email] = [:]
-        for chunk in ids.chunked(500) {
-            for email in try db.hydratedEmails(
-                sql: "SELECT \(Email.columns) FROM email WHERE id IN (\(placeholders(chunk.count)))",
-                arguments: StatementArguments(chunk)) {
-                emails[email.id] = email
-            }
-        }
+        let emails = Dictionary(try db.emails(ids: rows.map { $0["emailId"] as String }).map { ($0.id, $0) },
+                                uniquingKeysWith: { first, _ in first })
         return rows.compactMap { row in
             emails[row["emailId"]].map { OutboxEntry(row: row, email: $0) }
         }

@@ -128,7 +128,7 @@ public struct GRDBSyncRepository: SyncRepository {
                 for row in rows { uidByEmail[row["emailId"]] = UInt32(truncatingIfNeeded: row["uid"] as Int64) }
             }
             var result: [UInt32: Email] = [:]
-            for email in try Self.emails(db, ids: Array(uidByEmail.keys)) {
+            for email in try db.emails(ids: Array(uidByEmail.keys)) {
                 if let uid = uidByEmail[email.id] { result[uid] = email }
             }
             return result
@@ -216,7 +216,7 @@ public struct GRDBSyncRepository: SyncRepository {
             }
             if !batch.threadChanges.isEmpty || !batch.flags.isEmpty {
                 // New emails may have been re-threaded or had their flags changed in this batch.
-                let current = Dictionary(try Self.emails(db, ids: stored.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+                let current = Dictionary(try db.emails(ids: stored.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { $1 })
                 stored = stored.map { current[$0.id] ?? $0 }
             }
             return stored
@@ -346,15 +346,5 @@ public struct GRDBSyncRepository: SyncRepository {
                 """, arguments: arguments)
         }
         try db.refreshThreads(threadIds)
-    }
-
-    static func emails(_ db: Database, ids: [String]) throws -> [Email] {
-        var emails: [Email] = []
-        for chunk in ids.chunked(500) {
-            emails += try db.hydratedEmails(
-                sql: "SELECT \(Email.columns) FROM email WHERE id IN (\(placeholders(chunk.count)))",
-                arguments: StatementArguments(chunk))
-        }
-        return emails
     }
 }
