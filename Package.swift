@@ -19,6 +19,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        // The web app's HTTP server. Its default traits (swift-configuration, full Foundation) are not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
     ],
     targets: [
         .target(name: "VaultMailCore"),
@@ -36,7 +40,21 @@ let package = Package(
             name: "VaultMailApp",
             dependencies: [
                 "VaultMailCore", "VaultMailNotifications", "VaultMailStore", "VaultMailDesktop",
-                "VaultMailSync", "VaultMailIMAP", "VaultMailMIME",
+                "VaultMailSync", "VaultMailIMAP", "VaultMailMIME", "VaultMailWeb",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // gumbo (Debian libgumbo-dev), the HTML5 parser under the web app's mail sanitizer.
+        .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
+        // The local web app (issue 12): routes, sign-in and request guards, pages, SSE, assets.
+        .target(
+            name: "VaultMailWeb",
+            dependencies: [
+                "VaultMailCore", "VaultMailNotifications", "CGumbo",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -110,6 +128,11 @@ let package = Package(
         .testTarget(
             name: "VaultMailEndToEndTests",
             dependencies: ["VaultMailCore", "VaultMailTesting"]
+        ),
+        .testTarget(
+            name: "VaultMailWebTests",
+            dependencies: ["VaultMailCore", "VaultMailWeb", "VaultMailNotifications", "VaultMailTesting", "VaultMailStore", "VaultMailApp"],
+            exclude: ["Browser"]
         ),
         .testTarget(
             name: "VaultMailNotificationsTests",

@@ -24,6 +24,12 @@ packages=(
   openssl          # the tests' CA and server certificates
   python3-aiosmtpd # the real SMTP server the sending tests start on loopback (scripts/test-smtp-server.py)
   isync            # mbsync, the peer of the sync benchmark
+  libgumbo-dev     # CGumbo: the HTML5 parser under the web app's mail sanitizer (VaultMailWeb)
+  chromium         # the real browser the web app's tests drive
+  chromium-driver  # its WebDriver
+  python3-selenium # the web app's browser tests speak WebDriver through it
+  python3-pip      # fetches axe-core (inside a PyPI wheel) for the accessibility check
 )
 
-exec "$(dirname "$0")/apt-install-missing.sh" "${packages[@]}"
+"$(dirname "$0")/apt-install-missing.sh" "${packages[@]}"
+exec "$(dirname "$0")/install-axe.sh"

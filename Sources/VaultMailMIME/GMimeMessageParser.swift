@@ -17,16 +17,27 @@ public struct GMimeMessageParser: MessageParser {
     public init() {}
 
     public func parse(_ raw: [UInt8]) -> ParsedMessage {
+        Self.withMessage(in: raw) { message, options in
+            switch message {
+            case .success(let message): MessageReader(message: message, options: options, raw: raw).read()
+            case .failure(let error): Self.unreadable(raw, options: options, reason: error.description)
+            }
+        }
+    }
+
+    /// Reads `raw` the one way every caller reads it (a leading mbox "From " line dropped,
+    /// header repairs, the same parser options) and hands the message, or why there is none,
+    /// to `body` together with the options it was parsed with. The message and the options
+    /// live until `body` returns; nothing parsed may outlive that.
+    static func withMessage<T>(
+        in raw: [UInt8],
+        _ body: (Result<GObjectHandle<GMimeMessage>, MIMEError>, ParserOptions) -> T
+    ) -> T {
         let options = ParserOptions()
         // Everything parsed with `options` must be gone before it is freed (see ParserOptions).
         return withExtendedLifetime(options) {
             let input = HeaderRepair.escapingEightBitInEncodedWords(Self.withoutMboxSeparator(raw))
-            do throws(MIMEError) {
-                let message = try Self.construct(input, options: options)
-                return MessageReader(message: message, options: options, raw: raw).read()
-            } catch {
-                return Self.unreadable(raw, options: options, reason: error.description)
-            }
+            return body(Result { () throws(MIMEError) in try Self.construct(input, options: options) }, options)
         }
     }
 

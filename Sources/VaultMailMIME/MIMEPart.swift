@@ -4,7 +4,7 @@ internal import CGMime
 ///
 /// `object` belongs to the message it came from, or to the `MIMETreeBuilder` that re-parsed
 /// it (transfer none here): a `MIMEPart` is used only while both are alive, inside one
-/// `parse` call.
+/// `parse` or `content(ofPart:in:)` call.
 struct MIMEPart {
     let object: UnsafeMutablePointer<GMimeObject>
     /// IMAP part number ("1", "2.1"); empty for a top-level multipart, which has none.
@@ -35,20 +35,48 @@ struct MIMEPart {
         return MemoryStream.bytes(of: stream)
     }
 
-    /// The size of the decoded content in bytes, counted without keeping it.
+    /// What downloading this part gives: the content with its transfer encoding undone; for an
+    /// attached message the whole message; for a multipart its body as it stands.
+    /// `decodedSize()` counts exactly these bytes.
+    func downloadContent() -> [UInt8] {
+        if let salvagedText { return salvagedText }
+        let stream = GObjectHandle(owning: g_mime_stream_mem_new()) // full
+        writeDownloadContent(to: stream.pointer)
+        return MemoryStream.bytes(of: stream)
+    }
+
+    /// The size of `downloadContent()` in bytes, counted without keeping it.
     func decodedSize() -> Int {
         if let salvagedText { return salvagedText.count }
         let stream = GObjectHandle(owning: g_mime_stream_null_new()) // full
+        writeDownloadContent(to: stream.pointer)
+        return cgmime_null_stream_written(stream.pointer)
+    }
+
+    /// Writes `downloadContent()` (except salvaged text) to `stream`.
+    private func writeDownloadContent(to stream: UnsafeMutablePointer<GMimeStream>) {
         if let part = cgmime_as_part(object) {
-            guard let wrapper = g_mime_part_get_content(part) else { return 0 } // none
-            _ = g_mime_data_wrapper_write_to_stream(wrapper, stream.pointer)
+            guard let wrapper = g_mime_part_get_content(part) else { return } // none
+            _ = g_mime_data_wrapper_write_to_stream(wrapper, stream)
         } else if let messagePart = cgmime_as_message_part(object),
                   let message = g_mime_message_part_get_message(messagePart) { // none
-            _ = g_mime_object_write_to_stream(cgmime_message_as_object(message), nil, stream.pointer)
+            // GMime writes the message back out as it read it, with LF line ends (its default
+            // format options): not always the original bytes, but the same message.
+            _ = g_mime_object_write_to_stream(cgmime_message_as_object(message), nil, stream)
         } else {
-            _ = g_mime_object_write_content_to_stream(object, nil, stream.pointer)
+            _ = g_mime_object_write_content_to_stream(object, nil, stream)
         }
-        return cgmime_null_stream_written(stream.pointer)
+    }
+
+    /// The part numbered `partId` in this tree (depth first), if any. A top-level multipart
+    /// has no number, so an empty `partId` finds nothing.
+    func part(numbered partId: String) -> MIMEPart? {
+        guard !partId.isEmpty else { return nil }
+        if self.partId == partId { return self }
+        for child in children {
+            if let found = child.part(numbered: partId) { return found }
+        }
+        return nil
     }
 
     /// The decoded subject of an attached message (`message/rfc822`), if this is one.
@@ -77,6 +105,13 @@ final class MIMETreeBuilder {
 
     init(options: ParserOptions) {
         self.options = options
+    }
+
+    /// The tree of `message`, numbered from its top (`parse` and `content(ofPart:in:)` both
+    /// start here, so a part number means the same part to both); nil when it has no body.
+    func tree(of message: GObjectHandle<GMimeMessage>) -> MIMEPart? {
+        guard let root = g_mime_message_get_mime_part(message.pointer) else { return nil } // none
+        return build(root, partId: "")
     }
 
     /// The tree under `object`. `depth` stops runaway nesting; GMime has its own limit too.
@@ -141,6 +176,10 @@ final class MIMETreeBuilder {
         guard depth < 8, let boundary = Self.firstDelimiter(in: text) else { return nil }
         var entity = Array("Content-Type: multipart/\(subtype); boundary=\"\(boundary)\"\r\n\r\n".utf8)
         entity.append(contentsOf: text)
+        // GMime gives the text with LF line ends but keeps the CR of the line break before the
+        // parent's delimiter. Left there, it makes GMime take the last part's line ends for
+        // CRLF and cut one byte too many from its end (a base64 "=": two bytes lost).
+        while entity.last == 0x0D { entity.removeLast() }
         let parsed = entity.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 cgmime_parse_part(chars.baseAddress, chars.count, options.pointer) // full or NULL

@@ -39,10 +39,10 @@ struct MessageReader {
         var attachments: [ParsedAttachment] = []
         var bodyCharset: String?
         let builder = MIMETreeBuilder(options: options)
-        if let rootObject = g_mime_message_get_mime_part(message.pointer) { // none
-            // The builder owns entities it re-parsed; the tree points into them.
-            withExtendedLifetime(builder) {
-                let structure = BodyStructure(root: builder.build(rootObject, partId: ""))
+        // The builder owns entities it re-parsed; the tree points into them.
+        withExtendedLifetime(builder) {
+            if let root = builder.tree(of: message) {
+                let structure = BodyStructure(root: root)
                 body = bodyText(structure, problems: &problems)
                 attachments = structure.attachments.map(attachment)
                 bodyCharset = (structure.textBody + structure.htmlBody).lazy

@@ -111,6 +111,6 @@ struct VaultMailTool {
 
     /// Starts `vaultmail daemon`; its log goes to standard error.
     func startDaemon(environment: [String: String]) throws -> ChildProcess {
-        try ChildProcess(binary, ["daemon"], environment: environment)
+        try ChildProcess(binary, ["daemon", "--web-port", "0"], environment: environment)
     }
 }

@@ -10,7 +10,8 @@ final class DaemonProcess {
     private var shown = 0
 
     init(tool: VaultMailTool) throws {
-        process = try ChildProcess(tool.path, ["daemon"], environment: tool.environment)
+        // The web app on a free port (a fixed one may be taken on the user's machine).
+        process = try ChildProcess(tool.path, ["daemon", "--web-port", "0"], environment: tool.environment)
     }
 
     /// The complete lines logged so far, without timestamp, level and label.

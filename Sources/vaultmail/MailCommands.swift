@@ -34,9 +34,12 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(help: .hidden) var idleRenewSeconds = 540
     @Option(help: .hidden) var outageGraceSeconds = 300
     @Option(help: .hidden) var reconnectMaxSeconds = 300
+    @Option(help: "The web app's port on 127.0.0.1 (0 picks a free one).") var webPort = MailDaemon.Options.defaultWebPort
+    @Flag(help: "Serve no web app.") var noWeb = false
 
     func validate() throws {
         guard syncInterval >= 10 else { throw ValidationError("--sync-interval must be at least 10 seconds") }
+        guard (0...65535).contains(webPort) else { throw ValidationError("--web-port must be between 0 and 65535 (0 picks a free one)") }
     }
 
     @MainActor
@@ -52,6 +55,7 @@ struct DaemonCommand: AsyncParsableCommand {
         options.outageGrace = TimeInterval(outageGraceSeconds)
         if let openCommand { options.openCommand = openCommand }
         options.idle.maximumBackoff = .seconds(max(1, reconnectMaxSeconds))
+        options.webPort = noWeb ? nil : webPort
         let daemon = try await MailDaemon.start(home: VaultMailHome(explicit: global.home), options: options,
                                                 logger: Logger(label: "vaultmail"))
         try await daemon.run()
@@ -80,5 +84,18 @@ struct SendCommand: AsyncParsableCommand {
         outgoing.replyTo = replyTo
         outgoing.attachments = attach
         emit(try await global.session().send(outgoing))
+    }
+}
+
+struct OpenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open", abstract: "Open the web app in your browser, signed in.",
+        discussion: "The daemon serves the app on 127.0.0.1 (see `vaultmail daemon --web-port`). The browser is handed a page only you can read, holding a one-time sign-in token.")
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Print the sign-in page's path instead of starting a browser (open it within two minutes).") var noBrowser = false
+
+    @MainActor
+    func run() async throws {
+        emit(try global.session().openWeb(launchBrowser: !noBrowser))
     }
 }

@@ -50,8 +50,11 @@ struct CredentialsEndToEndTests {
             let removed = try await world.vaultmail(["account", "remove", "work"])
             #expect(removed.status == 0, "\(removed.text)")
             #expect(!(try await keyringItems(world).contains("/org/freedesktop/secrets/collection/")), "the secret is gone")
-            let none = try await world.vaultmail(["daemon"])
-            #expect(none.status == 1 && none.text.contains("no accounts"), "\(none.text)")
+            // With no account left the daemon still runs and serves the web app, waiting for one.
+            let waiting = try ChildProcess(EndToEndWorld.binary, ["daemon", "--web-port", "0"], environment: world.environment)
+            try await waiting.waitForOutput("no accounts yet", timeout: .seconds(60))
+            try await waiting.waitForOutput("web app at http://127.0.0.1:", timeout: .seconds(60))
+            #expect(await waiting.terminate(grace: .seconds(10)).status == 0)
         }
     }
 }

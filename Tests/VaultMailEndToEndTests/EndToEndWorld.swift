@@ -86,7 +86,9 @@ final class EndToEndWorld {
     /// it is in IDLE on the inbox.
     @discardableResult
     func startDaemon(_ options: [String] = []) async throws -> ChildProcess {
-        let process = try ChildProcess(Self.binary, ["daemon"] + options, environment: environment)
+        // The web app on a free port, unless the test says otherwise: a fixed one may be taken.
+        let web = options.contains("--web-port") || options.contains("--no-web") ? [] : ["--web-port", "0"]
+        let process = try ChildProcess(Self.binary, ["daemon"] + options + web, environment: environment)
         daemon = process
         try await waitForLog("first sync done")
         try await waitForLog("IDLE on the inbox")

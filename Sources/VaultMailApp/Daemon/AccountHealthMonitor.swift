@@ -11,6 +11,14 @@ public final class AccountHealthMonitor {
     public enum Problem: Sendable, Equatable {
         case loginFailed(String)
         case unreachable(String)
+
+        /// A few words for the web app's offline indicator.
+        public var summary: String {
+            switch self {
+            case .loginFailed(let detail): "cannot sign in (\(detail))"
+            case .unreachable(let detail): "cannot reach the server (\(detail))"
+            }
+        }
     }
 
     private struct State {

@@ -6,6 +6,8 @@ import VaultMailDesktop
 import VaultMailNotifications
 import VaultMailStore
 import VaultMailSync
+import VaultMailMIME
+import VaultMailWeb
 
 /// `vaultmail daemon`: keeps every account in sync (IMAP IDLE for the inbox, a periodic
 /// background sync for the rest), runs the notification engine with the desktop notifier,
@@ -26,6 +28,9 @@ public final class MailDaemon {
         /// Run with `/bin/sh` when a notification is clicked: `$1` is the thread id
         /// (`ThreadOpener`); by default a terminal showing the conversation, if there is one.
         public var openCommand: String? = ThreadOpener.defaultCommand
+        /// The web app's port on 127.0.0.1; nil serves no web app (`--no-web`).
+        public var webPort: Int? = Options.defaultWebPort
+        public static let defaultWebPort = WebConfiguration.defaultPort
 
         public init() {}
     }
@@ -40,6 +45,8 @@ public final class MailDaemon {
     private let options: Options
     private let logger: Logger
     private let lock: DaemonLock
+    /// The web app, when served: it shares this daemon's store, engine and connections.
+    public let web: WebApp?
 
     /// Takes the home's daemon lock and builds the graph; fails if another daemon runs there.
     public static func start(home: VaultMailHome, options: Options, credentials: any CredentialStore = SecretServiceCredentialStore(),
@@ -55,12 +62,15 @@ public final class MailDaemon {
         let app = await AppDependencies(database: database, center: center, composeEmail: sending.compose,
                                         emailRepository: services.emails, settingsStore: settings)
         let opener = ThreadOpener(command: options.openCommand, home: home.directory.path)
+        let web = try options.webPort.map { port in
+            try WebApp(configuration: WebConfiguration(port: port, home: home.directory), mail: app.webMail(), logger: logger)
+        }
         return MailDaemon(app: app, services: services, sending: sending, center: center, opener: opener, options: options,
-                          logger: logger, lock: lock)
+                          logger: logger, lock: lock, web: web)
     }
 
     private init(app: AppDependencies, services: MailServices, sending: MailSending, center: DBusNotificationCenter,
-                 opener: ThreadOpener, options: Options, logger: Logger, lock: DaemonLock) {
+                 opener: ThreadOpener, options: Options, logger: Logger, lock: DaemonLock, web: WebApp?) {
         self.app = app
         self.services = services
         self.sending = sending
@@ -69,6 +79,7 @@ public final class MailDaemon {
         self.options = options
         self.logger = logger
         self.lock = lock
+        self.web = web
         health = AccountHealthMonitor(center: center, clock: SystemWallClock(), outageGrace: options.outageGrace)
         idle = IDLEMonitorUseCase(sync: services.sync, options: options.idle)
         app.notificationResponseHandler.onOutcome = { [weak self] outcome in await self?.followUp(outcome) }
@@ -110,17 +121,20 @@ public final class MailDaemon {
 
     /// Runs until SIGTERM or SIGINT.
     public func run() async throws {
-        let group = ServiceGroup(services: [DaemonService(daemon: self)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var services: [any Service] = [DaemonService(daemon: self)]
+        if let web { services.append(web) }
+        let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
     }
 
     /// Everything the daemon does, until cancelled.
     func runUntilCancelled() async throws {
         let accounts = try await app.accountRepository.getAccounts().filter(\.isActive)
-        guard !accounts.isEmpty else {
-            throw CommandError("no accounts to watch; add one with `vaultmail account add`, then start the daemon again")
+        if accounts.isEmpty {
+            logger.info("no accounts yet; add one with `vaultmail account add` and this daemon takes it in")
+        } else {
+            logger.info("watching \(accounts.count) account(s): \(accounts.map(\.name).joined(separator: ", "))")
         }
-        logger.info("watching \(accounts.count) account(s): \(accounts.map(\.name).joined(separator: ", "))")
         if await center.authorizationStatus() != .authorized, !(await app.notificationService.requestAuthorization()) {
             logger.warning("desktop notifications unavailable: \(center.lastError.map { "\($0)" } ?? "denied"); mail is still synced and counted")
         }
@@ -206,7 +220,7 @@ public final class MailDaemon {
     private func sync(_ account: Account, fromBackground: Bool, notify: Bool = true) async -> Bool {
         do {
             let new = try await services.sync.syncAccount(accountId: account.id)
-            await health.recovered(account)
+            await recovered(account)
             if notify { await deliver(new, fromBackground: fromBackground) }
             logger.info("synced \(account.name): \(new.count) new")
             return true
@@ -249,11 +263,11 @@ public final class MailDaemon {
                 case .listening:
                     if !listening { logger.info("\(account.name): IDLE on the inbox") }
                     listening = true
-                    await health.recovered(account)
+                    await recovered(account)
                 case .disconnected(let error, let retryIn):
                     listening = false
                     logger.warning("\(account.name): connection lost (\(error)); retrying in \(retryIn)")
-                    await health.report(Self.problem(error), for: account)
+                    await report(Self.problem(error), account)
                 }
             }
         } catch is CancellationError {
@@ -269,15 +283,40 @@ public final class MailDaemon {
         if !emails.isEmpty {
             app.settingsStore.reload()
             await app.notificationSyncCoordinator.didSyncNewEmails(emails, fromBackground: fromBackground, activeFolderType: nil)
+            await announceInApp(emails)
         }
         // Also after a round without new mail: what changed elsewhere withdraws its
         // notification, and the badge is counted again.
         await app.notificationService.withdrawStaleNotifications()
     }
 
+    /// The web app's in-app banner (story 004): new inbox mail that is neither spam nor in a
+    /// muted conversation, also for the conversation on screen, whose desktop banner the engine holds back.
+    private func announceInApp(_ emails: [Email]) async {
+        guard let web else { return }
+        let muted = app.settingsStore.mutedThreadIds
+        let shown = emails.filter { $0.folderTypes.contains(.inbox) && !$0.isSpam && !muted.contains($0.threadId) }
+            .sorted { $0.dateReceived > $1.dateReceived }
+            .map { NewMailSummary(threadId: $0.threadId, sender: $0.fromName ?? $0.fromAddress,
+                                  subject: $0.subject.isEmpty ? "(no subject)" : $0.subject, preview: String(($0.snippet ?? "").prefix(100))) }
+        guard !shown.isEmpty else { return }
+        await web.events.publish(.newMail(shown))
+    }
+
     private func report(_ error: any Error, _ account: Account) async {
         logger.error("\(account.name): \(error)")
-        await health.report(Self.problem(error), for: account)
+        await report(Self.problem(error), account)
+    }
+
+    /// Tells the account alerts and the web app's offline indicator.
+    private func report(_ problem: AccountHealthMonitor.Problem, _ account: Account) async {
+        await health.report(problem, for: account)
+        await web?.events.setConnectionProblem(problem.summary, account: account.name)
+    }
+
+    private func recovered(_ account: Account) async {
+        await health.recovered(account)
+        await web?.events.setConnectionProblem(nil, account: account.name)
     }
 
     /// Gives the memory freed after a big sync (parsing thousands of messages) back to the

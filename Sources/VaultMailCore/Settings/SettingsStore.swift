@@ -52,6 +52,11 @@ public final class SettingsStore {
             persist(max(0, undoSendDelaySeconds), Keys.undoSendDelay)
         }
     }
+    /// Lowercased senders whose remote images are shown without asking ("always for this
+    /// sender"); everyone else's are blocked until the user asks (tracking pixels).
+    public var imageSenders: Set<String> {
+        didSet { persist(imageSenders.sorted(), Keys.imageSenders) }
+    }
     /// The last write that failed, if any; `nil` after a later write succeeds.
     public private(set) var lastPersistenceError: (any Error)?
 
@@ -71,6 +76,7 @@ public final class SettingsStore {
         quietHoursStart = load.value(Keys.quietHoursStart).map(Self.wrapMinutes) ?? AppConstants.defaultQuietHoursStart
         quietHoursEnd = load.value(Keys.quietHoursEnd).map(Self.wrapMinutes) ?? AppConstants.defaultQuietHoursEnd
         undoSendDelaySeconds = load.value(Keys.undoSendDelay) ?? AppConstants.defaultUndoSendDelaySeconds
+        imageSenders = Set(load.value([String].self, Keys.imageSenders) ?? [])
         lastPersistenceError = load.firstError
     }
 
@@ -142,6 +148,7 @@ public final class SettingsStore {
         quietHoursStart = stored.quietHoursStart
         quietHoursEnd = stored.quietHoursEnd
         undoSendDelaySeconds = stored.undoSendDelaySeconds
+        imageSenders = stored.imageSenders
     }
 
     /// Puts every setting back to its default and forgets every stored value.
@@ -156,6 +163,18 @@ public final class SettingsStore {
         quietHoursStart = AppConstants.defaultQuietHoursStart
         quietHoursEnd = AppConstants.defaultQuietHoursEnd
         undoSendDelaySeconds = AppConstants.defaultUndoSendDelaySeconds
+        imageSenders = []
+    }
+
+    /// Shows remote images of `address`'s mail from now on.
+    public func allowImages(from address: String) {
+        let normalized = Self.normalizeAddress(address)
+        guard !normalized.isEmpty else { return }
+        imageSenders.insert(normalized)
+    }
+
+    public func allowsImages(from address: String) -> Bool {
+        imageSenders.contains(Self.normalizeAddress(address))
     }
 
     // MARK: - Persistence
@@ -170,6 +189,7 @@ public final class SettingsStore {
         static let quietHoursStart = "quietHoursStart"
         static let quietHoursEnd = "quietHoursEnd"
         static let undoSendDelay = "undoSendDelaySeconds"
+        static let imageSenders = "imageSenders"
     }
 
     private func persist<T: Encodable>(_ value: T, _ key: String) {

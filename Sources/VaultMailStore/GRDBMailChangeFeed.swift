@@ -1,0 +1,37 @@
+import Foundation
+import GRDB
+import VaultMailCore
+
+/// `MailChangeFeed` over SQLite: GRDB reports each committed transaction of this process that
+/// touched mail (threads, emails, their folders, folders), and each subscriber is told.
+public final class GRDBMailChangeFeed: MailChangeFeed, Sendable {
+    private let writer: any DatabaseWriter
+
+    public init(database: AppDatabase) {
+        writer = database.writer
+    }
+
+    public func changes() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let observation = DatabaseRegionObservation(tracking: Table("thread"), Table("email"), Table("threadFolder"), Table("folder"))
+        let cancellable = observation.start(in: writer) { _ in
+            continuation.finish()
+        } onChange: { _ in
+            continuation.yield()
+        }
+        // The observation lives as long as someone iterates the stream.
+        let holder = CancellableBox(cancellable)
+        continuation.onTermination = { _ in holder.cancel() }
+        return stream
+    }
+}
+
+/// Keeps GRDB's observation until the stream ends. GRDB's `AnyDatabaseCancellable` is
+/// Sendable-safe to cancel from any thread.
+private final class CancellableBox: @unchecked Sendable {  // cancel() is thread-safe in GRDB
+    private let cancellable: AnyDatabaseCancellable
+
+    init(_ cancellable: AnyDatabaseCancellable) { self.cancellable = cancellable }
+
+    func cancel() { cancellable.cancel() }
+}

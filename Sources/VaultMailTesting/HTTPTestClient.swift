@@ -1,0 +1,96 @@
+import Foundation
+
+/// A plain HTTP/1.1 client over a loopback socket, for tests that must send what a browser
+/// would not let a page send (a foreign Host, no cookie, a cross-origin POST).
+public enum HTTPTestClient {
+    public struct Reply: Sendable {
+        public var status: Int
+        /// Header names lowercased; repeated headers joined with ", ".
+        public var headers: [String: String]
+        public var body: Data
+        public var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
+
+    /// Sends one request to 127.0.0.1:`port` and reads the whole reply (`Connection: close`).
+    /// `host` nil sends no Host header at all.
+    public static func request(port: Int, method: String = "GET", path: String, host: String? = "default",
+                               headers: [(String, String)] = [], body: String? = nil) async throws -> Reply {
+        var lines = ["\(method) \(path) HTTP/1.1"]
+        if let host { lines.append("Host: \(host == "default" ? "127.0.0.1:\(port)" : host)") }
+        lines += headers.map { "\($0.0): \($0.1)" }
+        if let body { lines.append("Content-Length: \(body.utf8.count)") }
+        lines.append("Connection: close")
+        let raw = Data((lines.joined(separator: "\r\n") + "\r\n\r\n" + (body ?? "")).utf8)
+        let bytes = try await Task.detached { try exchange(port: port, request: raw) }.value
+        return try parse(bytes)
+    }
+
+    private static func exchange(port: Int, request: Data) throws -> Data {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw Failure(description: "nothing answers on 127.0.0.1:\(port): \(String(cString: strerror(errno)))") }
+        try request.withUnsafeBytes { buffer in
+            var sent = 0
+            while sent < buffer.count {
+                let n = send(descriptor, buffer.baseAddress! + sent, buffer.count - sent, 0)
+                guard n > 0 else { throw Failure(description: "send: \(String(cString: strerror(errno)))") }
+                sent += n
+            }
+        }
+        var reply = Data()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = recv(descriptor, &chunk, chunk.count, 0)
+            if n == 0 { break }
+            guard n > 0 else { throw Failure(description: "no complete reply within 30 s (\(reply.count) bytes so far)") }
+            reply.append(contentsOf: chunk[0..<n])
+        }
+        return reply
+    }
+
+    private static func parse(_ data: Data) throws -> Reply {
+        guard let split = data.range(of: Data("\r\n\r\n".utf8)) else { throw Failure(description: "no header block in the reply") }
+        let head = String(decoding: data[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusParts = head[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw Failure(description: "bad status line '\(head[0])'") }
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        }
+        var body = Data(data[split.upperBound...])
+        if headers["transfer-encoding"]?.lowercased() == "chunked" { body = dechunk(body) }
+        return Reply(status: status, headers: headers, body: body)
+    }
+
+    private static func dechunk(_ data: Data) -> Data {
+        var out = Data()
+        var index = data.startIndex
+        while let lineEnd = data[index...].range(of: Data("\r\n".utf8)) {
+            let sizeText = String(decoding: data[index..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size > 0 else { break }
+            let start = lineEnd.upperBound
+            let end = data.index(start, offsetBy: size, limitedBy: data.endIndex) ?? data.endIndex
+            out.append(data[start..<end])
+            index = data.index(end, offsetBy: 2, limitedBy: data.endIndex) ?? data.endIndex
+        }
+        return out
+    }
+}

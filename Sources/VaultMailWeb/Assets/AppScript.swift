@@ -1,0 +1,328 @@
+/// The app's small script, for what HTML alone cannot do: live updates over server-sent
+/// events, opening conversations without a reload, endless scrolling, selection with shift
+/// ranges, undo for destructive actions, the in-app new-mail banner, and keyboard shortcuts.
+/// Without it every page still reads and every action still works (progressive enhancement).
+enum AppScript {
+    static let js = #"""
+"use strict";
+(() => {
+  const doc = document, root = doc.documentElement;
+  root.classList.add("js");
+  const $ = (s, el = doc) => el.querySelector(s), $$ = (s, el = doc) => Array.from(el.querySelectorAll(s));
+  const csrf = () => ($('meta[name="csrf-token"]') || {}).content || "";
+  const UNDO_MS = 5000;
+  const state = { pending: [], lastChecked: null, viewing: null };
+
+  function params() { return new URLSearchParams(location.search); }
+  function box() { return params().get("box") || "inbox"; }
+  function listQuery(extra) {
+    const p = new URLSearchParams({ box: box() });
+    const cat = params().get("cat"); if (cat) p.set("cat", cat);
+    for (const [k, v] of Object.entries(extra || {})) p.set(k, v);
+    return p.toString();
+  }
+  async function getHTML(url) {
+    const r = await fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" });
+    if (r.status === 204) return null;
+    if (!r.ok && r.status !== 404) throw new Error(await r.text());
+    return r.text();
+  }
+  function post(url, fields) {
+    const body = new URLSearchParams(fields); body.set("csrf", csrf());
+    return fetch(url, { method: "POST", body, credentials: "same-origin",
+      headers: { Accept: "application/json", "X-CSRF-Token": csrf() } });
+  }
+
+  // ---- toasts (undo, errors) ----
+  function toast(text, opts = {}) {
+    const el = doc.createElement("div");
+    el.className = "toast" + (opts.error ? " error" : "");
+    const span = doc.createElement("span"); span.textContent = text; el.append(span);
+    if (opts.action) {
+      const b = doc.createElement("button"); b.type = "button"; b.textContent = opts.action;
+      b.addEventListener("click", () => { el.remove(); opts.onAction(); });
+      el.append(b);
+    }
+    $("#toasts").append(el);
+    setTimeout(() => el.remove(), opts.ms || 6000);
+    return el;
+  }
+
+  // ---- rows and selection ----
+  function rows() { return $$("#threads .row"); }
+  function selectedIds() { return $$("#threads .select:checked").map(c => c.value); }
+  function updateSelection() {
+    const ids = selectedIds(), pane = $("#list-pane");
+    if (!pane) return;
+    pane.classList.toggle("selecting", ids.length > 0);
+    rows().forEach(r => r.classList.toggle("selected", $(".select", r).checked));
+    const count = $(".selection-count", pane); if (count) count.textContent = ids.length ? ids.length + " selected" : "";
+    const all = $("#select-all"); if (all) all.checked = ids.length > 0 && ids.length === rows().length;
+  }
+  doc.addEventListener("click", e => {
+    const box = e.target.closest && e.target.closest("#threads .select");
+    if (!box) return;
+    const list = rows().map(r => $(".select", r));
+    if (e.shiftKey && state.lastChecked && state.lastChecked !== box) {
+      const [a, b] = [list.indexOf(state.lastChecked), list.indexOf(box)].sort((x, y) => x - y);
+      list.slice(a, b + 1).forEach(c => { c.checked = box.checked; });
+    }
+    state.lastChecked = box;
+    updateSelection();
+  });
+  doc.addEventListener("change", e => {
+    if (e.target.id === "select-all") { rows().forEach(r => { $(".select", r).checked = e.target.checked; }); updateSelection(); }
+  });
+
+  // ---- the current row (keyboard) ----
+  function current() { return $("#threads .row.current") || $("#threads .row.open"); }
+  function setCurrent(row) {
+    rows().forEach(r => r.classList.remove("current"));
+    if (!row) return;
+    row.classList.add("current");
+    $(".row-link", row).focus({ preventScroll: true });
+    row.scrollIntoView({ block: "nearest" });
+  }
+
+  // ---- conversations ----
+  function openThreadId() { const c = $("#conversation"); return c ? c.dataset.thread : null; }
+  async function openThread(href, push = true) {
+    const url = new URL(href, location.href), t = url.searchParams.get("t");
+    if (!t) return closeThread(push);
+    try {
+      const q = new URLSearchParams({ box: url.searchParams.get("box") || "inbox", t });
+      const cat = url.searchParams.get("cat"); if (cat) q.set("cat", cat);
+      const images = url.searchParams.get("images"); if (images) q.set("images", images);
+      const html = await getHTML("/mail/conversation?" + q);
+      $("#reading-pane").innerHTML = html;
+      $("#main").classList.add("thread-open");
+      rows().forEach(r => { r.classList.toggle("open", r.dataset.id === t); if (r.dataset.id === t) { r.classList.remove("unread"); } });
+      if (push) history.pushState({}, "", url.pathname + url.search);
+      const title = $("#conv-title"); if (title) title.focus({ preventScroll: true });
+      reportViewing();
+    } catch (err) { location.href = href; }
+  }
+  function closeThread(push = true) {
+    $("#main").classList.remove("thread-open");
+    $("#reading-pane").innerHTML = '<div class="empty reading-empty"><p class="empty-title">No conversation selected</p><p>Pick one from the list, or press <kbd>j</kbd> and <kbd>Enter</kbd>.</p></div>';
+    rows().forEach(r => r.classList.remove("open"));
+    if (push) { const p = params(); p.delete("t"); p.delete("images"); history.pushState({}, "", "/mail?" + p); }
+    reportViewing();
+    const row = current(); if (row) setCurrent(row);
+  }
+  doc.addEventListener("click", e => {
+    const link = e.target.closest && e.target.closest("a.row-link, .banner a, a.back");
+    if (!link || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    if (link.classList.contains("back")) return closeThread();
+    const row = link.closest(".row"); if (row) setCurrent(row);
+    openThread(link.href);
+  });
+  window.addEventListener("popstate", () => { params().get("t") ? openThread(location.href, false) : closeThread(false); });
+
+  // ---- which conversation is on screen (NOTIF-06f) ----
+  function reportViewing() {
+    const t = openThreadId();
+    const watching = t && doc.visibilityState === "visible" && doc.hasFocus() ? t : null;
+    if (watching === state.viewing) return;
+    state.viewing = watching;
+    post("/viewing", watching ? { t: watching, state: "open" } : { state: "closed" }).catch(() => {});
+  }
+  window.addEventListener("focus", reportViewing);
+  window.addEventListener("blur", reportViewing);
+  doc.addEventListener("visibilitychange", reportViewing);
+
+  // ---- actions, with undo for the destructive ones ----
+  const DESTRUCTIVE = { archive: "Archived", delete: "Deleted", move: "Moved" };
+  function countText(n) { return n === 1 ? "1 conversation" : n + " conversations"; }
+  async function send(fields) {
+    const r = await post("/actions", fields);
+    let reply = {}; try { reply = await r.json(); } catch (_) {}
+    if (!r.ok || (reply.failed && reply.failed.length)) throw Object.assign(new Error(reply.message || "The server refused the action."), { reply });
+    return reply;
+  }
+  function perform(action, ids, extra) {
+    if (!ids.length) { toast("Select one or more conversations first."); return; }
+    const fields = [["action", action], ...ids.map(id => ["t", id]), ...Object.entries(extra || {})];
+    if (DESTRUCTIVE[action]) {
+      const removed = ids.map(id => $(`#threads .row[data-id="${CSS.escape(id)}"]`)).filter(Boolean)
+        .map(row => ({ row, next: row.nextSibling, parent: row.parentNode }));
+      removed.forEach(x => x.row.remove());
+      const closing = ids.includes(openThreadId());
+      if (closing) closeThread();
+      updateSelection();
+      const job = { fields, done: false };
+      state.pending.push(job);
+      const restore = () => { removed.forEach(x => x.parent.insertBefore(x.row, x.next)); updateSelection(); };
+      const timer = setTimeout(async () => {
+        job.done = true; state.pending = state.pending.filter(j => j !== job); note.remove();
+        try { await send(fields); }
+        catch (err) { restore(); toast(err.message, { error: true, action: "Retry", onAction: () => perform(action, ids, extra), ms: 10000 }); }
+      }, UNDO_MS);
+      const note = toast(`${DESTRUCTIVE[action]} ${countText(ids.length)}.`, { action: "Undo", ms: UNDO_MS, onAction: () => {
+        clearTimeout(timer); job.done = true; state.pending = state.pending.filter(j => j !== job); restore();
+        toast("Undone.", { ms: 2500 });
+      } });
+      return;
+    }
+    send(fields).then(reply => { if (reply.message) toast(reply.message); refresh(); })
+      .catch(err => toast(err.message, { error: true, action: "Retry", onAction: () => perform(action, ids, extra), ms: 10000 }));
+  }
+  // Actions still waiting for their undo window are sent when the page goes away.
+  window.addEventListener("pagehide", () => {
+    for (const job of state.pending) {
+      if (job.done) continue;
+      const body = new URLSearchParams(job.fields); body.set("csrf", csrf());
+      navigator.sendBeacon("/actions", body);
+    }
+    state.pending = [];
+    if (state.viewing) navigator.sendBeacon("/viewing", new URLSearchParams({ state: "closed", csrf: csrf() }));
+  });
+  doc.addEventListener("submit", e => {
+    const form = e.target;
+    if (form.id !== "list-form" && form.id !== "conv-form") return;
+    const button = e.submitter;
+    if (!button) return;
+    e.preventDefault();
+    if (button.name === "one") {
+      const [verb, arg] = [button.value.slice(0, button.value.indexOf(":")), button.value.slice(button.value.indexOf(":") + 1)];
+      send([["one", button.value]]).then(reply => {
+        if (verb === "star" || verb === "unstar") {
+          const on = verb === "star";
+          button.classList.toggle("on", on); button.setAttribute("aria-pressed", String(on));
+          button.value = (on ? "unstar:" : "star:") + arg;
+          const label = button.getAttribute("aria-label") || "";
+          button.setAttribute("aria-label", (on ? "Unstar" : "Star") + label.slice(label.indexOf(":")));
+          $("svg", button).setAttribute("fill", on ? "currentColor" : "none");
+        } else if (reply.message) { toast(reply.message); }
+        refresh();
+      }).catch(err => toast(err.message, { error: true }));
+      return;
+    }
+    const ids = form.id === "conv-form" ? [$('input[name="t"]', form).value] : selectedIds();
+    const folder = $('select[name="folder"]', form);
+    perform(button.value, ids, button.value === "move" && folder ? { folder: folder.value } : {});
+  });
+
+  // ---- endless scrolling ----
+  const more = new IntersectionObserver(entries => {
+    for (const entry of entries) if (entry.isIntersecting) loadMore(entry.target);
+  }, { rootMargin: "400px" });
+  function watchMore() { $$(".more a[data-next]").forEach(a => more.observe(a)); }
+  async function loadMore(link) {
+    more.unobserve(link);
+    try {
+      const html = await getHTML(link.dataset.next);
+      const li = link.closest("li"); li.insertAdjacentHTML("beforebegin", html); li.remove();
+      watchMore(); updateSelection();
+    } catch (err) { link.textContent = "Could not load older conversations. Try again"; more.observe(link); }
+  }
+
+  // ---- live updates ----
+  let refreshTimer = null;
+  function refresh() { clearTimeout(refreshTimer); refreshTimer = setTimeout(doRefresh, 40); }
+  async function doRefresh() {
+    try {
+      const side = await getHTML("/mail/sidebar?" + new URLSearchParams({ box: box() }));
+      if (side) $("#sidebar").outerHTML = side;
+      const list = $("#threads") || null;
+      if (list || $("#list-form .empty")) {
+        const count = Math.max(25, Math.min(200, rows().length));
+        const html = await getHTML("/mail/list?" + listQuery({ limit: count }));
+        const checked = new Set(selectedIds()), cur = current() ? current().dataset.id : null, focused = doc.activeElement && doc.activeElement.closest(".row");
+        if (list) { list.innerHTML = html; }
+        else if (html.trim()) { $("#list-form .empty").outerHTML = '<ul class="threads" id="threads" aria-label="Conversations">' + html + "</ul>"; }
+        const open = openThreadId();
+        rows().forEach(r => {
+          if (checked.has(r.dataset.id)) $(".select", r).checked = true;
+          r.classList.toggle("open", r.dataset.id === open);
+          if (r.dataset.id === cur) r.classList.add("current");
+        });
+        if (focused && cur) { const r = $(`#threads .row[data-id="${CSS.escape(cur)}"]`); if (r) $(".row-link", r).focus({ preventScroll: true }); }
+        watchMore(); updateSelection();
+      }
+      const conv = $("#conversation");
+      if (conv) {
+        const q = new URLSearchParams({ box: box(), t: conv.dataset.thread, known: conv.dataset.version });
+        const html = await getHTML("/mail/conversation?" + q);
+        if (html !== null) {
+          const open = new Set($$(".msg[open]", conv).map(d => d.closest(".message").id));
+          $("#reading-pane").innerHTML = html;
+          $$(".message", $("#reading-pane")).forEach(m => { if (open.has(m.id)) $(".msg", m).open = true; });
+        }
+      }
+    } catch (_) { /* the next event tries again */ }
+  }
+  function setConnection(problem) {
+    const el = $("#connection"); if (!el) return;
+    el.hidden = !problem;
+    $(".connection-detail", el).textContent = problem || "";
+  }
+  function showBanners(items) {
+    const host = $("#banners"); if (!host) return;
+    for (const item of items) {
+      if ($$(".banner", host).length >= 3) { $$(".banner", host)[0].remove(); }
+      const b = doc.createElement("div"); b.className = "banner"; b.setAttribute("role", "status");
+      const a = doc.createElement("a");
+      a.href = "/mail?" + new URLSearchParams({ box: box(), t: item.threadId });
+      const strong = doc.createElement("strong"); strong.textContent = item.sender;
+      const span = doc.createElement("span"); span.textContent = item.subject + (item.preview ? " — " + item.preview : "");
+      a.append(strong, span);
+      const close = doc.createElement("button"); close.type = "button"; close.setAttribute("aria-label", "Dismiss"); close.textContent = "×";
+      close.addEventListener("click", () => b.remove());
+      b.append(a, close);
+      host.append(b);
+      let timer = setTimeout(() => b.remove(), 5000);
+      b.addEventListener("mouseenter", () => clearTimeout(timer));
+      b.addEventListener("focusin", () => clearTimeout(timer));
+      b.addEventListener("mouseleave", () => { timer = setTimeout(() => b.remove(), 5000); });
+      a.addEventListener("click", () => b.remove());
+    }
+  }
+  function connect() {
+    const source = new EventSource("/events");
+    source.addEventListener("open", () => { if ($("#connection") && $("#connection").dataset.down) { delete $("#connection").dataset.down; setConnection(null); refresh(); } });
+    source.addEventListener("change", refresh);
+    source.addEventListener("connection", e => { try { setConnection(JSON.parse(e.data).problem); } catch (_) {} });
+    source.addEventListener("newmail", e => { try { showBanners(JSON.parse(e.data)); } catch (_) {} });
+    source.addEventListener("error", () => { const el = $("#connection"); if (el) { el.dataset.down = "1"; setConnection("VaultMail is not running; reconnecting…"); } });
+  }
+
+  // ---- keyboard (AC-M-04) ----
+  doc.addEventListener("keydown", e => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName)) && t.type !== "checkbox") {
+      if (e.key === "Escape") t.blur();
+      return;
+    }
+    if ($("dialog[open]")) return;
+    const list = rows(), row = current(), i = row ? list.indexOf(row) : -1;
+    const target = () => openThreadId() && (!row || row.classList.contains("open")) ? [openThreadId()] : (selectedIds().length ? selectedIds() : row ? [row.dataset.id] : []);
+    const act = a => perform(a, target());
+    const keys = {
+      j: () => setCurrent(list[Math.min(list.length - 1, i + 1)] || list[0]),
+      k: () => setCurrent(list[Math.max(0, i - 1)] || list[0]),
+      Enter: () => row && openThread($(".row-link", row).href), o: () => row && openThread($(".row-link", row).href),
+      u: () => closeThread(), e: () => act("archive"), "#": () => act("delete"),
+      s: () => { const ids = target(); if (!ids.length) return; const r = $(`#threads .row[data-id="${CSS.escape(ids[0])}"]`);
+        const on = r ? $(".star", r).classList.contains("on") : $('#conv-form button[value="unstar"]') !== null; perform(on ? "unstar" : "star", ids); },
+      I: () => act("read"), U: () => act("unread"),
+      x: () => { if (row) { const c = $(".select", row); c.checked = !c.checked; state.lastChecked = c; updateSelection(); } },
+      "/": () => { const q = $("#q"); if (q) q.focus(); },
+      "?": () => { const d = $("#shortcuts"); if (d) d.showModal(); },
+    };
+    const run = keys[e.key];
+    if (!run || (e.key === "Enter" && t && t.closest && t.closest("a, button"))) return;
+    e.preventDefault();
+    run();
+  });
+  doc.addEventListener("click", e => { if (e.target.closest && e.target.closest("#shortcuts-button")) $("#shortcuts").showModal(); });
+
+  doc.addEventListener("DOMContentLoaded", () => {
+    if (!$("#main")) return;
+    watchMore(); updateSelection(); connect(); reportViewing();
+  });
+})();
+"""#
+}

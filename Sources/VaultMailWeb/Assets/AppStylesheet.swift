@@ -1,0 +1,164 @@
+/// The app's one stylesheet: light and dark from `prefers-color-scheme`, three panes that
+/// become one below 700 px, visible focus, text and marks that never rely on colour alone.
+enum AppStylesheet {
+    static let css = #"""
+:root{color-scheme:light dark;--bg:#f6f6f9;--pane:#fff;--text:#1b1b1f;--muted:#55556a;--line:#dcdce4;--hover:#eef0fb;--open:#e3e7fd;--accent:#3b4fd8;--accent-text:#fff;--focus:#1a3cff;--unread:#2a3fd1;--star:#a15c00;--danger:#b3261e;--toast:#23232b;--toast-text:#fff;--pill:#ececf4;--shadow:0 2px 10px rgba(0,0,0,.12)}
+@media (prefers-color-scheme:dark){:root{--bg:#121217;--pane:#1b1b22;--text:#ececf2;--muted:#a9a9bb;--line:#33333f;--hover:#262633;--open:#2c3052;--accent:#8e9bff;--accent-text:#0d0d18;--focus:#b3bcff;--unread:#9eaaff;--star:#f2b34b;--danger:#ff8a80;--toast:#ececf2;--toast-text:#121217;--pill:#2b2b38;--shadow:0 2px 12px rgba(0,0,0,.5)}}
+*{box-sizing:border-box}
+html,body{height:100%}
+body{margin:0;background:var(--bg);color:var(--text);font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif}
+a{color:var(--accent)}
+:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+.visually-hidden{position:absolute!important;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+.skip{position:absolute;left:8px;top:-48px;background:var(--accent);color:var(--accent-text);padding:8px 12px;border-radius:6px;z-index:20}
+.skip:focus{top:8px}
+.icon{width:18px;height:18px;flex:none;vertical-align:middle}
+kbd{font:12px ui-monospace,monospace;border:1px solid var(--line);border-bottom-width:2px;border-radius:4px;padding:1px 5px;background:var(--pane)}
+button,select,input{font:inherit;color:inherit}
+button{cursor:pointer}
+.app{display:flex;flex-direction:column;height:100vh;overflow:hidden}
+.topbar{display:flex;align-items:center;gap:12px;padding:8px 16px;background:var(--pane);border-bottom:1px solid var(--line);flex:none}
+.brand{font-weight:700;font-size:17px;color:var(--text);text-decoration:none;letter-spacing:.2px}
+.search{flex:1;max-width:560px;position:relative;display:flex;align-items:center}
+.search input{width:100%;padding:7px 36px 7px 12px;border:1px solid var(--line);border-radius:8px;background:var(--bg)}
+.search .hint-key{position:absolute;right:10px;color:var(--muted)}
+.icon-button{display:inline-flex;align-items:center;justify-content:center;width:36px;height:36px;border:1px solid transparent;border-radius:8px;background:none}
+.icon-button:hover{background:var(--hover)}
+.connection{display:flex;align-items:center;gap:6px;margin:0;padding:4px 10px;border-radius:999px;background:var(--pill);color:var(--danger);font-size:13px;font-weight:600}
+.connection[hidden]{display:none}
+.connection-detail{font-weight:400;color:var(--muted);max-width:28ch;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.panes{flex:1;display:grid;grid-template-columns:232px minmax(320px,400px) 1fr;min-height:0}
+.sidebar{overflow:auto;padding:10px 8px;border-right:1px solid var(--line);background:var(--bg)}
+.boxes{list-style:none;margin:0 0 8px;padding:0}
+.boxes a{display:flex;align-items:center;gap:10px;padding:6px 10px;border-radius:8px;color:var(--text);text-decoration:none}
+.boxes a:hover{background:var(--hover)}
+.boxes a[aria-current=page]{background:var(--open);font-weight:650}
+.box-name{flex:1;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.count{font-size:12px;font-weight:650;color:var(--muted)}
+.account h3{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:14px 10px 4px;font-size:13px;font-weight:650}
+.acct-email{flex-basis:100%;font-weight:400;color:var(--muted);font-size:12px;overflow:hidden;text-overflow:ellipsis}
+.acct-dot{display:inline-block;width:9px;height:9px;border-radius:50%;flex:none}
+.ac0{background:#3b4fd8}.ac1{background:#0a7d4f}.ac2{background:#b3261e}.ac3{background:#8a4fd8}.ac4{background:#b35f00}.ac5{background:#00788a}
+.hint{color:var(--muted);font-size:13px;margin:4px 10px}
+.list-pane{display:flex;flex-direction:column;min-height:0;background:var(--pane);border-right:1px solid var(--line)}
+.list-head{padding:12px 16px 4px}
+.list-head h1{margin:0;font-size:20px}
+.tabs ul{display:flex;gap:2px;list-style:none;margin:0;padding:4px 12px 0;overflow-x:auto;border-bottom:1px solid var(--line)}
+.tabs a{display:block;padding:6px 10px;color:var(--muted);text-decoration:none;border-bottom:3px solid transparent;white-space:nowrap}
+.tabs a[aria-current=page]{color:var(--text);border-bottom-color:var(--accent);font-weight:650}
+#list-form{display:flex;flex-direction:column;min-height:0;flex:1}
+.toolbar{display:flex;align-items:center;flex-wrap:wrap;gap:4px;padding:6px 12px;border-bottom:1px solid var(--line)}
+.tool{display:inline-flex;align-items:center;gap:6px;padding:5px 9px;border:1px solid var(--line);border-radius:8px;background:var(--pane);font-size:13px}
+.tool:hover{background:var(--hover)}
+.tool.on{border-color:var(--accent);color:var(--accent)}
+.toolbar select{padding:4px 6px;border:1px solid var(--line);border-radius:8px;background:var(--pane);max-width:150px}
+.select-all{display:inline-flex;align-items:center;gap:6px;margin-right:6px;font-size:13px;color:var(--muted)}
+.js .list-pane .toolbar .tool,.js .list-pane .toolbar select{display:none}
+.js .list-pane.selecting .toolbar .tool,.js .list-pane.selecting .toolbar select{display:inline-flex}
+.selection-count{font-size:13px;color:var(--muted);margin-left:auto}
+.threads{list-style:none;margin:0;padding:0;overflow:auto;flex:1}
+.row{display:flex;align-items:center;gap:6px;padding:0 8px 0 12px;border-bottom:1px solid var(--line);position:relative}
+.row:hover{background:var(--hover)}
+.row.open{background:var(--open)}
+.row.current{box-shadow:inset 4px 0 0 var(--accent)}
+.row.selected{background:var(--open)}
+.row .select{width:16px;height:16px;flex:none}
+.row-link{display:flex;align-items:center;gap:10px;flex:1;min-width:0;padding:10px 0;color:var(--text);text-decoration:none}
+.avatars{display:flex;flex:none;width:40px}
+.avatar{display:inline-flex;align-items:center;justify-content:center;width:34px;height:34px;border-radius:50%;font-size:13px;font-weight:700;color:#fff;flex:none}
+.avatars.stacked .avatar{width:26px;height:26px;font-size:11px;border:2px solid var(--pane)}
+.avatars.stacked .avatar+.avatar{margin-left:-12px;margin-top:12px}
+.av0{background:#3b4fd8}.av1{background:#0a7a4d}.av2{background:#b3261e}.av3{background:#7a3fc8}.av4{background:#9a5200}.av5{background:#00707f}.av6{background:#b0306a}.av7{background:#4d5b6b}
+.row-main{display:flex;flex-direction:column;min-width:0;flex:1}
+.row-top{display:flex;align-items:center;gap:6px;min-width:0}
+.sender{flex:1;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.row time{font-size:12px;color:var(--muted);flex:none}
+.row-bottom{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-size:14px}
+.snippet{color:var(--muted)}
+.unread .sender,.unread .subject{font-weight:700}
+.unread time{color:var(--unread);font-weight:700}
+.dot{width:9px;height:9px;border-radius:50%;background:var(--unread);flex:none}
+.marks{display:flex;align-items:center;gap:4px;flex:none;color:var(--muted)}
+.pill{display:inline-block;padding:1px 8px;border-radius:999px;background:var(--pill);color:var(--text);font-size:11px;font-weight:650}
+.pill.vip{background:var(--star);color:#fff}
+.star{border:0;background:none;color:var(--muted);width:32px;height:32px;border-radius:8px;flex:none}
+.star:hover{background:var(--pane)}
+.star.on{color:var(--star)}
+.more{list-style:none;text-align:center;padding:14px}
+.empty{padding:40px 24px;text-align:center;color:var(--muted)}
+.empty-title{font-size:17px;font-weight:650;color:var(--text);margin:0 0 6px}
+.notice{margin:8px 12px;padding:8px 12px;border-radius:8px;background:var(--pill);font-size:14px}
+.notice.error{color:var(--danger)}
+.reading-pane{overflow:auto;background:var(--bg);min-width:0}
+.conversation{max-width:980px;margin:0 auto;padding:12px 20px 40px}
+.conv-head{position:sticky;top:0;background:var(--bg);padding:8px 0;z-index:2}
+.conv-head h2{margin:4px 0 2px;font-size:22px;line-height:1.25;overflow-wrap:anywhere}
+.conv-meta{margin:0 0 6px;color:var(--muted);font-size:13px}
+.conv-actions{padding:6px 0;border:0}
+.back{display:none;align-items:center;gap:4px;text-decoration:none;font-weight:600}
+.messages{list-style:none;margin:0;padding:0}
+.message{background:var(--pane);border:1px solid var(--line);border-radius:10px;margin:10px 0;overflow:hidden}
+.msg>summary{display:flex;align-items:center;gap:10px;padding:10px 14px;cursor:pointer;list-style:none}
+.msg>summary::-webkit-details-marker{display:none}
+.msg>summary .avatar{width:30px;height:30px}
+.from{font-weight:650;flex:none;max-width:40%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.message.unread .from::after{content:" •";color:var(--unread)}
+.msg-snippet{flex:1;min-width:0;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.msg[open] .msg-snippet{visibility:hidden}
+.msg>summary time{font-size:12px;color:var(--muted);flex:none}
+.msg-body{padding:0 14px 14px}
+.headers{display:grid;grid-template-columns:auto 1fr;gap:2px 10px;margin:0 0 10px;font-size:13px}
+.headers dt{color:var(--muted)}
+.headers dd{margin:0;overflow-wrap:anywhere}
+.address{color:var(--muted)}
+.link-button{border:0;background:none;color:var(--accent);text-decoration:underline;padding:0 4px;font-size:13px}
+.images-bar{display:flex;align-items:center;flex-wrap:wrap;gap:10px;margin:0 0 8px;padding:8px 10px;border-radius:8px;background:var(--pill);font-size:13px}
+.mail-frame{display:block;width:100%;border:1px solid var(--line);border-radius:8px;background:#fff;resize:vertical;overflow:auto}
+.h1{height:160px}.h2{height:320px}.h3{height:480px}.h4{height:640px}.h5{height:800px}.h6{height:960px}.h7{height:1120px}.h8{height:1280px}.h9{height:1440px}.h10{height:1600px}.h11{height:1760px}.h12{height:1920px}
+.plain{white-space:pre-wrap;overflow-wrap:anywhere;font-size:15px}
+.plain blockquote,.quoted blockquote{margin:6px 0;padding-left:12px;border-left:3px solid var(--line);color:var(--muted)}
+details.quoted>summary{cursor:pointer;color:var(--muted);font-size:13px;margin:6px 0}
+.attachments h3{display:flex;align-items:center;gap:6px;font-size:14px;margin:12px 0 6px}
+.attachments ul{list-style:none;display:flex;flex-wrap:wrap;gap:8px;margin:0;padding:0}
+.attachments a{display:flex;flex-direction:column;padding:8px 12px;border:1px solid var(--line);border-radius:8px;text-decoration:none;color:var(--text);max-width:260px}
+.attachments a:hover{background:var(--hover)}
+.att-name{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.att-meta{font-size:12px;color:var(--muted)}
+.toasts{position:fixed;left:50%;bottom:20px;transform:translateX(-50%);display:flex;flex-direction:column;gap:8px;z-index:30}
+.toast{display:flex;align-items:center;gap:14px;padding:10px 14px;border-radius:10px;background:var(--toast);color:var(--toast-text);box-shadow:var(--shadow)}
+.toast button{border:0;background:none;color:inherit;font-weight:700;text-decoration:underline}
+.toast.error{background:var(--danger);color:#fff}
+.banners{position:fixed;right:16px;top:60px;display:flex;flex-direction:column;gap:8px;z-index:30;width:min(360px,calc(100vw - 32px))}
+.banner{display:flex;gap:10px;align-items:flex-start;padding:10px 12px;border-radius:10px;background:var(--pane);border:1px solid var(--line);box-shadow:var(--shadow)}
+.banner a{flex:1;min-width:0;color:var(--text);text-decoration:none}
+.banner strong,.banner span{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.banner span{color:var(--muted);font-size:13px}
+.banner button{border:0;background:none;color:var(--muted);font-size:18px;line-height:1}
+dialog{border:1px solid var(--line);border-radius:12px;background:var(--pane);color:var(--text);padding:20px;max-width:420px;box-shadow:var(--shadow)}
+dialog::backdrop{background:rgba(0,0,0,.35)}
+dialog table{border-collapse:collapse;width:100%;margin:10px 0}
+dialog td,dialog th{padding:4px 8px;text-align:left;border-bottom:1px solid var(--line)}
+.primary{padding:7px 14px;border:0;border-radius:8px;background:var(--accent);color:var(--accent-text);font-weight:650}
+.signin{display:flex;align-items:center;justify-content:center;min-height:100vh;padding:20px}
+.signin-card{max-width:480px;background:var(--pane);border:1px solid var(--line);border-radius:14px;padding:28px;box-shadow:var(--shadow)}
+.signin-card h1{margin-top:0}
+.signin-card pre{background:var(--bg);border:1px solid var(--line);border-radius:8px;padding:10px 14px;font-size:15px}
+@media (max-width:1100px){.panes{grid-template-columns:200px minmax(280px,340px) 1fr}}
+@media (max-width:699px){
+.panes{display:block;overflow:auto}
+.sidebar{display:none}
+.panes:has(#sidebar:target) .sidebar{display:block}
+.panes:has(#sidebar:target) .list-pane{display:none}
+.list-pane{height:100%;border-right:0}
+.reading-pane{display:none;height:100%}
+.thread-open .reading-pane{display:block}
+.thread-open .list-pane{display:none}
+.back{display:inline-flex}
+.tool-label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.search .hint-key,.connection-detail{display:none}
+.conversation{padding:8px 10px 30px}
+}
+@media (min-width:700px){.mailboxes-link{display:none}}
+@media (prefers-reduced-motion:no-preference){.toast,.banner{animation:rise .18s ease-out}@keyframes rise{from{opacity:0;transform:translateY(8px)}to{opacity:1;transform:none}}}
+"""#
+}

@@ -1,0 +1,43 @@
+import Hummingbird
+import VaultMailCore
+
+/// A file the app serves itself (no CDN, no web fonts from elsewhere): its content is part of
+/// the binary, and its URL carries a hash of the content so browsers may keep it for good.
+struct Asset: Sendable {
+    let name: String
+    let contentType: String
+    let content: String
+    let path: String
+
+    init(name: String, type: String, content: String) {
+        self.name = name
+        contentType = type
+        self.content = content
+        let hash = SHA256.hex(content).prefix(10)
+        let dot = name.lastIndex(of: ".") ?? name.endIndex
+        path = "/assets/\(name[..<dot])-\(hash)\(name[dot...])"
+    }
+}
+
+enum Assets {
+    static let stylesheet = Asset(name: "app.css", type: "text/css; charset=utf-8", content: AppStylesheet.css)
+    static let script = Asset(name: "app.js", type: "text/javascript; charset=utf-8", content: AppScript.js)
+    static let favicon = Asset(name: "icon.svg", type: "image/svg+xml", content: """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#3b4fd8"/><path d="M6 10h20v13H6z" fill="none" stroke="#fff" stroke-width="2.2" stroke-linejoin="round"/><path d="M6 10l10 8 10-8" fill="none" stroke="#fff" stroke-width="2.2" stroke-linejoin="round"/></svg>
+        """)
+    static let all = [stylesheet, script, favicon]
+}
+
+extension WebApp {
+    func addAssetRoutes(to router: Router<WebRequestContext>) {
+        let byPath = Dictionary(uniqueKeysWithValues: Assets.all.map { ($0.path, $0) })
+        router.get("/assets/{file}") { request, _ -> Response in
+            guard let asset = byPath[request.uri.path] else { return Pages.plain(.notFound, "No such file.") }
+            var response = Response(status: .ok, headers: [.contentType: asset.contentType],
+                                    body: ResponseBody(byteBuffer: ByteBuffer(string: asset.content)))
+            response.headers[.cacheControl] = "public, max-age=31536000, immutable"
+            return response
+        }
+        router.get("/favicon.ico") { _, _ in Pages.redirect(Assets.favicon.path) }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Hands each event to every open page. The daemon publishes new mail and connection trouble;
+/// the store's change feed publishes every committed change.
+public actor WebEventHub {
+    private var subscribers: [UUID: AsyncStream<WebEvent>.Continuation] = [:]
+    /// Account name → what is wrong with its connection; empty when every server answers.
+    private var problems: [String: String] = [:]
+
+    public init() {}
+
+    public func publish(_ event: WebEvent) {
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    /// The daemon's word on an account's connection: `problem` nil when it works again.
+    public func setConnectionProblem(_ problem: String?, account: String) {
+        guard problems[account] != problem else { return }
+        problems[account] = problem
+        publish(.connection(problem: connectionProblem))
+    }
+
+    /// What the offline indicator says now; nil when every account's server answers.
+    public var connectionProblem: String? {
+        guard !problems.isEmpty else { return nil }
+        return problems.keys.sorted().map { "\($0): \(problems[$0]!)" }.joined(separator: "; ")
+    }
+
+    /// Events from now on, until the caller stops listening.
+    public func subscribe() -> AsyncStream<WebEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: WebEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let id = UUID()
+        subscribers[id] = continuation
+        continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
+        return stream
+    }
+
+    public var subscriberCount: Int { subscribers.count }
+
+    private func unsubscribe(_ id: UUID) {
+        subscribers[id] = nil
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import VaultMailCore
+
+/// The right pane (AC-U-05/06): a conversation's messages oldest first, read ones folded,
+/// HTML in a sandboxed frame, plain text with links and folded quotes, attachments with size
+/// and a download. Its actions are one form, so they work without JavaScript.
+struct ConversationView {
+    struct Message {
+        var email: Email
+        var attachments: [Attachment]
+        /// The sanitized HTML body, when the message has one.
+        var html: SanitizedHTML?
+        /// Remote images are shown (asked for this message, or the sender is trusted).
+        var imagesAllowed: Bool
+        var expanded: Bool
+    }
+
+    var thread: EmailThread
+    var messages: [Message]
+    var mailbox: Mailbox
+    var category: AICategory?
+    var isMuted: Bool
+    var vips: Set<String>
+    var me: Set<String>
+    var moveTargets: [Folder]
+    var csrf: String
+    var dates: RelativeDate
+    var timeZone: TimeZone
+
+    /// The conversation's version, so a live page reloads it only when it changed.
+    var version: String { "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970)).\(thread.unreadCount).\(thread.isStarred)" }
+
+    func render() -> String {
+        let subject = thread.subject.isEmpty ? "(no subject)" : thread.subject
+        let id = HTML.escape(thread.id)
+        var out = "<article class=\"conversation\" id=\"conversation\" aria-labelledby=\"conv-title\" data-thread=\"\(id)\" data-version=\"\(version)\">"
+        out += "<form id=\"conv-form\" method=\"post\" action=\"/actions\">"
+        out += "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\"><input type=\"hidden\" name=\"t\" value=\"\(id)\">"
+        out += "<input type=\"hidden\" name=\"return\" value=\"\(HTML.escape(mailbox.url(category: category, thread: thread.id)))\">"
+        out += "<input type=\"hidden\" name=\"leave\" value=\"\(HTML.escape(mailbox.url(category: category)))\">"
+        out += "<header class=\"conv-head\"><a class=\"back\" href=\"\(HTML.escape(mailbox.url(category: category)))\">\(Icon.back.svg())<span>Back to the list</span></a>"
+        out += "<h2 id=\"conv-title\" tabindex=\"-1\">\(HTML.escape(subject))</h2>"
+        out += "<p class=\"conv-meta\">\(thread.messageCount) message\(thread.messageCount == 1 ? "" : "s")\(isMuted ? " · muted" : "")</p>"
+        out += actions()
+        out += "</header><ol class=\"messages\">"
+        for message in messages { out += render(message) }
+        out += "</ol></form></article>"
+        return out
+    }
+
+    private func actions() -> String {
+        var out = "<div class=\"toolbar conv-actions\" role=\"toolbar\" aria-label=\"Conversation actions\">"
+        let buttons: [(String, String, Icon, String, Bool)] = [
+            ("archive", "Archive", .archive, "e", false), ("delete", "Delete", .trash, "#", false),
+            ("unread", "Mark unread", .unread, "Shift+U", false),
+            (thread.isStarred ? "unstar" : "star", thread.isStarred ? "Unstar" : "Star", .star, "s", thread.isStarred),
+            (isMuted ? "unmute" : "mute", isMuted ? "Unmute" : "Mute", .mute, "", isMuted),
+        ]
+        for (action, label, icon, key, on) in buttons {
+            out += "<button class=\"tool\(on ? " on" : "")\" name=\"action\" value=\"\(action)\" data-action=\"\(action)\" title=\"\(label)\(key.isEmpty ? "" : " (\(key))")\">\(icon.svg(filled: on && icon == .star))<span class=\"tool-label\">\(label)</span></button>"
+        }
+        if !moveTargets.isEmpty {
+            out += "<label class=\"visually-hidden\" for=\"conv-move\">Move conversation to</label><select name=\"folder\" id=\"conv-move\">"
+            out += moveTargets.map { "<option value=\"\(HTML.escape($0.id))\">\(HTML.escape($0.name))</option>" }.joined()
+            out += "</select><button class=\"tool\" name=\"action\" value=\"move\" data-action=\"move\">\(Icon.move.svg())<span class=\"tool-label\">Move</span></button>"
+        }
+        return out + "</div>"
+    }
+
+    private func render(_ message: Message) -> String {
+        let email = message.email
+        let id = HTML.escape(email.id)
+        let sender = email.fromName.flatMap { $0.isEmpty ? nil : $0 } ?? (email.fromAddress.isEmpty ? "Unknown sender" : email.fromAddress)
+        let isMe = me.contains(email.fromAddress.lowercased())
+        var out = "<li class=\"message\(email.isRead ? "" : " unread")\" id=\"m-\(id)\"><details class=\"msg\"\(message.expanded ? " open" : "")>"
+        out += "<summary><span class=\"avatar av\(StableHash.bucket(email.fromAddress.lowercased(), 8))\" aria-hidden=\"true\">\(HTML.escape(ThreadListView.initials(email.from)))</span>"
+        out += "<span class=\"from\">\(HTML.escape(isMe ? "me" : sender))</span>"
+        if !email.isRead { out += "<span class=\"visually-hidden\">, unread</span>" }
+        out += "<span class=\"msg-snippet\">\(HTML.escape(String((email.snippet ?? "").prefix(120))))</span>"
+        out += "<time datetime=\"\(ISO8601DateFormatter.web.string(from: email.dateReceived))\">\(HTML.escape(dates.string(for: email.dateReceived)))</time></summary>"
+        out += "<div class=\"msg-body\">" + headers(email, isMe: isMe) + body(message) + attachments(message) + "</div>"
+        return out + "</details></li>"
+    }
+
+    private func headers(_ email: Email, isMe: Bool) -> String {
+        var out = "<dl class=\"headers\"><dt>From</dt><dd>\(person(email.from))"
+        if !isMe, !email.fromAddress.isEmpty {
+            if vips.contains(email.fromAddress.lowercased()) {
+                out += " <span class=\"pill vip\">VIP</span>"
+            } else {
+                out += " <button class=\"link-button\" name=\"one\" value=\"vip:\(HTML.escape(email.fromAddress))\">Mark sender VIP</button>"
+            }
+        }
+        out += "</dd>"
+        if !email.toAddresses.isEmpty { out += "<dt>To</dt><dd>\(email.toAddresses.map(person).joined(separator: ", "))</dd>" }
+        if !email.ccAddresses.isEmpty { out += "<dt>Cc</dt><dd>\(email.ccAddresses.map(person).joined(separator: ", "))</dd>" }
+        out += "<dt>Date</dt><dd>\(HTML.escape(Self.fullDate(email.dateSent ?? email.dateReceived, timeZone: timeZone)))</dd></dl>"
+        return out
+    }
+
+    private func person(_ participant: Participant) -> String {
+        let address = HTML.escape(participant.email)
+        guard let name = participant.name, !name.isEmpty, name != participant.email else { return address }
+        return "\(HTML.escape(name)) <span class=\"address\">&lt;\(address)&gt;</span>"
+    }
+
+    private func body(_ message: Message) -> String {
+        let email = message.email
+        if let html = message.html {
+            var out = ""
+            if html.blockedRemoteContent > 0, !message.imagesAllowed {
+                let here = mailbox.url(category: category, thread: thread.id) + "&images=\(email.id)#m-\(email.id)"
+                out += "<div class=\"images-bar\" role=\"note\">\(Icon.offline.svg())<span>Remote images are hidden to keep senders from tracking you.</span>"
+                out += "<a href=\"\(HTML.escape(here))\" data-images=\"\(HTML.escape(email.id))\">Show images</a>"
+                if !email.fromAddress.isEmpty {
+                    out += "<button class=\"link-button\" name=\"one\" value=\"images:\(HTML.escape(email.fromAddress))\">Always show from \(HTML.escape(email.fromAddress))</button>"
+                }
+                out += "</div>"
+            }
+            let src = "/message/\(email.id)/body" + (message.imagesAllowed ? "?images=1" : "")
+            let sender = email.fromName ?? email.fromAddress
+            out += "<iframe class=\"mail-frame h\(Self.heightClass(html.html))\" src=\"\(HTML.escape(src))\" sandbox=\"allow-popups allow-popups-to-escape-sandbox\" referrerpolicy=\"no-referrer\" title=\"Message from \(HTML.escape(sender))\"></iframe>"
+            return out
+        }
+        if let plain = email.bodyPlain, !plain.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            return PlainTextRenderer.render(plain)
+        }
+        return "<p class=\"hint\">This message has no text.</p>"
+    }
+
+    private func attachments(_ message: Message) -> String {
+        let referenced = Set(message.html?.contentIds ?? [])
+        let listed = message.attachments.filter { attachment in
+            !(attachment.contentId.map { referenced.contains($0) } ?? false)
+        }
+        guard !listed.isEmpty else { return "" }
+        var out = "<section class=\"attachments\" aria-label=\"Attachments\"><h3>\(Icon.paperclip.svg())\(listed.count) attachment\(listed.count == 1 ? "" : "s")</h3><ul>"
+        for attachment in listed {
+            let href = "/message/\(message.email.id)/attachment/\(attachment.id)"
+            let size = ByteCountFormatter.string(fromByteCount: Int64(attachment.sizeBytes), countStyle: .file)
+            out += "<li><a href=\"\(HTML.escape(href))\" download=\"\(HTML.escape(attachment.filename))\"><span class=\"att-name\">\(HTML.escape(attachment.filename))</span><span class=\"att-meta\">\(HTML.escape(attachment.mimeType)) · \(size)</span><span class=\"visually-hidden\">, download</span></a></li>"
+        }
+        return out + "</ul></section>"
+    }
+
+    /// A height class for the message frame (the sandbox keeps the page from measuring it):
+    /// an estimate from the amount of text and images, in steps of 160 px (h1 … h12).
+    static func heightClass(_ html: String) -> Int {
+        var text = 0, images = 0, blocks = 0
+        var inTag = false
+        var tag = ""
+        for scalar in html.unicodeScalars {
+            if inTag {
+                if scalar == ">" {
+                    inTag = false
+                    if tag.hasPrefix("img") { images += 1 } else if tag.hasPrefix("p") || tag.hasPrefix("br") || tag.hasPrefix("tr") || tag.hasPrefix("div") || tag.hasPrefix("li") { blocks += 1 }
+                } else if tag.count < 4 {
+                    tag.unicodeScalars.append(scalar)
+                }
+            } else if scalar == "<" {
+                inTag = true
+                tag = ""
+            } else {
+                text += 1
+            }
+        }
+        let estimate = 60 + text / 70 * 22 + blocks * 10 + images * 110
+        return min(12, max(1, (estimate + 159) / 160))
+    }
+
+    static func fullDate(_ date: Date, timeZone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "EEE, MMM d, yyyy 'at' h:mm a"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,22 @@
+/// The app's icons: inline SVG, drawn with the text colour, hidden from assistive technology
+/// (every icon button has its own label).
+enum Icon: String {
+    case star = "M12 2.5l2.9 6.1 6.6.8-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6L2.5 9.4l6.6-.8z"
+    case paperclip = "M16.5 6.5l-7.8 7.8a2 2 0 002.8 2.8l7.8-7.8a4 4 0 00-5.7-5.7L5.8 11.4a6 6 0 008.5 8.5l6.4-6.4"
+    case archive = "M3 4h18v4H3zM5 8v12h14V8M10 12h4"
+    case trash = "M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6"
+    case read = "M3 9l9 6 9-6M3 9v11h18V9M3 9l9-6 9 6"
+    case unread = "M3 6h18v12H3zM3 6l9 7 9-7"
+    case mute = "M6 8a6 6 0 0111-3M18 12v3l2 2H8M4 4l16 16M10 20a2 2 0 004 0"
+    case vip = "M12 3l3 6 6 .9-4.5 4.3 1 6.3L12 17.5 6.5 20.5l1-6.3L3 9.9 9 9z"
+    case back = "M15 5l-7 7 7 7"
+    case move = "M3 6h6l2 2h10v11H3zM12 13h6M15 10l3 3-3 3"
+    case keyboard = "M3 6h18v12H3zM7 10h.01M11 10h.01M15 10h.01M7 14h10"
+    case offline = "M2 8a15 15 0 0120 0M5 12a10 10 0 0114 0M8.5 15.5a5 5 0 017 0M12 19h.01M3 3l18 18"
+
+    /// The icon as markup; `filled` fills the shape (a starred star).
+    func svg(filled: Bool = false) -> String {
+        let fill = filled ? "currentColor" : "none"
+        return "<svg class=\"icon\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\" fill=\"\(fill)\" stroke=\"currentColor\" stroke-width=\"1.8\" stroke-linecap=\"round\" stroke-linejoin=\"round\"><path d=\"\(rawValue)\"/></svg>"
+    }
+}

@@ -1,0 +1,61 @@
+import Hummingbird
+
+/// Responses the routes share: an HTML page, plain text, the sign-in page.
+enum Pages {
+    static func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text + "\n")))
+    }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location])
+    }
+
+    /// The page a browser without a session gets: how to sign in.
+    static func signInNeeded(reason: String? = nil) -> Response {
+        let detail = reason.map { "<p class=\"notice error\" role=\"alert\">\(HTML.escape($0))</p>" } ?? ""
+        return html(document(title: "Sign in — VaultMail", bodyClass: "signin", body: """
+            <main class="signin-card" id="main">
+            <h1>VaultMail</h1>
+            \(detail)
+            <p>This is VaultMail, your mail on this computer. To keep it yours, the page opens only from your own account.</p>
+            <p>Open it from a terminal with</p>
+            <pre><code>vaultmail open</code></pre>
+            <p>It opens this page in your browser, signed in. Nothing you read here leaves this computer.</p>
+            </main>
+            """), status: .unauthorized)
+    }
+
+    /// A whole HTML document around `body`, with the app's stylesheet and script.
+    static func document(title: String, bodyClass: String, csrf: String? = nil, body: String) -> String {
+        let token = csrf.map { "<meta name=\"csrf-token\" content=\"\(HTML.escape($0))\">" } ?? ""
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark">
+            <title>\(HTML.escape(title))</title>
+            <link rel="stylesheet" href="\(Assets.stylesheet.path)">
+            <link rel="icon" href="\(Assets.favicon.path)" type="image/svg+xml">
+            \(token)
+            <script src="\(Assets.script.path)" defer></script>
+            </head>
+            <body class="\(bodyClass)">
+            \(body)
+            </body>
+            </html>
+            """
+    }
+}

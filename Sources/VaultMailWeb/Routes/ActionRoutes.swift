@@ -1,0 +1,123 @@
+import Foundation
+import Hummingbird
+import VaultMailCore
+
+extension WebApp {
+    /// `POST /actions`: archive, delete, read, unread, star, unstar, move, mute, unmute on the
+    /// conversations named `t` (or one named by the button `one=verb:arg`), plus making a sender
+    /// VIP or trusting their images. Actions go through the same use cases as the command line
+    /// and reach the server first. The script asks for JSON; a form without it is sent back.
+    func addActionRoutes(to router: Router<WebRequestContext>) {
+        router.post("/actions") { request, context -> Response in
+            let form = context.form
+            var verb = form["action"] ?? ""
+            var ids = form.all("t").filter { !$0.isEmpty }
+            var argument = ""
+            if let one = form["one"], let colon = one.firstIndex(of: ":") {
+                verb = String(one[..<colon])
+                argument = String(one[one.index(after: colon)...])
+                if verb == "star" || verb == "unstar" { ids = [argument] }
+            }
+            let outcome = await self.perform(verb, ids: ids, argument: argument, folder: form["folder"])
+            if request.headers[.accept]?.contains("application/json") == true {
+                return Pages.json(outcome.json, status: outcome.status)
+            }
+            let leaves = ["archive", "delete", "move"].contains(verb) && outcome.failed.isEmpty
+            var target = Self.safeReturn(leaves ? form["leave"] ?? form["return"] : form["return"])
+            if let message = outcome.message {
+                target += (target.contains("?") ? "&" : "?") + "notice=" + FormFields.encode(message)
+            }
+            return Pages.redirect(target)
+        }
+    }
+
+    struct ActionOutcome {
+        var done = 0
+        var failed: [(id: String, message: String)] = []
+        var message: String?
+        var status: HTTPResponse.Status = .ok
+
+        var json: String {
+            let failures = failed.map { "{\"id\":\(Self.quote($0.id)),\"error\":\(Self.quote($0.message))}" }.joined(separator: ",")
+            return "{\"done\":\(done),\"failed\":[\(failures)],\"message\":\(message.map(Self.quote) ?? "null")}"
+        }
+
+        static func quote(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case _ where scalar.value < 0x20 || scalar == "<" || scalar == ">" || scalar == "&":
+                    out += String(format: "\\u%04x", scalar.value)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+    }
+
+    func perform(_ verb: String, ids: [String], argument: String, folder: String?) async -> ActionOutcome {
+        let actions = mail.actions
+        if ["archive", "delete", "read", "unread", "star", "unstar", "move", "mute", "unmute"].contains(verb), ids.isEmpty {
+            return Self.nothingSelected
+        }
+        let result: BatchActionResult
+        switch verb {
+        case "vip", "images":
+            let address = argument.trimmingCharacters(in: .whitespaces)
+            guard address.contains("@") else { return ActionOutcome(message: "No sender address to remember.", status: .badRequest) }
+            await MainActor.run {
+                if verb == "vip" { mail.settings.addVIPContact(address) } else { mail.settings.allowImages(from: address) }
+            }
+            await events.publish(.changed)
+            return ActionOutcome(done: 1, message: verb == "vip"
+                ? "\(address) is a VIP: their mail always notifies."
+                : "Images from \(address) will be shown from now on.")
+        case "mute", "unmute":
+            await MainActor.run {
+                for id in ids {
+                    if verb == "mute" { mail.settings.mutedThreadIds.insert(id) } else { mail.settings.mutedThreadIds.remove(id) }
+                }
+            }
+            await events.publish(.changed)
+            return ActionOutcome(done: ids.count, message: "\(Self.count(ids.count)) \(verb == "mute" ? "muted: no more notifications for them" : "unmuted").")
+        case "archive": result = await actions.archiveThreads(ids: ids)
+        case "delete": result = await actions.deleteThreads(ids: ids)
+        case "read": result = await actions.markThreadsRead(ids: ids)
+        case "unread": result = await actions.markThreadsUnread(ids: ids)
+        case "star": result = await actions.starThreads(ids: ids, isStarred: true)
+        case "unstar": result = await actions.starThreads(ids: ids, isStarred: false)
+        case "move":
+            guard let folder, !folder.isEmpty else { return ActionOutcome(message: "Choose a folder to move to.", status: .badRequest) }
+            result = await actions.moveThreads(ids: ids, toFolderId: folder)
+        default:
+            return ActionOutcome(message: "Unknown action '\(verb)'.", status: .badRequest)
+        }
+        for id in result.succeeded {
+            switch verb {
+            case "read": await mail.coordinator.didMarkThreadRead(threadId: id)
+            case "archive", "delete", "move": await mail.coordinator.didRemoveThread(threadId: id)
+            default: break
+            }
+        }
+        var outcome = ActionOutcome(done: result.succeeded.count, failed: result.failed.map { ($0.id, "\($0.error)") })
+        if !outcome.failed.isEmpty {
+            let reason = outcome.failed[0].message
+            outcome.message = "\(outcome.failed.count) of \(ids.count) could not be changed: \(reason)"
+            outcome.status = outcome.done == 0 ? .badGateway : .ok
+        }
+        return outcome
+    }
+
+    static let nothingSelected = ActionOutcome(message: "Select one or more conversations first.", status: .badRequest)
+
+    static func count(_ n: Int) -> String { n == 1 ? "1 conversation" : "\(n) conversations" }
+
+    /// Only our own pages are places to go back to.
+    static func safeReturn(_ target: String?) -> String {
+        guard let target, target.hasPrefix("/mail"), !target.hasPrefix("//"), !target.contains("\\") else { return "/mail" }
+        return target
+    }
+}

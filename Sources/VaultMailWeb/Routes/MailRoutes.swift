@@ -1,0 +1,115 @@
+import Foundation
+import Hummingbird
+import VaultMailCore
+
+extension WebApp {
+    /// The pages and the fragments the script swaps in: `/mail` (the whole page, a list and
+    /// maybe a conversation), `/mail/list` (rows), `/mail/conversation`, `/mail/sidebar`.
+    func addMailRoutes(to router: Router<WebRequestContext>) {
+        router.get("/") { _, _ in Pages.redirect("/mail") }
+        router.get("/mail") { request, context in try await self.mailPage(request, context) }
+        router.get("/mail/search") { request, context in try await self.mailPage(request, context) }
+        router.get("/mail/list") { request, requestContext -> Response in
+            let query = FormFields(request.uri.query ?? "")
+            guard let mailbox = Mailbox(parameter: query["box"]) else { return Pages.plain(.badRequest, "Unknown mailbox.") }
+            let screen = self.screen
+            let context = await screen.context()
+            let limit = min(200, max(1, Int(query["limit"] ?? "") ?? AppConstants.threadListPageSize))
+            let cursor = query["cursor"].flatMap(ThreadCursor.init(encoded:))
+            let view = self.listView(mailbox, context, query: query, csrf: self.csrf(context: requestContext))
+            switch await screen.page(mailbox, context, category: view.category, cursor: cursor, limit: limit) {
+            case .page(let page, _): return Pages.html(view.rows(page))
+            case .failed(let message): return Pages.plain(.internalServerError, message)
+            }
+        } 
+        router.get("/mail/sidebar") { request, _ -> Response in
+            let query = FormFields(request.uri.query ?? "")
+            let context = await self.screen.context()
+            return Pages.html(await self.screen.sidebar(context, current: Mailbox(parameter: query["box"]) ?? .allInboxes).render())
+        }
+        router.get("/mail/conversation") { request, requestContext -> Response in
+            let query = FormFields(request.uri.query ?? "")
+            guard let threadId = query["t"], let mailbox = Mailbox(parameter: query["box"]) else {
+                return Pages.plain(.badRequest, "Name a conversation (t=) and its list (box=).")
+            }
+            let context = await self.screen.context()
+            switch await self.screen.conversation(threadId, mailbox: mailbox, category: query["cat"].flatMap(AICategory.init(rawValue:)),
+                                                  context: context, imagesFor: query["images"],
+                                                  csrf: self.csrf(context: requestContext), dates: self.dates) {
+            case .shown(let view):
+                if query["known"] == view.version { return Response(status: .noContent) }
+                return Pages.html(view.render())
+            case .missing(let message):
+                return Pages.html("<div class=\"empty\" role=\"alert\"><p class=\"empty-title\">\(HTML.escape(message))</p></div>", status: .notFound)
+            }
+        }
+    }
+
+    var screen: MailScreen { MailScreen(mail: mail, sanitized: sanitized) }
+
+    var dates: RelativeDate { RelativeDate(now: mail.clock.now, timeZone: mail.clock.timeZone) }
+
+    func csrf(context: WebRequestContext) -> String {
+        context.session?.csrfToken(secret: secret) ?? ""
+    }
+
+    private func listView(_ mailbox: Mailbox, _ context: MailScreen.Context, query: FormFields, csrf: String) -> ThreadListView {
+        let described = screen.describe(mailbox, context)
+        return ThreadListView(
+            mailbox: mailbox, title: described.title, category: query["cat"].flatMap(AICategory.init(rawValue:)),
+            categoryCounts: [:], page: .empty, openThread: query["t"], dates: dates, me: context.me,
+            accountNames: mailbox.folderId == nil ? context.names : [:], csrf: csrf, moveTargets: described.moveTargets,
+            notice: query["notice"])
+    }
+
+    private func mailPage(_ request: Request, _ requestContext: WebRequestContext) async throws -> Response {
+        let query = FormFields(request.uri.query ?? "")
+        guard let mailbox = Mailbox(parameter: query["box"]) else { return Pages.redirect("/mail") }
+        let csrf = self.csrf(context: requestContext)
+        let context = await screen.context()
+        var list = listView(mailbox, context, query: query, csrf: csrf)
+        if request.uri.path == "/mail/search" {
+            list.title = "Search"
+            list.notice = "Searching mail is not part of this version yet: it comes with VaultMail's search engine. Until then, browse your folders."
+        } else if mailbox == .outbox {
+            list.notice = await outboxNotice()
+        } else {
+            let cursor = query["cursor"].flatMap(ThreadCursor.init(encoded:))
+            switch await screen.page(mailbox, context, category: list.category, cursor: cursor, limit: AppConstants.threadListPageSize) {
+            case .page(let page, let counts):
+                list.page = page
+                list.categoryCounts = counts
+            case .failed(let message):
+                list.notice = message
+            }
+        }
+        if context.accounts.isEmpty {
+            list.notice = "No account yet. Add one with `vaultmail account add` in a terminal; setting up accounts here comes with the next version."
+        }
+        var conversation: ConversationView?
+        var problem: String?
+        if let threadId = query["t"] {
+            switch await screen.conversation(threadId, mailbox: mailbox, category: list.category, context: context,
+                                             imagesFor: query["images"], csrf: csrf, dates: dates) {
+            case .shown(let view): conversation = view
+            case .missing(let message): problem = message
+            }
+        }
+        let sidebar = await screen.sidebar(context, current: mailbox)
+        let unread = (sidebar.top.first?.count ?? nil) ?? 0
+        let page = MailPage(title: list.title, unread: unread, sidebar: sidebar, list: list, conversation: conversation,
+                            conversationProblem: problem, connectionProblem: await events.connectionProblem, csrf: csrf)
+        return Pages.html(page.render(), status: problem == nil ? .ok : .notFound)
+    }
+
+    private func outboxNotice() async -> String {
+        guard let pending = try? await mail.fetchThreads.fetchOutboxEmails(accountId: nil) else {
+            return "The Outbox could not be read. Reload the page to try again."
+        }
+        guard !pending.isEmpty else { return "The Outbox is empty: everything you wrote has been sent." }
+        let lines = pending.map { email in
+            "\(email.sendState.rawValue): “\(email.subject)” to \(email.toAddresses.map(\.email).joined(separator: ", "))"
+        }
+        return "\(pending.count) message\(pending.count == 1 ? "" : "s") waiting. " + lines.joined(separator: "; ")
+    }
+}

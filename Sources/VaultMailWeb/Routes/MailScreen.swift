@@ -1,0 +1,141 @@
+import Foundation
+import VaultMailCore
+
+/// Loads what a request shows, through the use cases: the sidebar, a list page, a
+/// conversation. Failures become states the page shows (with a retry), not errors.
+struct MailScreen {
+    let mail: WebMail
+    let sanitized: SanitizedCache
+
+    struct Context {
+        var accounts: [Account]
+        var folders: [String: [Folder]]
+        var me: Set<String> { Set(accounts.map { $0.email.lowercased() }) }
+        var names: [String: String] { Dictionary(accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a }) }
+    }
+
+    func context() async -> Context {
+        let accounts = ((try? await mail.accounts.getAccounts()) ?? []).filter(\.isActive)
+        var folders: [String: [Folder]] = [:]
+        for account in accounts {
+            folders[account.id] = SidebarView.sorted((try? await mail.fetchThreads.fetchFolders(accountId: account.id)) ?? [])
+        }
+        return Context(accounts: accounts, folders: folders)
+    }
+
+    func sidebar(_ context: Context, current: Mailbox) async -> SidebarView {
+        let unified = try? await mail.fetchThreads.fetchUnreadCountsUnified(folderType: .inbox)[nil]
+        let outbox = try? await mail.fetchThreads.fetchOutboxEmails(accountId: nil).count
+        var sections: [SidebarView.AccountSection] = []
+        for account in context.accounts {
+            var entries: [SidebarView.Entry] = []
+            for folder in context.folders[account.id] ?? [] {
+                let counted = folder.folderType == .inbox || folder.folderType == .spam || folder.folderType == .custom
+                let count = counted ? (try? await mail.fetchThreads.fetchUnreadCounts(folderId: folder.id)[nil]) ?? nil : 0
+                entries.append(.init(mailbox: .folder(id: folder.id), name: folder.name, count: count, icon: folder.folderType.icon))
+            }
+            sections.append(.init(account: account, folders: entries))
+        }
+        let top: [SidebarView.Entry] = [
+            .init(mailbox: .allInboxes, name: context.accounts.count > 1 ? "All inboxes" : "Inbox", count: unified ?? nil, icon: .unread),
+            .init(mailbox: .outbox, name: "Outbox", count: outbox, icon: .move),
+        ]
+        return SidebarView(top: top, accounts: sections, current: current)
+    }
+
+    /// The list's title and the folders its selection can move to.
+    func describe(_ mailbox: Mailbox, _ context: Context) -> (title: String, folder: Folder?, moveTargets: [Folder]) {
+        switch mailbox {
+        case .unified(.inbox):
+            return (context.accounts.count > 1 ? "All inboxes" : "Inbox", nil, moveTargets(context.accounts.count == 1 ? context.accounts.first : nil, context, excluding: nil))
+        case .unified(let type):
+            return ("All \(type.rawValue)", nil, [])
+        case .outbox:
+            return ("Outbox", nil, [])
+        case .folder(let id):
+            let folder = context.folders.values.joined().first { $0.id == id }
+            let account = context.accounts.first { $0.id == folder?.accountId }
+            return (folder?.name ?? "Folder", folder, moveTargets(account, context, excluding: id))
+        }
+    }
+
+    private func moveTargets(_ account: Account?, _ context: Context, excluding id: String?) -> [Folder] {
+        guard let account else { return [] }
+        return (context.folders[account.id] ?? []).filter { $0.id != id && $0.folderType != .starred && $0.folderType != .allMail }
+    }
+
+    enum ListResult {
+        case page(ThreadPage, counts: [AICategory?: Int])
+        case failed(String)
+    }
+
+    func page(_ mailbox: Mailbox, _ context: Context, category: AICategory?, cursor: ThreadCursor?, limit: Int) async -> ListResult {
+        do {
+            switch mailbox {
+            case .unified(let type):
+                let page = try await mail.fetchThreads.fetchUnifiedThreads(folderType: type, category: category, cursor: cursor, pageSize: limit)
+                let counts = (try? await mail.fetchThreads.fetchUnreadCountsUnified(folderType: type)) ?? [:]
+                return .page(page, counts: counts)
+            case .folder(let id):
+                guard let folder = context.folders.values.joined().first(where: { $0.id == id }) else {
+                    return .failed("This folder no longer exists. Pick another from the list of mailboxes.")
+                }
+                let page = try await mail.fetchThreads.fetchThreads(accountId: folder.accountId, folderId: id, category: category, cursor: cursor, pageSize: limit)
+                let counts = (try? await mail.fetchThreads.fetchUnreadCounts(folderId: id)) ?? [:]
+                return .page(page, counts: counts)
+            case .outbox:
+                return .page(.empty, counts: [:])
+            }
+        } catch {
+            return .failed("The list could not be read: \(error). Reload the page to try again.")
+        }
+    }
+
+    enum ConversationResult {
+        case shown(ConversationView)
+        case missing(String)
+    }
+
+    /// A conversation as it is shown; marks it read in the background (on the server first).
+    func conversation(_ threadId: String, mailbox: Mailbox, category: AICategory?, context: Context,
+                      imagesFor: String?, csrf: String, dates: RelativeDate) async -> ConversationResult {
+        guard let thread = try? await mail.emails.getThread(id: threadId),
+              let emails = try? await mail.emails.getEmails(threadId: threadId), !emails.isEmpty else {
+            return .missing("This conversation no longer exists: it was deleted or moved away on the server.")
+        }
+        let settings = await MainActor.run { (mail.settings.mutedThreadIds, mail.settings.vipContacts, mail.settings.imageSenders) }
+        var messages: [ConversationView.Message] = []
+        for (index, email) in emails.enumerated() {
+            let attachments = email.hasAttachments ? ((try? await mail.emails.getAttachments(emailId: email.id)) ?? []) : []
+            let allowed = imagesFor == email.id || settings.2.contains(email.fromAddress.lowercased())
+            let html = email.bodyHTML.map { sanitized.outline(emailId: email.id, html: $0) }
+            messages.append(.init(email: email, attachments: attachments, html: html, imagesAllowed: allowed,
+                                  expanded: !email.isRead || index == emails.count - 1))
+        }
+        if thread.unreadCount > 0 { markRead(thread) }
+        let account = context.accounts.first { $0.id == thread.accountId }
+        let targets = moveTargets(account, context, excluding: mailbox.folderId)
+        return .shown(ConversationView(thread: thread, messages: messages, mailbox: mailbox, category: category,
+                                       isMuted: settings.0.contains(thread.id), vips: settings.1, me: context.me,
+                                       moveTargets: targets, csrf: csrf, dates: dates, timeZone: mail.clock.timeZone))
+    }
+
+    private func markRead(_ thread: EmailThread) {
+        let mail = self.mail
+        Task {
+            do {
+                try await mail.markRead.markAllRead(in: thread)
+                await mail.coordinator.didMarkThreadRead(threadId: thread.id)
+            } catch {
+                // The list keeps showing it unread; the next open tries again.
+            }
+        }
+    }
+}
+
+extension Mailbox {
+    var folderId: String? {
+        if case .folder(let id) = self { return id }
+        return nil
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import VaultMailCore
+
+extension WebApp {
+    /// `/message/{id}/body`: a message's HTML, sanitized, as the document of its sandboxed frame
+    /// (its own CSP: no scripts, nothing fetched but images the user allowed; `cid:` images
+    /// come from the store as data: URIs). `/message/{id}/attachment/{attachment}`: a download.
+    func addMessageRoutes(to router: Router<WebRequestContext>) {
+        router.get("/message/{id}/body") { request, context -> Response in
+            guard let id = context.parameters.get("id"), let email = try? await self.mail.emails.getEmail(id: id) else {
+                return Pages.plain(.notFound, "This message no longer exists.")
+            }
+            let query = FormFields(request.uri.query ?? "")
+            let trusted = await MainActor.run { self.mail.settings.allowsImages(from: email.fromAddress) }
+            let remote = query["images"] == "1" || trusted
+            var inline: [String: String] = [:]
+            if email.hasAttachments, let attachments = try? await self.mail.emails.getAttachments(emailId: id) {
+                for (contentId, part) in await self.mail.attachments.inlineParts(emailId: id, attachments: attachments)
+                where part.attachment.mimeType.hasPrefix("image/") {
+                    inline[contentId] = "data:\(part.attachment.mimeType);base64,\(Data(part.data).base64EncodedString())"
+                }
+            }
+            let body: String
+            if let html = email.bodyHTML {
+                body = self.sanitized.frame(emailId: id, html: html, remoteImages: remote, inline: inline).html
+            } else {
+                body = PlainTextRenderer.render(email.bodyPlain ?? "")
+            }
+            var response = Pages.html(MessageFrame.document(body))
+            response.headers[.contentSecurityPolicy] = SecurityHeaders.messagePolicy(remoteImages: remote)
+            response.headers[.cacheControl] = "private, max-age=300"
+            return response
+        }
+        router.get("/message/{id}/attachment/{attachment}") { _, context -> Response in
+            guard let id = context.parameters.get("id"), let attachmentId = context.parameters.get("attachment") else {
+                return Pages.plain(.notFound, "No such attachment.")
+            }
+            let content: AttachmentContent
+            do {
+                content = try await self.mail.attachments.content(emailId: id, attachmentId: attachmentId)
+            } catch let error as AttachmentError {
+                return Pages.plain(error.isNotFound ? .notFound : .internalServerError, "\(error)")
+            }
+            var response = Response(status: .ok, headers: [:], body: ResponseBody(byteBuffer: ByteBuffer(bytes: content.data)))
+            response.headers[.contentType] = Self.downloadType(content.attachment.mimeType)
+            response.headers[.contentDisposition] = Self.disposition(filename: content.attachment.filename)
+            // Never rendered in our origin, whatever it claims to be.
+            response.headers[.contentSecurityPolicy] = "default-src 'none'; sandbox"
+            response.headers[.cacheControl] = "private, no-store"
+            return response
+        }
+    }
+
+    /// The declared type when it is a well-formed `type/subtype`, else a neutral one.
+    static func downloadType(_ mimeType: String) -> String {
+        let parts = mimeType.split(separator: "/")
+        let ok = parts.count == 2 && mimeType.allSatisfy { $0.isLetter || $0.isNumber || "/.+-_".contains($0) }
+        return ok ? mimeType.lowercased() : "application/octet-stream"
+    }
+
+    /// `attachment` with an ASCII fallback name and the real one in RFC 5987 form.
+    static func disposition(filename: String) -> String {
+        let cleaned = filename.map { $0 == "/" || $0 == "\\" || $0.isNewline ? "_" : $0 }
+        let ascii = String(cleaned.map { $0.isASCII && $0 != "\"" && !($0.asciiValue.map { $0 < 0x20 } ?? true) ? $0 : "_" })
+        let encoded = String(cleaned).utf8.map { byte -> String in
+            let c = Character(Unicode.Scalar(byte))
+            return byte < 0x80 && (c.isLetter || c.isNumber || "-._~".contains(c)) ? String(c) : String(format: "%%%02X", byte)
+        }.joined()
+        return "attachment; filename=\"\(ascii.isEmpty ? "attachment" : ascii)\"; filename*=UTF-8''\(encoded)"
+    }
+}
+
+extension AttachmentError {
+    var isNotFound: Bool {
+        if case .notFound = self { return true }
+        return false
+    }
+}
+
+extension HTTPField.Name {
+    static let contentDisposition = Self("Content-Disposition")!
+}
+
+/// The document around a message's sanitized HTML: readable defaults, links in new tabs,
+/// the message's own styles after ours.
+enum MessageFrame {
+    static func document(_ body: String) -> String {
+        """
+        <!doctype html><html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><base target="_blank">
+        <style>
+        html{color-scheme:light}
+        body{margin:0;padding:12px 16px;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1b1f;background:#fff;overflow-wrap:anywhere}
+        img{max-width:100%;height:auto}
+        table{max-width:100%}
+        pre,.plain{white-space:pre-wrap;font:inherit}
+        details.quoted>summary{cursor:pointer;color:#4a4a57;font-size:13px;margin:8px 0}
+        blockquote{margin:0 0 0 4px;padding-left:12px;border-left:3px solid #c9c9d4;color:#3d3d48}
+        a{color:#0b57d0}
+        </style></head><body>\(body)</body></html>
+        """
+    }
+}

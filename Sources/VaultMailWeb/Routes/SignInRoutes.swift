@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+
+extension WebApp {
+    /// `GET /signin` says how to sign in; `POST /signin` takes the one-time token that
+    /// `vaultmail open` made and answers with the session cookie (HttpOnly, SameSite=Strict).
+    func addSignInRoutes(to router: Router<WebRequestContext>) {
+        router.get("/signin") { request, _ -> Response in
+            if let cookie = request.cookies[WebSession.cookieName]?.value,
+               WebSession.verify(cookie, secret: self.secret, now: Date()) != nil {
+                return Pages.redirect("/mail")
+            }
+            var response = Pages.signInNeeded()
+            response.status = .ok
+            return response
+        }
+        router.post("/signin") { _, context -> Response in
+            let now = Date()
+            guard let token = context.form["token"], let nonce = SignInToken.validNonce(token, secret: self.secret, now: now) else {
+                return Pages.signInNeeded(reason: "That sign-in link is not valid or has expired. Run `vaultmail open` again.")
+            }
+            guard await self.usedTokens.claim(nonce, now: now) else {
+                return Pages.signInNeeded(reason: "That sign-in link was already used. Run `vaultmail open` again.")
+            }
+            self.removeStaleSignInPages(now: now)
+            let session = WebSession.new(now: now)
+            // A page, not a redirect: the cookie is SameSite=Strict, and a redirect that began on
+            // the sign-in file would not carry it; a navigation from our own page does.
+            var response = Pages.html(Pages.document(title: "Opening VaultMail", bodyClass: "signin", body: """
+                <meta http-equiv="refresh" content="0;url=/mail">
+                <main class="signin-card" id="main"><h1>VaultMail</h1><p>Signed in. <a href="/mail">Open your mail</a>.</p></main>
+                """))
+            response.headers[.setCookie] = "\(WebSession.cookieName)=\(session.cookieValue(secret: self.secret)); Path=/; Max-Age=\(Int(WebSession.lifetime)); HttpOnly; SameSite=Strict"
+            return response
+        }
+    }
+
+    /// Sign-in pages `vaultmail open` left behind whose token has expired.
+    private func removeStaleSignInPages(now: Date) {
+        let directory = configuration.signInDirectory
+        guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey]) else { return }
+        for file in files {
+            let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? .distantPast
+            if now.timeIntervalSince(modified) > SignInToken.lifetime { try? FileManager.default.removeItem(at: file) }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import HTTPTypes
+import Hummingbird
+
+/// Headers on every response: the app's strict Content-Security-Policy (unless a route set its
+/// own, as the message frame does), no sniffing, no referrer, no framing by others, no caching
+/// of mail.
+struct SecurityHeaders: RouterMiddleware {
+    typealias Context = WebRequestContext
+
+    /// The app's pages: only our own script, style, images and frames; no inline script.
+    static let pagePolicy = [
+        "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'",
+        "connect-src 'self'", "frame-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'",
+        "frame-ancestors 'none'",
+    ].joined(separator: "; ")
+
+    /// A message's HTML: sandboxed (no scripts, an origin of its own), no fetches of anything
+    /// except images the user allowed, no forms.
+    static func messagePolicy(remoteImages: Bool) -> String {
+        [
+            "default-src 'none'", "style-src 'unsafe-inline'", "img-src data:" + (remoteImages ? " http: https:" : ""),
+            "font-src data:", "form-action 'none'", "base-uri 'none'", "frame-ancestors 'self'",
+            "sandbox allow-popups allow-popups-to-escape-sandbox",
+        ].joined(separator: "; ")
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        if response.headers[.contentSecurityPolicy] == nil {
+            response.headers[.contentSecurityPolicy] = Self.pagePolicy
+        }
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[.referrerPolicy] = "no-referrer"
+        response.headers[.crossOriginOpenerPolicy] = "same-origin"
+        response.headers[.crossOriginResourcePolicy] = "same-origin"
+        if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
+        return response
+    }
+}
+
+extension HTTPField.Name {
+    static let xContentTypeOptions = Self("X-Content-Type-Options")!
+    static let referrerPolicy = Self("Referrer-Policy")!
+    static let crossOriginOpenerPolicy = Self("Cross-Origin-Opener-Policy")!
+    static let crossOriginResourcePolicy = Self("Cross-Origin-Resource-Policy")!
+}

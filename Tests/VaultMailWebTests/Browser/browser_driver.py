@@ -1,0 +1,148 @@
+#!/usr/bin/python3
+"""Drives a real headless Chromium for VaultMail's web app tests, one JSON command per line.
+
+Run with Debian's Python (python3-selenium, chromium, chromium-driver). The Swift tests start it,
+send commands on stdin and read one JSON answer per line: {"ok": true, "value": ...} or
+{"ok": false, "error": "..."}. The browser reaches loopback only: every other host resolves
+to nothing and every other address goes to a dead proxy, and Chromium's own background
+services are off.
+"""
+import json
+import signal
+import sys
+import tempfile
+import time
+import traceback
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+LOOPBACK_ONLY = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+    "--no-default-browser-check", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--disable-default-apps", "--disable-extensions", "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection", "--metrics-recording-only", "--no-pings",
+    "--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+    "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
+    "--allow-file-access-from-files", "--lang=en-US",
+]
+
+SPECIAL = {"ENTER": Keys.ENTER, "ESCAPE": Keys.ESCAPE, "TAB": Keys.TAB, "SHIFT": Keys.SHIFT}
+
+
+def start(width, height):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in LOOPBACK_ONLY:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='vaultmail-chromium-')}")
+    options.add_argument(f"--window-size={width},{height}")
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(60)
+    driver.set_script_timeout(60)
+    return driver
+
+
+def run(driver, command):
+    name = command["cmd"]
+    if name == "get":
+        driver.get(command["url"])
+        return driver.current_url
+    if name == "url":
+        return driver.current_url
+    if name == "js":
+        return driver.execute_script(command["script"], *command.get("args", []))
+    if name == "wait":
+        deadline = time.monotonic() + command.get("timeout", 30)
+        started = time.monotonic()
+        while True:
+            value = driver.execute_script(command["script"], *command.get("args", []))
+            if value:
+                return {"value": value, "ms": round((time.monotonic() - started) * 1000, 1)}
+            if time.monotonic() > deadline:
+                raise TimeoutError("still false after %ss: %s" % (command.get("timeout", 30), command["script"]))
+            time.sleep(0.02)
+    if name == "click":
+        element = driver.find_element(By.CSS_SELECTOR, command["css"])
+        if command.get("shift"):
+            ActionChains(driver).key_down(Keys.SHIFT).click(element).key_up(Keys.SHIFT).perform()
+        else:
+            element.click()
+        return True
+    if name == "keys":
+        chain = ActionChains(driver)
+        for key in command["keys"]:
+            if key.startswith("SHIFT+"):
+                chain.key_down(Keys.SHIFT).send_keys(key[6:]).key_up(Keys.SHIFT)
+            else:
+                chain.send_keys(SPECIAL.get(key, key))
+        chain.perform()
+        return True
+    if name == "axe":
+        source = open(command["script"], encoding="utf-8").read()
+        driver.execute_script(source)
+        result = driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations.map(v => "
+            "({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 5)}))))"
+            ".catch(e => done({error: String(e)}));")
+        return result
+    if name == "screenshot":
+        driver.set_window_size(command.get("width", 1280), command.get("height", 800))
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": "dark" if command.get("dark") else "light"}]})
+        time.sleep(0.3)  # let the new layout and colour scheme paint before the picture
+        driver.save_screenshot(command["path"])
+        return command["path"]
+    if name == "size":
+        driver.set_window_size(command["width"], command["height"])
+        return True
+    if name == "scheme":
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": command["value"]}]})
+        return True
+    if name == "cookies":
+        return driver.get_cookies()
+    if name == "frame_js":
+        frame = driver.find_element(By.CSS_SELECTOR, command["css"])
+        driver.switch_to.frame(frame)
+        try:
+            return driver.execute_script(command["script"])
+        finally:
+            driver.switch_to.default_content()
+    if name == "javascript":
+        driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": not command["enabled"]})
+        return True
+    raise ValueError("unknown command %r" % name)
+
+
+def main():
+    # Stopped by the test with SIGTERM: quit the browser on the way out, never leave it behind.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    width = int(sys.argv[1]) if len(sys.argv) > 1 else 1280
+    height = int(sys.argv[2]) if len(sys.argv) > 2 else 800
+    driver = start(width, height)
+    print(json.dumps({"ok": True, "value": "ready"}), flush=True)
+    try:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            command = json.loads(line)
+            if command["cmd"] == "quit":
+                break
+            try:
+                answer = {"ok": True, "value": run(driver, command)}
+            except Exception as error:  # every failure is reported to the test, which decides
+                answer = {"ok": False, "error": "%s: %s" % (type(error).__name__, error),
+                          "trace": traceback.format_exc(limit=3)}
+            print(json.dumps(answer, default=str), flush=True)
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+import Foundation
+import Logging
+import Testing
+import VaultMailApp
+import VaultMailCore
+import VaultMailStore
+import VaultMailTesting
+@testable import VaultMailWeb
+
+/// The web app served on a free loopback port over an in-memory store holding one account
+/// with a few conversations; actions are the store's own (no IMAP server).
+@MainActor
+final class WebFixture {
+    let database: AppDatabase
+    let app: AppDependencies
+    let web: WebApp
+    let home: URL
+    let account = MailFixtures.account(name: "work", email: "me@example.com")
+    let folders: [Folder]
+    let port: Int
+    private let task: Task<Void, any Error>
+
+    static func with(_ body: (WebFixture) async throws -> Void) async throws {
+        let fixture = try await WebFixture()
+        do {
+            try await body(fixture)
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+        await fixture.stop()
+    }
+
+    private init() async throws {
+        database = try AppDatabase.inMemory()
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-web-\(UUID().uuidString.prefix(8))")
+        app = await AppDependencies(database: database, center: MockNotificationCenter(), composeEmail: RecordingComposeEmail())
+        folders = MailFixtures.standardFolders(accountId: account.id)
+        try await app.accountRepository.addAccount(account)
+        try await app.emailRepository.saveFolders(folders)
+        web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(), logger: Logger(label: "web-test"))
+        let web = self.web
+        task = Task { try await web.run() }
+        guard let port = await web.waitUntilServing() else { throw HTTPTestClient.Failure(description: "the web app did not start") }
+        self.port = port
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = try? await task.value
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    /// Stores emails in the inbox (or `folder`).
+    @discardableResult
+    func store(_ emails: [Email], in type: FolderType = .inbox) async throws -> [Email] {
+        try await app.emailRepository.saveEmails(emails.map { MailFixtures.incoming($0, in: [folders.of(type)]) })
+    }
+
+    var origin: String { "http://127.0.0.1:\(port)" }
+
+    /// A session cookie, obtained the way a browser gets one: a one-time token posted from the
+    /// page `vaultmail open` writes (Origin "null").
+    func signIn() async throws -> (cookie: String, csrf: String) {
+        let secret = try #require(try WebSecret.load(at: web.configuration.secretURL))
+        let token = SignInToken.make(secret: secret)
+        let reply = try await HTTPTestClient.request(port: port, method: "POST", path: "/signin",
+                                                     headers: [("Origin", "null"), ("Content-Type", "application/x-www-form-urlencoded")],
+                                                     body: "token=\(token)")
+        let setCookie = try #require(reply.headers["set-cookie"], "no session cookie: \(reply.status) \(reply.text)")
+        let cookie = String(setCookie.split(separator: ";")[0])
+        let page = try await get("/mail", cookie: cookie)
+        let csrf = try #require(page.text.firstMatch(of: /name="csrf-token" content="([0-9a-f]+)"/)?.1, "no CSRF token on the page")
+        return (cookie, String(csrf))
+    }
+
+    func get(_ path: String, cookie: String?, headers: [(String, String)] = []) async throws -> HTTPTestClient.Reply {
+        try await HTTPTestClient.request(port: port, path: path, headers: (cookie.map { [("Cookie", $0)] } ?? []) + [("Accept", "text/html")] + headers)
+    }
+
+    func post(_ path: String, _ body: String, cookie: String?, origin: String? = "self", extra: [(String, String)] = []) async throws -> HTTPTestClient.Reply {
+        var headers: [(String, String)] = [("Content-Type", "application/x-www-form-urlencoded")]
+        if let cookie { headers.append(("Cookie", cookie)) }
+        if let origin { headers.append(("Origin", origin == "self" ? self.origin : origin)) }
+        return try await HTTPTestClient.request(port: port, method: "POST", path: path, headers: headers + extra, body: body)
+    }
+}
