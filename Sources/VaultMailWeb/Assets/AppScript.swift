@@ -63,16 +63,21 @@ enum AppScript {
     const box = e.target.closest && e.target.closest("#threads .select");
     if (!box) return;
     const list = rows().map(r => $(".select", r));
-    if (e.shiftKey && state.lastChecked && state.lastChecked !== box) {
-      const [a, b] = [list.indexOf(state.lastChecked), list.indexOf(box)].sort((x, y) => x - y);
+    const last = list.findIndex(c => c.value === state.lastChecked);
+    if (e.shiftKey && last >= 0 && state.lastChecked !== box.value) {
+      const [a, b] = [last, list.indexOf(box)].sort((x, y) => x - y);
       list.slice(a, b + 1).forEach(c => { c.checked = box.checked; });
     }
-    state.lastChecked = box;
+    state.lastChecked = box.value;
     updateSelection();
   });
   doc.addEventListener("change", e => {
     if (e.target.id === "select-all") { rows().forEach(r => { $(".select", r).checked = e.target.checked; }); updateSelection(); }
   });
+
+  function hideRows(ids) {
+    for (const id of ids) { const row = $(`#threads .row[data-id="${CSS.escape(id)}"]`); if (row) row.remove(); }
+  }
 
   // ---- the current row (keyboard) ----
   function current() { return $("#threads .row.current") || $("#threads .row.open"); }
@@ -126,7 +131,8 @@ enum AppScript {
     const watching = t && doc.visibilityState === "visible" && doc.hasFocus() ? t : null;
     if (watching === state.viewing) return;
     state.viewing = watching;
-    post("/viewing", watching ? { t: watching, state: "open" } : { state: "closed" }).catch(() => {});
+    post("/viewing", watching ? { t: watching, state: "open" } : { state: "closed" })
+      .then(r => { if (r.ok && state.viewing === watching) doc.body.dataset.viewing = watching || ""; }).catch(() => {});
   }
   window.addEventListener("focus", reportViewing);
   window.addEventListener("blur", reportViewing);
@@ -145,15 +151,13 @@ enum AppScript {
     if (!ids.length) { toast("Select one or more conversations first."); return; }
     const fields = [["action", action], ...ids.map(id => ["t", id]), ...Object.entries(extra || {})];
     if (DESTRUCTIVE[action]) {
-      const removed = ids.map(id => $(`#threads .row[data-id="${CSS.escape(id)}"]`)).filter(Boolean)
-        .map(row => ({ row, next: row.nextSibling, parent: row.parentNode }));
-      removed.forEach(x => x.row.remove());
-      const closing = ids.includes(openThreadId());
-      if (closing) closeThread();
+      hideRows(ids);
+      if (ids.includes(openThreadId())) closeThread();
       updateSelection();
-      const job = { fields, done: false };
+      const job = { fields, ids, done: false };
       state.pending.push(job);
-      const restore = () => { removed.forEach(x => x.parent.insertBefore(x.row, x.next)); updateSelection(); };
+      // The rows come back from the server, where they still are, in their place.
+      const restore = () => { doRefresh(); };
       const timer = setTimeout(async () => {
         job.done = true; state.pending = state.pending.filter(j => j !== job); note.remove();
         try { await send(fields); }
@@ -233,6 +237,7 @@ enum AppScript {
         if (list) { list.innerHTML = html; }
         else if (html.trim()) { $("#list-form .empty").outerHTML = '<ul class="threads" id="threads" aria-label="Conversations">' + html + "</ul>"; }
         const open = openThreadId();
+        hideRows(state.pending.filter(j => !j.done).flatMap(j => j.ids));
         rows().forEach(r => {
           if (checked.has(r.dataset.id)) $(".select", r).checked = true;
           r.classList.toggle("open", r.dataset.id === open);
@@ -308,7 +313,7 @@ enum AppScript {
       s: () => { const ids = target(); if (!ids.length) return; const r = $(`#threads .row[data-id="${CSS.escape(ids[0])}"]`);
         const on = r ? $(".star", r).classList.contains("on") : $('#conv-form button[value="unstar"]') !== null; perform(on ? "unstar" : "star", ids); },
       I: () => act("read"), U: () => act("unread"),
-      x: () => { if (row) { const c = $(".select", row); c.checked = !c.checked; state.lastChecked = c; updateSelection(); } },
+      x: () => { if (row) { const c = $(".select", row); c.checked = !c.checked; state.lastChecked = c.value; updateSelection(); } },
       "/": () => { const q = $("#q"); if (q) q.focus(); },
       "?": () => { const d = $("#shortcuts"); if (d) d.showModal(); },
     };

@@ -33,7 +33,7 @@ struct MailPage {
         }
         body += "</section></main>"
         body += "<div class=\"toasts\" id=\"toasts\" role=\"status\" aria-live=\"polite\"></div>"
-        body += "<div class=\"banners\" id=\"banners\" aria-live=\"polite\" aria-label=\"New mail\"></div>"
+        body += "<div class=\"banners\" id=\"banners\" aria-live=\"polite\"></div>"
         body += Self.shortcutsDialog
         return Pages.document(title: pageTitle, bodyClass: "app", csrf: csrf, body: body)
     }

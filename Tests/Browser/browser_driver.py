@@ -27,7 +27,7 @@ LOOPBACK_ONLY = [
     "--disable-client-side-phishing-detection", "--metrics-recording-only", "--no-pings",
     "--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater",
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
-    "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
+    "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=127.0.0.1;localhost;[::1]",
     "--allow-file-access-from-files", "--lang=en-US",
 ]
 
@@ -105,6 +105,10 @@ def run(driver, command):
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
             {"name": "prefers-color-scheme", "value": command["value"]}]})
         return True
+    if name == "count":
+        return len(driver.find_elements(By.CSS_SELECTOR, command["css"]))
+    if name == "attribute":
+        return driver.find_element(By.CSS_SELECTOR, command["css"]).get_attribute(command["name"])
     if name == "cookies":
         return driver.get_cookies()
     if name == "frame_js":

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import VaultMailCore
+import VaultMailTesting
+
+/// Issue 12 in a real browser: signing in with `vaultmail open`, reading the list and a
+/// conversation, attachments, endless scrolling, pages without JavaScript, accessibility.
+@Suite("Web app in a browser: reading (issue 12)", .serialized)
+struct WebAppReadingTests {
+    @Test("Sign in with vaultmail open, read the inbox, open a conversation (read ones folded), download an attachment, scroll for more")
+    func reading() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.deliverReadingMail()
+            try await world.addAccount()
+            try await world.startDaemon()
+            let browser = try await world.signedInBrowser()
+            defer { browser.stop() }
+
+            let cookie = try #require(try await browser.cookies().first { $0["name"] as? String == "vaultmail_session" })
+            #expect(cookie["httpOnly"] as? Bool == true)
+            #expect(cookie["sameSite"] as? String == "Strict")
+            #expect(try await browser.string("return document.cookie") == "", "the session cookie is readable by scripts")
+
+            // The list: 25 rows, newest first, with the row label a screen reader reads.
+            #expect(try await browser.number("return document.querySelectorAll('#threads .row').length") == 25)
+            let label = try await browser.string("return Array.from(document.querySelectorAll('#threads .row-link')).map(a => a.getAttribute('aria-label')).find(l => l.includes('Quarterly'))")
+            #expect(label.hasPrefix("From Grace, Alan (3), Quarterly plan, Final version attached."), "\(label)")
+            #expect(label.contains(", unread, not starred, has attachments"), "\(label)")
+            try await world.expectAccessible(browser, page: "the inbox")
+            try await world.screenshots(browser, name: "inbox")
+
+            // Endless scrolling brings the older conversations.
+            try await browser.js("document.querySelector('#threads').scrollTop = 1e9; document.querySelector('.more a').scrollIntoView()")
+            try await browser.wait("return document.querySelectorAll('#threads .row').length > 25")
+            #expect(try await browser.number("return document.querySelectorAll('#threads .row').length") == 32)
+
+            // Opening the conversation: oldest first, read messages folded, the unread one open.
+            try await browser.js("document.querySelector('#threads').scrollTop = 0")
+            try await world.openRow(browser, containing: "Quarterly plan")
+            #expect(try await browser.number("return document.querySelectorAll('#conversation .message').length") == 3)
+            let open = try await browser.js("return Array.from(document.querySelectorAll('#conversation details.msg')).map(d => d.open)") as? [Bool]
+            #expect(open == [false, false, true], "read messages folded, the unread one open: \(open ?? [])")
+            #expect(try await browser.string("return location.search").contains("t="))
+            // The inline image is shown, not listed; the PDF is listed and downloads as an attachment.
+            #expect(try await browser.string("return Array.from(document.querySelectorAll('.attachments .att-name')).map(a => a.textContent).join(',')") == "plan.pdf")
+            let download = try await browser.js("""
+                const a = document.querySelector('.attachments a');
+                const r = new XMLHttpRequest(); r.open('GET', a.href, false); r.send();
+                return [r.status, r.getResponseHeader('Content-Disposition'), r.getResponseHeader('Content-Type'), r.responseText.slice(0, 8)];
+                """) as? [Any]
+            let disposition = download?[1] as? String
+            #expect(download?[0] as? Int == 200)
+            #expect(disposition?.hasPrefix("attachment; filename=\"plan.pdf\"") == true, "\(disposition ?? "no Content-Disposition")")
+            #expect(download?[2] as? String == "application/pdf")
+            #expect(download?[3] as? String == "%PDF-1.4")
+            let inline = try await browser.frameJS("#conversation .message:last-child iframe", "const i = document.querySelector('img'); return i ? [i.complete, i.naturalWidth, i.src.slice(0, 15)] : null") as? [Any]
+            #expect(inline?[1] as? Int == 1, "the cid: image shows from the store: \(String(describing: inline))")
+
+            // Opening it marked the conversation read, on the server too.
+            try await world.eventually("the conversation read on the server") {
+                try await world.otherClient.messages(in: "INBOX").filter { $0.subject == "Re: Quarterly plan" }.allSatisfy { $0.flags.contains("\\Seen") }
+            }
+            try await browser.wait("return document.querySelector('#threads .row.open') && !document.querySelector('#threads .row.open').classList.contains('unread')")
+            try await world.expectAccessible(browser, page: "a conversation")
+            try await world.screenshots(browser, name: "conversation")
+
+            // Real third-party HTML, in its sandboxed frame.
+            try await browser.get("\(try await browser.url.components(separatedBy: "/mail")[0])/mail")
+            try await world.openRow(browser, containing: "Outlook")
+            try await browser.wait("return document.querySelector('#conversation iframe') !== null")
+            #expect(try await browser.string("return document.querySelector('#conversation iframe').getAttribute('sandbox')") == "allow-popups allow-popups-to-escape-sandbox")
+            let text = try await browser.frameJS("#conversation iframe", "return document.body.innerText") as? String ?? ""
+            #expect(text.count > 20, "the Outlook message's text shows: \(text.prefix(200))")
+            try await world.screenshots(browser, name: "html-message")
+        }
+    }
+
+    @Test("Without JavaScript the inbox and a conversation still read, and an action still works")
+    func withoutJavaScript() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.deliverReadingMail(fillers: 2)
+            try await world.addAccount()
+            try await world.startDaemon()
+            let browser = try await world.signedInBrowser()
+            defer { browser.stop() }
+            let base = try await browser.url.components(separatedBy: "/mail")[0]
+            let href = try #require(try await browser.js("return Array.from(document.querySelectorAll('#threads .row-link')).find(a => a.textContent.includes('Quarterly')).href") as? String)
+            try await browser.setJavaScript(false)
+            try await browser.get("\(base)/mail")
+            #expect(try await browser.count("#threads .row") == 6)
+            try await browser.get(href)
+            #expect(try await browser.count("#conversation .message") == 3)
+            let expanded = try await browser.count("#conversation details.msg[open]")
+            #expect(expanded == 1, "\(expanded) messages open")
+            try await world.screenshots(browser, name: "no-javascript")
+            try await browser.setJavaScript(true)
+        }
+    }
+}

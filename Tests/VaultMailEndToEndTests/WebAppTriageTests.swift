@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import VaultMailCore
+import VaultMailTesting
+
+/// Issue 12 in a real browser: acting on mail (undo, multi-select), live updates over
+/// server-sent events, the in-app banner and the desktop banner rule, hostile HTML.
+@Suite("Web app in a browser: triage, live updates, hostile mail (issue 12)", .serialized)
+struct WebAppTriageTests {
+    @Test("Archive with undo, shift-click multi-select, new mail by SSE within 2 s, no desktop banner for the conversation on screen")
+    func triage() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.deliverReadingMail(fillers: 8)
+            try await world.addAccount()
+            try await world.startDaemon()
+            let browser = try await world.signedInBrowser()
+            defer { browser.stop() }
+            let inbox = { try await world.otherClient.messages(in: "INBOX").map(\.subject) }
+
+            // e archives the current conversation; Undo puts it back and nothing reaches the server.
+            try await browser.js("document.querySelector('#threads').focus()")
+            // j down to the first note (its subject is plain ASCII, as the other client reads it).
+            var first = ""
+            for _ in 0..<12 where !first.hasPrefix("Note") {
+                try await browser.keys(["j"])
+                first = try await browser.string("return document.querySelector('#threads .row.current .subject').textContent")
+            }
+            try #require(first.hasPrefix("Note"), "no note reached with j")
+            try await browser.keys(["e"])
+            try await browser.wait("return !Array.from(document.querySelectorAll('#threads .subject')).some(s => s.textContent === arguments[0])".replacingOccurrences(of: "arguments[0]", with: "'\(first)'"))
+            #expect(try await browser.string("return document.querySelector('#toasts').textContent").contains("Archived 1 conversation"))
+            try await browser.js("Array.from(document.querySelectorAll('#toasts button')).find(b => b.textContent === 'Undo').click()")
+            try await browser.wait("return Array.from(document.querySelectorAll('#threads .subject')).some(s => s.textContent === '\(first)')")
+
+            // A second archive, let run: once it has reached the server, the undone one never will.
+            let second = try await browser.string("return Array.from(document.querySelectorAll('#threads .subject')).map(s => s.textContent).find(s => s !== '\(first)' && s.startsWith('Note'))")
+            try await browser.js("Array.from(document.querySelectorAll('#threads .row')).find(r => r.querySelector('.subject').textContent === '\(second)').querySelector('.select').click()")
+            try await browser.click("#list-form button[value=archive]")
+            try await world.eventually("'\(second)' archived on the server", timeout: .seconds(30)) { !(try await inbox()).contains(second) }
+            #expect(try await inbox().contains(first), "the undone archive reached the server")
+
+            // Shift-click selects a range; the toolbar archives all of it.
+            try await browser.js("document.querySelectorAll('#threads .select').forEach(c => { if (c.checked) c.click(); })")
+            let start = Int(try await browser.number("""
+                const subjects = Array.from(document.querySelectorAll('#threads .row .subject')).map(s => s.textContent);
+                return subjects.findIndex((s, i) => [0, 1, 2].every(k => (subjects[i + k] || '').startsWith('Note')));
+                """))
+            try #require(start >= 0, "three notes in a row to select")
+            try await browser.click("#threads .row:nth-child(\(start + 1)) .select")
+            try await browser.click("#threads .row:nth-child(\(start + 3)) .select", shift: true)
+            let picked = try await browser.js("return Array.from(document.querySelectorAll('#threads .select:checked')).map(c => c.closest('.row').querySelector('.subject').textContent)") as? [String] ?? []
+            #expect(picked.count == 3, "shift-click selected \(picked)")
+            #expect(try await browser.string("return document.querySelector('.selection-count').textContent") == "3 selected")
+            try await browser.click("#list-form button[value=archive]")
+            try await world.eventually("the three archived on the server", timeout: .seconds(30)) { Set(try await inbox()).isDisjoint(with: picked) }
+            #expect(Set(try await world.otherClient.messages(in: "Archive").map(\.subject)).isSuperset(of: picked))
+
+            // New mail appears by server-sent events, without a reload.
+            try await browser.js("window.vaultmailMarker = 1")
+            try world.deliver(EndToEndWorld.message("Fresh news"))
+            let arrival = try await browser.wait("return Array.from(document.querySelectorAll('#threads .subject')).some(s => s.textContent === 'Fresh news')", timeout: 20)
+            print("APPEND → row visible in the browser: \(arrival) ms (Dovecot's IDLE holds ~500 ms of it)")
+            #expect(arrival < 2000, "the new row took \(arrival) ms")
+            #expect(try await browser.number("return window.vaultmailMarker") == 1, "the page reloaded")
+            try await browser.wait("return document.querySelector('#banners').textContent.includes('Fresh news')", timeout: 10)
+            try await world.waitForNotification(mentioning: "Fresh news")
+
+            // The conversation on screen: its new mail raises the in-app banner, not a desktop one.
+            try await world.openRow(browser, containing: "Quarterly plan")
+            // The page says which conversation the server was told is on screen, once it answered.
+            try await browser.wait("return document.body.dataset.viewing === document.querySelector('#conversation').dataset.thread", timeout: 10)
+            let watched = "Re: Quarterly plan — one more thing"
+            try world.deliver(EndToEndWorld.message(watched, from: "Grace Hopper <grace@example.org>",
+                                                    headers: ["In-Reply-To: <plan-3@example.org>", "References: <plan-1@example.org> <plan-3@example.org>"]))
+            try await browser.wait("return document.querySelector('#banners').textContent.includes('one more thing')", timeout: 10)
+            let decision = try await world.decision(about: watched)
+            #expect(decision.rule == "viewing-thread", "the desktop banner rule for the conversation on screen: \(decision.rule)")
+            try await browser.wait("return document.querySelectorAll('#conversation .message').length === 4", timeout: 10)
+
+            // Another conversation still notifies on the desktop.
+            try world.deliver(EndToEndWorld.message("Elsewhere"))
+            try await world.waitForNotification(mentioning: "Elsewhere")
+            try await world.screenshots(browser, name: "live")
+        }
+    }
+
+    @Test("Hostile HTML mail runs nothing and fetches nothing; remote images load only when asked")
+    func hostileMail() async throws {
+        try await EndToEndWorld.with { world in
+            let recorder = try await RecordingHTTPServer.start()
+            defer { recorder.stop() }
+            try world.deliver(EndToEndWorld.hostileMessage(recorder: recorder.port))
+            try await world.addAccount()
+            try await world.startDaemon()
+            let browser = try await world.signedInBrowser()
+            defer { browser.stop() }
+
+            try await world.openRow(browser, containing: "Hostile HTML")
+            try await browser.wait("return document.querySelector('#conversation iframe') !== null")
+            try await world.waitForFrame(browser)
+            #expect(try await browser.js("return window.vaultmailPwned === undefined") as? Bool == true, "mail ran script in the app")
+            let frame = try await browser.frameJS("#conversation iframe", """
+                return {scripts: document.querySelectorAll('script').length, handlers: Array.from(document.querySelectorAll('*')).filter(e => Array.from(e.attributes).some(a => a.name.startsWith('on'))).length,
+                        forms: document.querySelectorAll('form, input, iframe, object, embed, svg, base, meta[http-equiv], link').length,
+                        jsLinks: Array.from(document.querySelectorAll('a')).filter(a => /^\\s*javascript:/i.test(a.getAttribute('href') || '')).length,
+                        real: (() => { const a = Array.from(document.querySelectorAll('a')).find(a => a.textContent === 'a real link'); return a ? [a.target, a.rel, a.title] : null })(),
+                        pwned: window.vaultmailPwned === undefined ? null : String(window.vaultmailPwned)}
+                """) as? [String: Any]
+            #expect(frame?["scripts"] as? Int == 0)
+            #expect(frame?["handlers"] as? Int == 0)
+            #expect(frame?["forms"] as? Int == 0)
+            #expect(frame?["jsLinks"] as? Int == 0)
+            #expect(frame?["pwned"] == nil || frame?["pwned"] is NSNull)
+            let link = frame?["real"] as? [String]
+            #expect(link?[0] == "_blank")
+            #expect(link?[1].contains("noopener") == true && link?[1].contains("noreferrer") == true)
+            #expect(link?[2] == "http://127.0.0.1:\(recorder.port)/ok", "the link shows its real target")
+            #expect(recorder.requests.isEmpty, "the mail fetched: \(recorder.requests)")
+            try await world.expectAccessible(browser, page: "a conversation with blocked images")
+            try await world.screenshots(browser, name: "hostile")
+
+            // Asked for, remote images load — so the recorder would have seen anything fetched before.
+            try await browser.click(".images-bar a")
+            try await browser.wait("return document.querySelector('#conversation iframe') !== null && location.search.includes('images=')")
+            try await world.waitForFrame(browser)
+            try await world.eventually("the image fetched once asked for", timeout: .seconds(20)) { recorder.requests.contains { $0.contains("/pixel.gif") } }
+            let forbidden = ["/script", "/refresh", "/base", "/link.css", "/import.css", "/iframe", "/object", "/embed", "/form", "/svg.png", "/srcset.png", "/poster.png", "/audio.mp3"]
+            let leaked = recorder.requests.filter { request in forbidden.contains { request.contains("GET \($0)") || request.contains("POST \($0)") } }
+            #expect(leaked.isEmpty, "fetched though never allowed: \(leaked)")
+            #expect(try await browser.js("return window.vaultmailPwned === undefined") as? Bool == true)
+        }
+    }
+}
+
+extension EndToEndWorld {
+    /// Waits until the open message's frame has loaded, with everything it would fetch.
+    func waitForFrame(_ browser: BrowserSession) async throws {
+        try await eventually("the message frame loaded", timeout: .seconds(30)) {
+            (try? await browser.frameJS("#conversation iframe", "return document.readyState")) as? String == "complete"
+        }
+    }
+}
