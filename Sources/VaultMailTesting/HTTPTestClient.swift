@@ -26,7 +26,9 @@ public enum HTTPTestClient {
         if let body { lines.append("Content-Length: \(body.utf8.count)") }
         lines.append("Connection: close")
         let raw = Data((lines.joined(separator: "\r\n") + "\r\n\r\n" + (body ?? "")).utf8)
-        let bytes = try await Task.detached { try exchange(port: port, request: raw) }.value
+        // Blocking socket calls on a thread of their own: never one of the cooperative pool's
+        // few threads, which the server under test needs to answer.
+        let bytes = try await BlockingWork.run { try exchange(port: port, request: raw) }
         return try parse(bytes)
     }
 
@@ -92,5 +94,53 @@ public enum HTTPTestClient {
             index = data.index(end, offsetBy: 2, limitedBy: data.endIndex) ?? data.endIndex
         }
         return out
+    }
+}
+
+/// An open `GET /events` (server-sent events) of the web app, read as it arrives.
+public final class EventStreamClient: @unchecked Sendable {
+    // @unchecked: `received` is touched by one reading task at a time (waitFor awaits it).
+    private let descriptor: Int32
+    private var received = ""
+
+    public init(port: Int, cookie: String) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw HTTPTestClient.Failure(description: "cannot connect to 127.0.0.1:\(port) for events") }
+        let request = "GET /events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(cookie)\r\nAccept: text/event-stream\r\n\r\n"
+        _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
+    }
+
+    deinit { close() }
+
+    /// Waits (at most 20 s) until `text` has arrived after what earlier calls consumed.
+    public func waitFor(_ text: String) async throws {
+        try await BlockingWork.run { [self] in try read(until: text) }
+    }
+
+    private func read(until text: String) throws {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !received.contains(text) {
+            let n = recv(descriptor, &buffer, buffer.count, 0)
+            guard n > 0 else { throw HTTPTestClient.Failure(description: "no '\(text)' on the event stream within 20 s; got: \(received)") }
+            received += String(decoding: buffer[0..<n], as: UTF8.self)
+        }
+        received = String(received[received.range(of: text)!.upperBound...])
+    }
+
+    private var closed = false
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(descriptor)
     }
 }

@@ -10,6 +10,7 @@ struct Bench {
         "sync": { try await SyncBenchmarks.run() },
         "send": SendBenchmarks.run,
         "e2e": { try await E2EBenchmarks.run() },
+        "web": { try await WebBenchmarks.run() },
     ]
 
     static func main() async {

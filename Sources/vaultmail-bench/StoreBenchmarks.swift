@@ -53,13 +53,14 @@ enum StoreBenchmarks {
 
     /// A growing synthetic mailbox.
     struct Corpus {
+        let database: AppDatabase
         let emails: GRDBEmailRepository
         let folders: [Folder]
         let account: Account
         var inbox: Folder { folders.of(.inbox) }
 
         init(path: String) async throws {
-            let database = try AppDatabase.open(path: path)
+            database = try AppDatabase.open(path: path)
             emails = GRDBEmailRepository(database: database)
             account = MailFixtures.account(name: "bench")
             try await GRDBAccountRepository(database: database).addAccount(account)

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import VaultMailCore
+import VaultMailTesting
+@testable import VaultMailWeb
+
+/// What the server renders and does, over a real socket against the in-memory store.
+@Suite("Web app pages and actions (issue 12)", .serialized)
+@MainActor
+struct WebPagesTests {
+    @Test("AC-U-03: a row says who, what, when and its state in one label; unread is bold with a dot, never colour alone")
+    func rows() async throws {
+        try await WebFixture.with { web in
+            let id = web.account.id
+            try await web.store([
+                MailFixtures.email(accountId: id, number: 1, threadId: "t1", from: "john@example.org", fromName: "John Smith", subject: "Lunch?"),
+                MailFixtures.email(accountId: id, number: 2, threadId: "t1", from: "sarah@example.org", fromName: "Sarah Lee", subject: "Re: Lunch?", isRead: true),
+                MailFixtures.email(accountId: id, number: 3, threadId: "t1", from: "john@example.org", fromName: "John Smith", subject: "Re: Lunch?", isRead: true, isStarred: true),
+            ])
+            let session = try await web.signIn()
+            let page = try await web.get("/mail", cookie: session.cookie).text
+            let label = try #require(page.firstMatch(of: /class="row-link" href="[^"]+" aria-label="([^"]+)"/)?.1)
+            #expect(label.hasPrefix("From John, Sarah (3), Lunch?, Preview of message 3, "), "\(label)")
+            #expect(label.hasSuffix(", unread, starred"), "\(label)")
+            #expect(page.contains("class=\"row unread\""))
+            #expect(page.contains("<span class=\"dot\" aria-hidden=\"true\"></span>"))
+            #expect(page.contains("aria-pressed=\"true\""), "the star button says it is on")
+            #expect(!page.contains("class=\"tabs\""), "no category tabs while no mail is categorized (E-02)")
+            #expect(page.contains("<title>Inbox (1) — VaultMail</title>"))
+        }
+    }
+
+    @Test("Category tabs appear once mail is categorized and filter the list")
+    func categoryTabs() async throws {
+        try await WebFixture.with { web in
+            let id = web.account.id
+            try await web.store([
+                MailFixtures.email(accountId: id, number: 1, subject: "50% off shoes", category: .promotions),
+                MailFixtures.email(accountId: id, number: 2, subject: "Team sync", category: .primary),
+            ])
+            let session = try await web.signIn()
+            let all = try await web.get("/mail", cookie: session.cookie).text
+            #expect(all.contains("class=\"tabs\""))
+            #expect(all.contains("Promotions <span class=\"count\">1"))
+            #expect(all.contains("<span class=\"pill cat-promotions\">Promotions</span>"))
+            let promotions = try await web.get("/mail?box=inbox&cat=promotions", cookie: session.cookie).text
+            #expect(promotions.contains("50% off shoes") && !promotions.contains("Team sync"))
+        }
+    }
+
+    @Test("AC-U-05: a conversation shows oldest first, read messages folded, the unread one open; opening marks it read")
+    func conversation() async throws {
+        try await WebFixture.with { web in
+            let id = web.account.id
+            try await web.store([
+                MailFixtures.email(accountId: id, number: 1, threadId: "plan", subject: "Plan", isRead: true),
+                MailFixtures.email(accountId: id, number: 2, threadId: "plan", subject: "Re: Plan", isRead: true),
+                MailFixtures.email(accountId: id, number: 3, threadId: "plan", subject: "Re: Plan"),
+            ])
+            let session = try await web.signIn()
+            let page = try await web.get("/mail?box=inbox&t=plan", cookie: session.cookie).text
+            let opened = page.matches(of: /<details class="msg"( open)?>/).map { $0.1 != nil }
+            #expect(opened == [false, false, true])
+            let bodies = page.matches(of: /Body of message (\d)/).map { String($0.1) }
+            #expect(bodies == ["1", "2", "3"])
+            try await waitUntil("the conversation marked read", timeout: .seconds(10)) {
+                try await web.app.emailRepository.getThread(id: "plan")?.unreadCount == 0
+            }
+            let gone = try await web.get("/mail?box=inbox&t=nothing-here", cookie: session.cookie)
+            #expect(gone.status == 404)
+            #expect(gone.text.contains("This conversation no longer exists"))
+        }
+    }
+
+    @Test("AC-U-04: actions change the store through the use cases: archive, star, read, mute, VIP; JSON for the script, a redirect for a form")
+    func actions() async throws {
+        try await WebFixture.with { web in
+            let id = web.account.id
+            let stored = try await web.store((1...3).map { MailFixtures.email(accountId: id, number: $0, from: "grace@example.org") })
+            let (a, b, c) = (stored[0].threadId, stored[1].threadId, stored[2].threadId)
+            let session = try await web.signIn()
+            let json = [("Accept", "application/json")]
+
+            let archived = try await web.post("/actions", "action=archive&t=\(a)&t=\(b)&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
+            #expect(archived.status == 200)
+            #expect(archived.text.contains("\"done\":2"))
+            let inbox = try await web.app.emailRepository.getThreads(folderId: web.folders.of(.inbox).id, category: nil, cursor: nil, limit: 10)
+            #expect(inbox.threads.map(\.id) == [c])
+
+            let starred = try await web.post("/actions", "one=star:\(c)&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
+            #expect(starred.status == 200)
+            #expect(try await web.app.emailRepository.getThread(id: c)?.isStarred == true)
+
+            let form = try await web.post("/actions", "action=read&t=\(c)&csrf=\(session.csrf)&return=%2Fmail%3Fbox%3Dinbox", cookie: session.cookie)
+            #expect(form.status == 303)
+            #expect(form.headers["location"] == "/mail?box=inbox")
+            #expect(try await web.app.emailRepository.getThread(id: c)?.unreadCount == 0)
+
+            _ = try await web.post("/actions", "action=mute&t=\(c)&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
+            #expect(web.app.settingsStore.mutedThreadIds.contains(c))
+            _ = try await web.post("/actions", "one=vip:grace@example.org&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
+            #expect(web.app.settingsStore.isVIP("grace@example.org"))
+
+            let empty = try await web.post("/actions", "action=archive&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
+            #expect(empty.status == 400)
+            #expect(empty.text.contains("Select one or more conversations first"))
+            let evil = try await web.post("/actions", "action=read&t=\(c)&csrf=\(session.csrf)&return=https%3A%2F%2Fevil.example", cookie: session.cookie)
+            #expect(evil.headers["location"] == "/mail", "a return address off the app is not followed")
+        }
+    }
+
+    @Test("NOTIF-06f: the conversation open in a focused window is the engine's viewed thread until it closes")
+    func viewing() async throws {
+        try await WebFixture.with { web in
+            let session = try await web.signIn()
+            #expect(try await web.post("/viewing", "t=thread-1&state=open&csrf=\(session.csrf)", cookie: session.cookie).status == 204)
+            #expect(web.app.notificationSyncCoordinator.viewingThreadId == "thread-1")
+            _ = try await web.post("/viewing", "state=closed&csrf=\(session.csrf)", cookie: session.cookie)
+            #expect(web.app.notificationSyncCoordinator.viewingThreadId == nil)
+        }
+    }
+
+    @Test("A store commit reaches an open event stream as a change")
+    func events() async throws {
+        try await WebFixture.with { web in
+            let session = try await web.signIn()
+            let stream = try EventStreamClient(port: web.port, cookie: session.cookie)
+            defer { stream.close() }
+            try await stream.waitFor("event: connection")
+            try await web.store([MailFixtures.email(accountId: web.account.id, number: 9)])
+            try await stream.waitFor("event: change")
+            await web.web.events.publish(.newMail([NewMailSummary(threadId: "t", sender: "Grace \"G\" <x>", subject: "Hi", preview: "p")]))
+            try await stream.waitFor(#"event: newmail"# + "\n" + #"data: [{"threadId":"t","sender":"Grace \"G\" \u003cx\u003e""#)
+        }
+    }
+
+    @Test("An attachment downloads with its name (UTF-8 too), its type and as an attachment")
+    func attachment() async throws {
+        try await WebFixture.with { web in
+            let raw = """
+                From: a@example.org\r\nTo: b@example.org\r\nSubject: Files\r\nMessage-ID: <files@example.org>\r\nMIME-Version: 1.0\r\n\
+                Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nSee attached.\r\n--b\r\n\
+                Content-Type: text/csv; name="Übersicht 2026.csv"\r\nContent-Disposition: attachment; filename*=UTF-8''%C3%9Cbersicht%202026.csv\r\n\r\n\
+                a,b\r\n1,2\r\n--b--\r\n
+                """
+            var email = MailFixtures.email(accountId: web.account.id, number: 1, subject: "Files")
+            email.hasAttachments = true
+            let attachment = Attachment(emailId: email.id, filename: "Übersicht 2026.csv", mimeType: "text/csv", sizeBytes: 9, partId: "2")
+            try await web.app.emailRepository.saveEmails([IncomingEmail(email: email, links: [EmailFolder(emailId: email.id, folderId: web.folders.of(.inbox).id)],
+                                                                         attachments: [attachment], rawSource: Array(raw.utf8))])
+            let session = try await web.signIn()
+            let reply = try await web.get("/message/\(email.id)/attachment/\(attachment.id)", cookie: session.cookie)
+            #expect(reply.status == 200)
+            #expect(reply.headers["content-type"] == "text/csv")
+            #expect(reply.headers["content-disposition"] == "attachment; filename=\"_bersicht 2026.csv\"; filename*=UTF-8''%C3%9Cbersicht%202026.csv")
+            #expect(reply.text == "a,b\r\n1,2")
+            #expect(reply.headers["content-security-policy"]?.contains("sandbox") == true)
+            let missing = try await web.get("/message/\(email.id)/attachment/nope", cookie: session.cookie)
+            #expect(missing.status == 404)
+            #expect(missing.text.contains("reload the conversation"))
+        }
+    }
+}
