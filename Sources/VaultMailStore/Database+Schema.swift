@@ -8,6 +8,7 @@ extension AppDatabase {
         migrator.registerMigration("v2-notification-decisions", migrate: createNotificationDecisions)
         migrator.registerMigration("v3-message-references", migrate: createMessageReferences)
         migrator.registerMigration("v4-outbox", migrate: createOutbox)
+        migrator.registerMigration("v5-unread-threads", migrate: createUnreadThreads)
         return migrator
     }
 
@@ -187,6 +188,36 @@ extension AppDatabase {
             WHEN NEW.seq IS NULL BEGIN
                 UPDATE notificationDecision SET seq = (SELECT IFNULL(MAX(seq), 0) + 1 FROM notificationDecision)
                 WHERE emailId = NEW.emailId;
+            END;
+            """)
+    }
+
+    /// `threadFolder` also carries whether the thread is unread and its category, kept by
+    /// triggers, so a folder's unread conversations per category (the web app's sidebar and
+    /// tabs, on every page) are counted from a small partial index.
+    private static func createUnreadThreads(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE threadFolder ADD COLUMN isUnread INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE threadFolder ADD COLUMN category TEXT;
+            UPDATE threadFolder SET
+                isUnread = (SELECT unreadCount > 0 FROM thread WHERE id = threadFolder.threadId),
+                category = (SELECT aiCategory FROM thread WHERE id = threadFolder.threadId);
+            CREATE INDEX threadFolder_unread ON threadFolder(folderId, category) WHERE isUnread = 1;
+            CREATE INDEX threadFolder_unread_type ON threadFolder(folderType, category) WHERE isUnread = 1;
+
+            CREATE TRIGGER threadFolder_insert_state AFTER INSERT ON threadFolder BEGIN
+                UPDATE threadFolder SET
+                    isUnread = (SELECT unreadCount > 0 FROM thread WHERE id = NEW.threadId),
+                    category = (SELECT aiCategory FROM thread WHERE id = NEW.threadId)
+                    WHERE folderId = NEW.folderId AND threadId = NEW.threadId;
+            END;
+            CREATE TRIGGER thread_unread_state AFTER UPDATE OF unreadCount ON thread
+            WHEN (OLD.unreadCount > 0) IS NOT (NEW.unreadCount > 0) BEGIN
+                UPDATE threadFolder SET isUnread = (NEW.unreadCount > 0) WHERE threadId = NEW.id;
+            END;
+            CREATE TRIGGER thread_category_state AFTER UPDATE OF aiCategory ON thread
+            WHEN OLD.aiCategory IS NOT NEW.aiCategory BEGIN
+                UPDATE threadFolder SET category = NEW.aiCategory WHERE threadId = NEW.id;
             END;
             """)
     }

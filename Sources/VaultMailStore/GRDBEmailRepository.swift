@@ -65,21 +65,23 @@ public struct GRDBEmailRepository: EmailRepository {
 
     public func getUnreadCounts(folderId: String) async throws -> [AICategory?: Int] {
         try await writer.read { db in
-            try Self.unreadCounts(db, where: "tf.folderId = ?", [folderId])
+            try Self.unreadCounts(db, index: "threadFolder_unread", count: "COUNT(*)", where: "folderId = ?", [folderId])
         }
     }
 
     public func getUnreadCountsUnified(folderType: FolderType) async throws -> [AICategory?: Int] {
         try await writer.read { db in
-            try Self.unreadCounts(db, where: "tf.folderType = ?", [folderType.rawValue])
+            try Self.unreadCounts(db, index: "threadFolder_unread_type", count: "COUNT(DISTINCT threadId)", where: "folderType = ?", [folderType.rawValue])
         }
     }
 
-    private static func unreadCounts(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [AICategory?: Int] {
+    /// Unread threads per category, from the partial index of unread thread–folder pairs (a
+    /// thread in two folders of one type counts once: `count` says how to count).
+    private static func unreadCounts(_ db: Database, index: String, count: String, where condition: String,
+                                     _ arguments: StatementArguments) throws -> [AICategory?: Int] {
         let rows = try Row.fetchAll(db, sql: """
-            SELECT t.aiCategory AS category, COUNT(DISTINCT t.id) AS unread
-            FROM threadFolder tf JOIN thread t ON t.id = tf.threadId
-            WHERE \(condition) AND t.unreadCount > 0 GROUP BY t.aiCategory
+            SELECT category, \(count) AS unread FROM threadFolder INDEXED BY \(index)
+            WHERE isUnread = 1 AND \(condition) GROUP BY category
             """, arguments: arguments)
         var counts: [AICategory?: Int] = [nil: 0]
         for row in rows {

@@ -28,6 +28,7 @@ struct DemoScript {
         try await vaultmail(tool, ["threads"])
         say.say("Every notification decision the engine made, newest first:")
         try await vaultmail(tool, ["notify", "log"])
+        try await webApp(tool)
         if let count = await desk.dunstCount() {
             say.say("And dunst's own count of what it showed:")
             say.command("dunstctl count", output: count)

@@ -27,6 +27,7 @@ struct DemoTests {
 
         // The first sync is silent; the first new message is a printed notification with its buttons.
         #expect(output.contains("✓ the first sync raised no notification"), "\(output)")
+        #expect(output.contains("✓ a headless Chromium signed in and shows"), "\(output)")
         #expect(output.contains("🔔 Alan Turing — Lunch on Friday?"), "\(output)")
         #expect(output.contains("buttons: Open · Mark Read · Archive · Delete · Reply"), "\(output)")
         // Mark Read: the daemon closed the notification and Dovecot has the flag.

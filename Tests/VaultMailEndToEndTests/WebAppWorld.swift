@@ -9,7 +9,7 @@ import VaultMailTesting
 /// HTML mail, and enough conversations for a second page.
 extension EndToEndWorld {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let browserDriver = repository.appendingPathComponent("Tests/Browser/browser_driver.py").path
+    static let browserDriver = repository.appendingPathComponent("scripts/browser_driver.py").path
     static let axeScript = repository.appendingPathComponent(".build/axe/axe.min.js").path
     /// Where the screenshots go (docs/web.md shows them).
     static let screenshots = repository.appendingPathComponent(".build/web-screenshots")

@@ -28,11 +28,28 @@ public struct RelativeDate: Sendable {
         } else {
             format = "M/d/yy"
         }
+        return DateFormatterCache.shared.string(from: date, format: format, calendar: calendar)
+    }
+}
+
+/// Date formatters are costly to make (a tenth of a millisecond each) and cheap to use: one
+/// per format and time zone, kept for the process.
+final class DateFormatterCache: @unchecked Sendable {  // every use of `formatters` holds `lock`
+    static let shared = DateFormatterCache()
+    private let lock = NSLock()
+    private var formatters: [String: DateFormatter] = [:]
+
+    func string(from date: Date, format: String, calendar: Calendar) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        let key = "\(calendar.timeZone.identifier)|\(format)"
+        if let formatter = formatters[key] { return formatter.string(from: date) }
         let formatter = DateFormatter()
         formatter.calendar = calendar
         formatter.timeZone = calendar.timeZone
         formatter.locale = calendar.locale
         formatter.dateFormat = format
+        formatters[key] = formatter
         return formatter.string(from: date)
     }
 }

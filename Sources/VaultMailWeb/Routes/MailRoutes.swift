@@ -24,7 +24,7 @@ extension WebApp {
         } 
         router.get("/mail/sidebar") { request, _ -> Response in
             let query = FormFields(request.uri.query ?? "")
-            let context = await self.screen.context()
+            let context = await self.screen.context(counts: true)
             return Pages.html(await self.screen.sidebar(context, current: Mailbox(parameter: query["box"]) ?? .allInboxes).render())
         }
         router.get("/mail/conversation") { request, requestContext -> Response in
@@ -66,7 +66,7 @@ extension WebApp {
         let query = FormFields(request.uri.query ?? "")
         guard let mailbox = Mailbox(parameter: query["box"]) else { return Pages.redirect("/mail") }
         let csrf = self.csrf(context: requestContext)
-        let context = await screen.context()
+        let context = await screen.context(counts: true)
         var list = listView(mailbox, context, query: query, csrf: csrf)
         if request.uri.path == "/mail/search" {
             list.title = "Search"

@@ -10,34 +10,50 @@ struct MailScreen {
     struct Context {
         var accounts: [Account]
         var folders: [String: [Folder]]
+        /// Unread conversations per category of the folders whose count is shown (inbox,
+        /// spam, the user's own), when asked for.
+        var unread: [String: [AICategory?: Int]] = [:]
         var me: Set<String> { Set(accounts.map { $0.email.lowercased() }) }
         var names: [String: String] { Dictionary(accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a }) }
+
+        /// The counts of every account's folders of `type`, added up (the unified view's).
+        func unread(ofType type: FolderType) -> [AICategory?: Int] {
+            folders.values.joined().filter { $0.folderType == type }
+                .reduce(into: [:]) { total, folder in total.merge(unread[folder.id] ?? [:], uniquingKeysWith: +) }
+        }
     }
 
-    func context() async -> Context {
+    /// The accounts and their folders; with `counts`, the unread counts the sidebar shows,
+    /// read once for the whole page.
+    func context(counts: Bool = false) async -> Context {
         let accounts = ((try? await mail.accounts.getAccounts()) ?? []).filter(\.isActive)
-        var folders: [String: [Folder]] = [:]
+        var context = Context(accounts: accounts, folders: [:])
         for account in accounts {
-            folders[account.id] = SidebarView.sorted((try? await mail.fetchThreads.fetchFolders(accountId: account.id)) ?? [])
+            context.folders[account.id] = SidebarView.sorted((try? await mail.fetchThreads.fetchFolders(accountId: account.id)) ?? [])
         }
-        return Context(accounts: accounts, folders: folders)
+        guard counts else { return context }
+        for folder in context.folders.values.joined() where Self.showsCount(folder.folderType) {
+            context.unread[folder.id] = try? await mail.fetchThreads.fetchUnreadCounts(folderId: folder.id)
+        }
+        return context
+    }
+
+    static func showsCount(_ type: FolderType) -> Bool {
+        type == .inbox || type == .spam || type == .custom
     }
 
     func sidebar(_ context: Context, current: Mailbox) async -> SidebarView {
-        let unified = try? await mail.fetchThreads.fetchUnreadCountsUnified(folderType: .inbox)[nil]
         let outbox = try? await mail.fetchThreads.fetchOutboxEmails(accountId: nil).count
-        var sections: [SidebarView.AccountSection] = []
-        for account in context.accounts {
-            var entries: [SidebarView.Entry] = []
-            for folder in context.folders[account.id] ?? [] {
-                let counted = folder.folderType == .inbox || folder.folderType == .spam || folder.folderType == .custom
-                let count = counted ? (try? await mail.fetchThreads.fetchUnreadCounts(folderId: folder.id)[nil]) ?? nil : 0
-                entries.append(.init(mailbox: .folder(id: folder.id), name: folder.name, count: count, icon: folder.folderType.icon))
-            }
-            sections.append(.init(account: account, folders: entries))
+        let sections = context.accounts.map { account in
+            SidebarView.AccountSection(account: account, folders: (context.folders[account.id] ?? []).map { folder in
+                SidebarView.Entry(mailbox: .folder(id: folder.id), name: folder.name,
+                                  count: Self.showsCount(folder.folderType) ? context.unread[folder.id]?[nil] ?? nil : 0,
+                                  icon: folder.folderType.icon)
+            })
         }
         let top: [SidebarView.Entry] = [
-            .init(mailbox: .allInboxes, name: context.accounts.count > 1 ? "All inboxes" : "Inbox", count: unified ?? nil, icon: .unread),
+            .init(mailbox: .allInboxes, name: context.accounts.count > 1 ? "All inboxes" : "Inbox",
+                  count: context.unread(ofType: .inbox)[nil] ?? 0, icon: .unread),
             .init(mailbox: .outbox, name: "Outbox", count: outbox, icon: .move),
         ]
         return SidebarView(top: top, accounts: sections, current: current)
@@ -69,20 +85,20 @@ struct MailScreen {
         case failed(String)
     }
 
+    /// A page of the list; its unread counts per category come from `context` (empty when it
+    /// was read without counts).
     func page(_ mailbox: Mailbox, _ context: Context, category: AICategory?, cursor: ThreadCursor?, limit: Int) async -> ListResult {
         do {
             switch mailbox {
             case .unified(let type):
                 let page = try await mail.fetchThreads.fetchUnifiedThreads(folderType: type, category: category, cursor: cursor, pageSize: limit)
-                let counts = (try? await mail.fetchThreads.fetchUnreadCountsUnified(folderType: type)) ?? [:]
-                return .page(page, counts: counts)
+                return .page(page, counts: context.unread(ofType: type))
             case .folder(let id):
                 guard let folder = context.folders.values.joined().first(where: { $0.id == id }) else {
                     return .failed("This folder no longer exists. Pick another from the list of mailboxes.")
                 }
                 let page = try await mail.fetchThreads.fetchThreads(accountId: folder.accountId, folderId: id, category: category, cursor: cursor, pageSize: limit)
-                let counts = (try? await mail.fetchThreads.fetchUnreadCounts(folderId: id)) ?? [:]
-                return .page(page, counts: counts)
+                return .page(page, counts: context.unread[id] ?? [:])
             case .outbox:
                 return .page(.empty, counts: [:])
             }
