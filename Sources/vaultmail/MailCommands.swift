@@ -92,10 +92,11 @@ struct OpenCommand: AsyncParsableCommand {
         commandName: "open", abstract: "Open the web app in your browser, signed in.",
         discussion: "The daemon serves the app on 127.0.0.1 (see `vaultmail daemon --web-port`). The browser is handed a page only you can read, holding a one-time sign-in token.")
     @OptionGroup var global: GlobalOptions
+    @Option(help: ArgumentHelp("Show this conversation (an id or a unique prefix).", valueName: "thread-id")) var thread: String?
     @Flag(help: "Print the sign-in page's path instead of starting a browser (open it within two minutes).") var noBrowser = false
 
     @MainActor
     func run() async throws {
-        emit(try global.session().openWeb(launchBrowser: !noBrowser))
+        emit(try await global.session().openWeb(thread: thread, launchBrowser: !noBrowser))
     }
 }

@@ -72,6 +72,13 @@ struct WebAppReadingTests {
             let text = try await browser.frameJS("#conversation iframe", "return document.body.innerText") as? String ?? ""
             #expect(text.count > 20, "the Outlook message's text shows: \(text.prefix(200))")
             try await world.screenshots(browser, name: "html-message")
+
+            // A notification click opens the conversation here (`vaultmail open --thread`, the daemon's default).
+            let plan = try #require(try await world.inboxThreads().first { $0.subject.contains("Quarterly plan") })
+            let opened = try await world.vaultmail(["open", "--no-browser", "--thread", String(plan.id.prefix(10))], errors: false)
+            try #require(opened.status == 0, "\(opened.text)")
+            try await browser.get("file://" + opened.text.trimmingCharacters(in: .whitespacesAndNewlines))
+            try await browser.wait("return document.querySelector('#conversation') !== null && document.querySelector('#conversation').dataset.thread === '\(plan.id)'", timeout: 60)
         }
     }
 

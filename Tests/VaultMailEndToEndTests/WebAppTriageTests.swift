@@ -84,6 +84,29 @@ struct WebAppTriageTests {
         }
     }
 
+    @Test("AC-P-04: with the server gone the page says it is offline and the local mail still reads; back online it clears")
+    func offline() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.deliverReadingMail(fillers: 2)
+            try await world.addAccount()
+            try await world.startDaemon(["--reconnect-max-seconds", "2"])
+            let browser = try await world.signedInBrowser()
+            defer { browser.stop() }
+            #expect(try await browser.js("return document.querySelector('#connection').hidden") as? Bool == true)
+
+            world.dovecot.kill()
+            try await browser.wait("return !document.querySelector('#connection').hidden", timeout: 60)
+            #expect(try await browser.string("return document.querySelector('#connection').textContent").contains("Offline"))
+            try await world.openRow(browser, containing: "Quarterly plan")
+            #expect(try await browser.number("return document.querySelectorAll('#conversation .message').length") == 3)
+            try await world.expectAccessible(browser, page: "offline")
+            try await world.screenshots(browser, name: "offline")
+
+            try await world.dovecot.restart()
+            try await browser.wait("return document.querySelector('#connection').hidden", timeout: 120)
+        }
+    }
+
     @Test("Hostile HTML mail runs nothing and fetches nothing; remote images load only when asked")
     func hostileMail() async throws {
         try await EndToEndWorld.with { world in

@@ -109,6 +109,22 @@ struct WebPagesTests {
         }
     }
 
+    @Test("AC-U-05: the virtual Outbox lists queued and failed messages with their state and counts them in the sidebar")
+    func outbox() async throws {
+        try await WebFixture.with { web in
+            let id = web.account.id
+            try await web.store([
+                MailFixtures.email(accountId: id, number: 1, subject: "Waiting", sendState: .queued),
+                MailFixtures.email(accountId: id, number: 2, subject: "Bounced back", sendState: .failed),
+            ], in: .drafts)
+            let session = try await web.signIn()
+            let page = try await web.get("/mail?box=outbox", cookie: session.cookie).text
+            #expect(page.contains("Queued</span>") && page.contains("Waiting"))
+            #expect(page.contains("Failed — will retry</span>") && page.contains("Bounced back"))
+            #expect(page.contains("<span class=\"box-name\">Outbox</span><span class=\"count\"><span class=\"visually-hidden\">, </span>2<span class=\"visually-hidden\"> waiting</span>"))
+        }
+    }
+
     @Test("NOTIF-06f: the conversation open in a focused window is the engine's viewed thread until it closes")
     func viewing() async throws {
         try await WebFixture.with { web in

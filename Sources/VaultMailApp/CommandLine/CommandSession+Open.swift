@@ -6,7 +6,7 @@ extension CommandSession {
     /// `vaultmail open`: opens the daemon's web app in the default browser, signed in. The
     /// browser gets the path of a page only the user can read, which carries a one-time token;
     /// the token itself is on no command line. Returns what to tell the user.
-    public func openWeb(launchBrowser: Bool) throws -> String {
+    public func openWeb(thread: String? = nil, launchBrowser: Bool) async throws -> String {
         let configuration = WebConfiguration(home: home.directory)
         guard let port = SignInPage.servingPort(configuration: configuration) else {
             throw CommandError("\(WebError.notServing("no daemon is serving it for \(home.directory.path)"))")
@@ -18,7 +18,9 @@ extension CommandSession {
         guard let secret = try WebSecret.load(at: served.secretURL) else {
             throw CommandError("\(WebError.notServing("it has no sign-in secret in \(home.directory.path) yet"))")
         }
-        let page = try SignInPage.write(configuration: served, secret: secret)
+        var threadId: String?
+        if let thread { threadId = try await self.threadId(thread) }
+        let page = try SignInPage.write(configuration: served, secret: secret, thread: threadId)
         guard launchBrowser else { return page.path }
         let opener = ["xdg-open", "sensible-browser"].first { command in
             (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
@@ -36,3 +38,4 @@ extension CommandSession {
         return "Opening VaultMail (\(served.origin)/) in your browser."
     }
 }
+

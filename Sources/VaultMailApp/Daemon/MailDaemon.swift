@@ -25,9 +25,9 @@ public final class MailDaemon {
         /// command line are watched or dropped without a restart.
         public var accountCheckInterval: Duration = .seconds(5)
         public var desktop = DBusNotificationCenter.Configuration()
-        /// Run with `/bin/sh` when a notification is clicked: `$1` is the thread id
-        /// (`ThreadOpener`); by default a terminal showing the conversation, if there is one.
-        public var openCommand: String? = ThreadOpener.defaultCommand
+        /// Run with `/bin/sh` when a notification is clicked: `$1` is the thread id (`ThreadOpener`);
+        /// nil opens the conversation in the web app when it is served, else in a terminal if there is one.
+        public var openCommand: String?
         /// The web app's port on 127.0.0.1; nil serves no web app (`--no-web`).
         public var webPort: Int? = Options.defaultWebPort
         public static let defaultWebPort = WebConfiguration.defaultPort
@@ -61,7 +61,8 @@ public final class MailDaemon {
         let center = DBusNotificationCenter(configuration: options.desktop, settings: settings)
         let app = await AppDependencies(database: database, center: center, composeEmail: sending.compose,
                                         emailRepository: services.emails, settingsStore: settings)
-        let opener = ThreadOpener(command: options.openCommand, home: home.directory.path)
+        let opener = ThreadOpener(command: options.openCommand ?? (options.webPort != nil ? ThreadOpener.webCommand : ThreadOpener.defaultCommand),
+                                  home: home.directory.path)
         let web = try options.webPort.map { port in
             try WebApp(configuration: WebConfiguration(port: port, home: home.directory), mail: app.webMail(), logger: logger)
         }

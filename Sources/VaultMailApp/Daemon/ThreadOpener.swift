@@ -4,8 +4,12 @@ import VaultMailCore
 /// Opens a conversation the user tapped in a notification, by running the user's open
 /// command (`vaultmail daemon --open-command CMD`) with `/bin/sh`: the thread id is `$1` and
 /// `$VAULTMAIL_THREAD_ID`, the tool is `$VAULTMAIL_BIN`, the home `$VAULTMAIL_HOME`. Without
-/// one, a terminal (`x-terminal-emulator`, Debian's alternative) shows `vaultmail show`.
+/// one, the web app shows it in the browser when the daemon serves it, else a terminal
+/// (`x-terminal-emulator`, Debian's alternative) shows `vaultmail show`.
 struct ThreadOpener: Sendable {
+    /// The conversation in the web app, in the default browser, signed in.
+    static let webCommand = #""$VAULTMAIL_BIN" open --thread "$VAULTMAIL_THREAD_ID""#
+
     /// The command used when none is configured, or nil when this machine has no terminal.
     static var defaultCommand: String? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/x-terminal-emulator") else { return nil }

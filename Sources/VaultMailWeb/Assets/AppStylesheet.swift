@@ -80,7 +80,9 @@ button{cursor:pointer}
 .dot{width:9px;height:9px;border-radius:50%;background:var(--unread);flex:none}
 .marks{display:flex;align-items:center;gap:4px;flex:none;color:var(--muted)}
 .pill{display:inline-block;padding:1px 8px;border-radius:999px;background:var(--pill);color:var(--text);font-size:11px;font-weight:650}
-.pill.vip{background:var(--star);color:#fff}
+.pill.vip{background:var(--star);color:var(--pane)}
+.outbox .row-link{padding-left:4px}
+.pill.state-failed{background:var(--danger);color:var(--pane)}
 .star{border:0;background:none;color:var(--muted);width:32px;height:32px;border-radius:8px;flex:none}
 .star:hover{background:var(--pane)}
 .star.on{color:var(--star)}
@@ -93,6 +95,7 @@ button{cursor:pointer}
 .conversation{max-width:980px;margin:0 auto;padding:12px 20px 40px}
 .conv-head{position:sticky;top:0;background:var(--bg);padding:8px 0;z-index:2}
 .conv-head h2{margin:4px 0 2px;font-size:22px;line-height:1.25;overflow-wrap:anywhere}
+#conv-title:focus{outline:none}
 .conv-meta{margin:0 0 6px;color:var(--muted);font-size:13px}
 .conv-actions{padding:6px 0;border:0}
 .back{display:none;align-items:center;gap:4px;text-decoration:none;font-weight:600}

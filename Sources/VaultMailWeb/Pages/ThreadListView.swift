@@ -22,6 +22,8 @@ struct ThreadListView {
     /// Folders the selection can be moved to (one account's), empty in unified lists.
     var moveTargets: [Folder]
     var notice: String?
+    /// The Outbox's messages (queued, sending, failed), when the Outbox is shown.
+    var outbox: [Email] = []
 
     func render() -> String {
         var out = "<section class=\"list-pane\" id=\"list-pane\" aria-labelledby=\"list-title\" data-box=\"\(HTML.escape(mailbox.parameter))\"\(category.map { " data-cat=\"\($0.rawValue)\"" } ?? "")>"
@@ -30,8 +32,10 @@ struct ThreadListView {
         if let notice { out += "<p class=\"notice\" role=\"status\">\(HTML.escape(notice))</p>" }
         out += "<form id=\"list-form\" method=\"post\" action=\"/actions\">"
         out += "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\"><input type=\"hidden\" name=\"return\" value=\"\(HTML.escape(mailbox.url(category: category)))\">"
-        out += toolbar()
-        if page.threads.isEmpty {
+        if mailbox != .outbox { out += toolbar() }
+        if mailbox == .outbox {
+            out += outbox.isEmpty ? emptyState() : "<ul class=\"threads outbox\" id=\"threads\" aria-label=\"Messages waiting to be sent\">" + outbox.map(outboxRow).joined() + "</ul>"
+        } else if page.threads.isEmpty {
             out += emptyState()
         } else {
             out += "<ul class=\"threads\" id=\"threads\" aria-label=\"Conversations\">" + rows(page) + "</ul>"
@@ -93,6 +97,21 @@ struct ThreadListView {
         return out
     }
 
+    /// A message waiting in the Outbox: its state in words, recipients, subject, when.
+    private func outboxRow(_ email: Email) -> String {
+        let state: String = switch email.sendState {
+        case .queued: "Queued"
+        case .sending: "Sending"
+        case .failed: "Failed — will retry"
+        default: email.sendState.rawValue.capitalized
+        }
+        let to = email.toAddresses.map { $0.name ?? $0.email }.joined(separator: ", ")
+        let subject = email.subject.isEmpty ? "(no subject)" : email.subject
+        return "<li class=\"row\"><span class=\"row-link\"><span class=\"row-main\"><span class=\"row-top\"><span class=\"pill state-\(email.sendState.rawValue)\">\(state)</span>"
+            + "<span class=\"sender\">To \(HTML.escape(to.isEmpty ? "no one yet" : to))</span><time datetime=\"\(ISO8601DateFormatter.web.string(from: email.dateReceived))\">\(HTML.escape(dates.string(for: email.dateReceived)))</time></span>"
+            + "<span class=\"row-bottom\"><span class=\"subject\">\(HTML.escape(subject))</span></span></span></span></li>"
+    }
+
     private func avatar(_ thread: EmailThread) -> String {
         let people = thread.participantList.filter { !me.contains($0.email.lowercased()) }
         let shown = Array((people.isEmpty ? thread.participantList : people).prefix(2))
@@ -142,6 +161,9 @@ struct ThreadListView {
     }
 
     private func emptyState() -> String {
+        if mailbox == .outbox {
+            return "<div class=\"empty\" role=\"status\"><p class=\"empty-title\">The Outbox is empty.</p><p>Everything you wrote has been sent.</p></div>"
+        }
         let what = category.map { "No \($0.title.lowercased()) conversations here." } ?? "No conversations here."
         let hint = mailbox == .allInboxes ? "New mail appears here as it arrives." : "Mail moved here will show up in this list."
         return "<div class=\"empty\" role=\"status\"><p class=\"empty-title\">\(what)</p><p>\(hint)</p></div>"

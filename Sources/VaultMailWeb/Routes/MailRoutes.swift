@@ -72,7 +72,11 @@ extension WebApp {
             list.title = "Search"
             list.notice = "Searching mail is not part of this version yet: it comes with VaultMail's search engine. Until then, browse your folders."
         } else if mailbox == .outbox {
-            list.notice = await outboxNotice()
+            if let pending = try? await mail.fetchThreads.fetchOutboxEmails(accountId: nil) {
+                list.outbox = pending
+            } else {
+                list.notice = "The Outbox could not be read. Reload the page to try again."
+            }
         } else {
             let cursor = query["cursor"].flatMap(ThreadCursor.init(encoded:))
             switch await screen.page(mailbox, context, category: list.category, cursor: cursor, limit: AppConstants.threadListPageSize) {
@@ -100,16 +104,5 @@ extension WebApp {
         let page = MailPage(title: list.title, unread: unread, sidebar: sidebar, list: list, conversation: conversation,
                             conversationProblem: problem, connectionProblem: await events.connectionProblem, csrf: csrf)
         return Pages.html(page.render(), status: problem == nil ? .ok : .notFound)
-    }
-
-    private func outboxNotice() async -> String {
-        guard let pending = try? await mail.fetchThreads.fetchOutboxEmails(accountId: nil) else {
-            return "The Outbox could not be read. Reload the page to try again."
-        }
-        guard !pending.isEmpty else { return "The Outbox is empty: everything you wrote has been sent." }
-        let lines = pending.map { email in
-            "\(email.sendState.rawValue): “\(email.subject)” to \(email.toAddresses.map(\.email).joined(separator: ", "))"
-        }
-        return "\(pending.count) message\(pending.count == 1 ? "" : "s") waiting. " + lines.joined(separator: "; ")
     }
 }

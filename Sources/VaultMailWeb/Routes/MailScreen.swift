@@ -116,9 +116,16 @@ struct MailScreen {
     func conversation(_ threadId: String, mailbox: Mailbox, category: AICategory?, context: Context,
                       imagesFor: String?, csrf: String, dates: RelativeDate) async -> ConversationResult {
         guard let thread = try? await mail.emails.getThread(id: threadId),
-              let emails = try? await mail.emails.getEmails(threadId: threadId), !emails.isEmpty else {
+              let stored = try? await mail.emails.getEmails(threadId: threadId), !stored.isEmpty else {
             return .missing("This conversation no longer exists: it was deleted or moved away on the server.")
         }
+        // Oldest first by arrival; messages that arrived in the same second by when they were written.
+        let emails = stored.enumerated().sorted { a, b in
+            let (x, y) = (a.element, b.element)
+            if x.dateReceived != y.dateReceived { return x.dateReceived < y.dateReceived }
+            let (sentX, sentY) = (x.dateSent ?? x.dateReceived, y.dateSent ?? y.dateReceived)
+            return sentX != sentY ? sentX < sentY : a.offset < b.offset
+        }.map(\.element)
         let settings = await MainActor.run { (mail.settings.mutedThreadIds, mail.settings.vipContacts, mail.settings.imageSenders) }
         var messages: [ConversationView.Message] = []
         for (index, email) in emails.enumerated() {

@@ -4,9 +4,9 @@ import Foundation
 /// a fresh one-time token to the app. The token never appears on a command line (where other
 /// local users could read it): the browser is given the file's path only.
 public enum SignInPage {
-    /// Writes a sign-in page for the app at `configuration` and returns its file. Stale pages of
-    /// earlier runs are removed.
-    public static func write(configuration: WebConfiguration, secret: WebSecret, now: Date = Date()) throws -> URL {
+    /// Writes a sign-in page for the app at `configuration` and returns its file; signed in, the
+    /// browser shows conversation `thread` when one is given. Stale pages of earlier runs are removed.
+    public static func write(configuration: WebConfiguration, secret: WebSecret, thread: String? = nil, now: Date = Date()) throws -> URL {
         let directory = configuration.signInDirectory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         if let old = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey]) {
@@ -22,6 +22,7 @@ public enum SignInPage {
             <body>
             <form id="signin" method="post" action="\(configuration.origin)/signin">
             <input type="hidden" name="token" value="\(token)">
+            <input type="hidden" name="next" value="\(thread.map { HTML.escape(Mailbox.allInboxes.url(thread: $0)) } ?? "/mail")">
             <p>Opening VaultMail… <button type="submit">Open VaultMail</button></p>
             </form>
             <script>document.getElementById("signin").submit();</script>
