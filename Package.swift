@@ -57,8 +57,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            exclude: ["Sanitizer"]  // TEMPORARY while the sanitizer is written beside the build
+            ]
         ),
         .target(name: "VaultMailTesting", dependencies: ["VaultMailCore", "VaultMailNotifications"]),
         // GMime 3 (Debian libgmime-3.0-dev), imported by VaultMailMIME only.
@@ -133,8 +132,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultMailWebTests",
-            dependencies: ["VaultMailCore", "VaultMailWeb", "VaultMailNotifications", "VaultMailTesting", "VaultMailStore", "VaultMailApp"],
-            exclude: ["HTMLSanitizerTests.swift"]  // TEMPORARY while the sanitizer is written beside the build
+            dependencies: ["VaultMailCore", "VaultMailWeb", "VaultMailNotifications", "VaultMailTesting", "VaultMailStore", "VaultMailApp"]
         ),
         .testTarget(
             name: "VaultMailNotificationsTests",

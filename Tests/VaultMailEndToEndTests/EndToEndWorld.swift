@@ -114,11 +114,11 @@ final class EndToEndWorld {
 
     /// A message dated now, so it is recent enough to notify.
     static func message(_ subject: String, from: String = "Grace Hopper <grace@example.org>", messageId: String = "<\(UUID().uuidString)@example.org>",
-                        headers: [String] = [], body: String = "Hello from the end-to-end test.") -> Data {
+                        headers: [String] = [], body: String = "Hello from the end-to-end test.", written: Date = Date()) -> Data {
         let date = DateFormatter()
         date.locale = Locale(identifier: "en_US_POSIX")
         date.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
-        let lines = ["From: \(from)", "To: Ada <\(address)>", "Subject: \(subject)", "Date: \(date.string(from: Date()))",
+        let lines = ["From: \(from)", "To: Ada <\(address)>", "Subject: \(subject)", "Date: \(date.string(from: written))",
                      "Message-ID: \(messageId)"] + headers + ["", body, ""]
         return Data(lines.joined(separator: "\r\n").utf8)
     }

@@ -124,7 +124,7 @@ struct WebAppTriageTests {
             #expect(try await browser.js("return window.vaultmailPwned === undefined") as? Bool == true, "mail ran script in the app")
             let frame = try await browser.frameJS("#conversation iframe", """
                 return {scripts: document.querySelectorAll('script').length, handlers: Array.from(document.querySelectorAll('*')).filter(e => Array.from(e.attributes).some(a => a.name.startsWith('on'))).length,
-                        forms: document.querySelectorAll('form, input, iframe, object, embed, svg, base, meta[http-equiv], link').length,
+                        forms: document.querySelectorAll('form, input, iframe, object, embed, svg, base[href], meta[http-equiv], link').length,
                         jsLinks: Array.from(document.querySelectorAll('a')).filter(a => /^\\s*javascript:/i.test(a.getAttribute('href') || '')).length,
                         real: (() => { const a = Array.from(document.querySelectorAll('a')).find(a => a.textContent === 'a real link'); return a ? [a.target, a.rel, a.title] : null })(),
                         pwned: window.vaultmailPwned === undefined ? null : String(window.vaultmailPwned)}

@@ -39,10 +39,12 @@ extension EndToEndWorld {
     func deliverReadingMail(fillers: Int = 28) async throws {
         let messages = [
             Self.message("Quarterly plan", from: "Grace Hopper <grace@example.org>", messageId: "<plan-1@example.org>",
-                         body: "Here is the first draft of the quarterly plan.\nSee https://example.org/plan for the details."),
+                         body: "Here is the first draft of the quarterly plan.\nSee https://example.org/plan for the details.",
+                         written: Date().addingTimeInterval(-7200)),
             Self.message("Re: Quarterly plan", from: "Alan Turing <alan@example.org>", messageId: "<plan-2@example.org>",
                          headers: ["In-Reply-To: <plan-1@example.org>", "References: <plan-1@example.org>"],
-                         body: "Looks good to me.\n\nOn Monday, Grace wrote:\n> Here is the first draft of the quarterly plan.\n> See the details."),
+                         body: "Looks good to me.\n\nOn Monday, Grace wrote:\n> Here is the first draft of the quarterly plan.\n> See the details.",
+                         written: Date().addingTimeInterval(-3600)),
         ]
         for (index, filler) in (0..<fillers).enumerated() {
             try deliver(Self.message("Note \(index + 1)", from: "Notes <notes@example.net>", body: "Filler note \(filler + 1)."))

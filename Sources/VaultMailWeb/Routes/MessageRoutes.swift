@@ -84,11 +84,12 @@ extension HTTPField.Name {
 }
 
 /// The document around a message's sanitized HTML: readable defaults, links in new tabs,
-/// the message's own styles after ours.
+/// the message's own styles after ours. No doctype: mail is written for quirks mode, and the
+/// sanitizer's parser read it that way, so the browser builds the tree the sanitizer checked.
 enum MessageFrame {
     static func document(_ body: String) -> String {
         """
-        <!doctype html><html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><base target="_blank">
+        <html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><base target="_blank">
         <style>
         html{color-scheme:light}
         body{margin:0;padding:12px 16px;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1b1f;background:#fff;overflow-wrap:anywhere}

@@ -1,0 +1,37 @@
+/// Turns a mail's HTML into markup that is safe to show in the message frame.
+///
+/// The HTML is parsed by gumbo, a real HTML5 parser, into the tree a browser would build; only
+/// allowlisted elements and attributes are written back, by our own serializer, so that the
+/// output parses back into the same tree. Scripts, forms, embedded documents, SVG/MathML and
+/// event handlers never come through; links keep only http(s) and mailto targets and open in a
+/// new window; remote images and CSS resources are held back unless
+/// `Options.allowRemoteImages`; `cid:` images take the URLs given; quoted replies can be folded.
+/// The frame's own sandbox and CSP come on top of this.
+public struct HTMLSanitizer: Sendable {
+    /// How the sanitizer treats a given mail.
+    public struct Options: Sendable {
+        /// Keep http(s) images (the user chose "Show images").
+        public var allowRemoteImages: Bool = false
+        /// Replacement URL for each `cid:` reference (typically a data: URI); a cid with no
+        /// entry is dropped (alt text kept).
+        public var contentIdURLs: [String: String] = [:]
+        /// Wrap quoted replies in `<details><summary>Show quoted text</summary>…</details>`
+        /// (works without scripts).
+        public var foldQuotes: Bool = true
+
+        public init(allowRemoteImages: Bool = false, contentIdURLs: [String: String] = [:], foldQuotes: Bool = true) {
+            self.allowRemoteImages = allowRemoteImages
+            self.contentIdURLs = contentIdURLs
+            self.foldQuotes = foldQuotes
+        }
+    }
+
+    public init() {}
+
+    /// Sanitizes `html` (a whole document or a fragment; malformed markup is read the way a
+    /// browser reads it).
+    public func sanitize(_ html: String, options: Options = Options()) -> SanitizedHTML {
+        let document = GumboDocument(parsing: NestingLimiter.limit(html))
+        return SanitizingSerializer.serialize(document, options: options, sizeHint: html.utf8.count)
+    }
+}
