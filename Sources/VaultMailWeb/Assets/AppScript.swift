@@ -280,7 +280,8 @@ enum AppScript {
       let timer = setTimeout(() => b.remove(), 5000);
       b.addEventListener("mouseenter", () => clearTimeout(timer));
       b.addEventListener("focusin", () => clearTimeout(timer));
-      b.addEventListener("mouseleave", () => { timer = setTimeout(() => b.remove(), 5000); });
+      b.addEventListener("mouseleave", () => { clearTimeout(timer); timer = setTimeout(() => b.remove(), 5000); });
+      b.addEventListener("focusout", () => { clearTimeout(timer); timer = setTimeout(() => b.remove(), 5000); });
       a.addEventListener("click", () => b.remove());
     }
   }

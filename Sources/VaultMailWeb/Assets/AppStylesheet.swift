@@ -131,7 +131,7 @@ details.quoted>summary{cursor:pointer;color:var(--muted);font-size:13px;margin:6
 .toast{display:flex;align-items:center;gap:14px;padding:10px 14px;border-radius:10px;background:var(--toast);color:var(--toast-text);box-shadow:var(--shadow)}
 .toast button{border:0;background:none;color:inherit;font-weight:700;text-decoration:underline}
 .toast.error{background:var(--danger);color:#fff}
-.banners{position:fixed;right:16px;top:60px;display:flex;flex-direction:column;gap:8px;z-index:30;width:min(360px,calc(100vw - 32px))}
+.banners{position:fixed;right:16px;bottom:16px;display:flex;flex-direction:column;gap:8px;z-index:30;width:min(360px,calc(100vw - 32px))}
 .banner{display:flex;gap:10px;align-items:flex-start;padding:10px 12px;border-radius:10px;background:var(--pane);border:1px solid var(--line);box-shadow:var(--shadow)}
 .banner a{flex:1;min-width:0;color:var(--text);text-decoration:none}
 .banner strong,.banner span{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
@@ -160,6 +160,7 @@ dialog td,dialog th{padding:4px 8px;text-align:left;border-bottom:1px solid var(
 .tool-label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .search .hint-key,.connection-detail{display:none}
 .conversation{padding:8px 10px 30px}
+.banners{top:60px;bottom:auto}
 }
 @media (min-width:700px){.mailboxes-link{display:none}}
 @media (prefers-reduced-motion:no-preference){.toast,.banner{animation:rise .18s ease-out}@keyframes rise{from{opacity:0;transform:translateY(8px)}to{opacity:1;transform:none}}}

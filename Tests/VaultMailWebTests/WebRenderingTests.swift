@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import VaultMailCore
+@testable import VaultMailWeb
+
+/// The small pieces pages are made of.
+@Suite("Web app rendering pieces (issue 12)")
+struct WebRenderingTests {
+    @Test("AC-U-06: plain text keeps its lines, links its URLs and addresses, escapes the rest")
+    func plainText() {
+        let html = PlainTextRenderer.render("Hi <b>Ada</b>,\nsee https://example.org/a?b=1&c=2).\nWrite to ada@example.org.")
+        #expect(html.contains("Hi &lt;b&gt;Ada&lt;/b&gt;,\nsee "))
+        #expect(html.contains(#"<a href="https://example.org/a?b=1&amp;c=2" target="_blank" rel="noopener noreferrer" title="https://example.org/a?b=1&amp;c=2">https://example.org/a?b=1&amp;c=2</a>)."#))
+        #expect(html.contains(#"<a href="mailto:ada@example.org">ada@example.org</a>."#))
+        #expect(!html.contains("<b>"))
+    }
+
+    @Test("AC-U-06: the trailing quote folds with its attribution line; a short quote between replies stays")
+    func quotes() {
+        let text = "Yes.\n> Can we meet?\nHow about 3?\n\nOn Tue, Grace wrote:\n> Line one\n> Line two\n"
+        let html = PlainTextRenderer.render(text)
+        #expect(html.contains("<blockquote>&gt; Can we meet?</blockquote>"))
+        #expect(html.contains("<details class=\"quoted\"><summary>Show quoted text</summary><blockquote>On Tue, Grace wrote:\n&gt; Line one\n&gt; Line two</blockquote></details>"))
+    }
+
+    @Test("A URL whose scheme ends the line is not a link; javascript: never becomes one")
+    func notLinks() {
+        #expect(!PlainTextRenderer.linkify("see http://").contains("<a"))
+        #expect(!PlainTextRenderer.linkify("javascript:alert(1)").contains("<a"))
+        #expect(PlainTextRenderer.linkify("\"><script>http://x.example/\"onmouseover=1").contains("&quot;&gt;&lt;script&gt;"))
+    }
+
+    @Test("Form fields decode percent escapes and +, keep repeated names, and round-trip values")
+    func formFields() {
+        let form = FormFields("t=a&t=b&q=caf%C3%A9+au+lait&empty=&broken=%zz")
+        #expect(form.all("t") == ["a", "b"])
+        #expect(form["q"] == "café au lait")
+        #expect(form["empty"] == "")
+        #expect(form["broken"] == "%zz")
+        #expect(FormFields("x=" + FormFields.encode("a&b=c d/é"))["x"] == "a&b=c d/é")
+    }
+
+    @Test("HMAC-SHA256 matches RFC 4231's test cases 1 and 2")
+    func hmac() {
+        #expect(HMAC.hex(HMAC.sha256(key: Array(repeating: 0x0b, count: 20), message: Array("Hi There".utf8)))
+                == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        #expect(HMAC.sha256Hex(key: Array("Jefe".utf8), message: "what do ya want for nothing?")
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+
+    @Test("A session cookie verifies only with its own secret and within its lifetime; the CSRF token is per session")
+    func sessions() {
+        let secret = WebSecret(key: Array(repeating: 1, count: 32))
+        let now = Date()
+        let session = WebSession.new(now: now)
+        let cookie = session.cookieValue(secret: secret)
+        #expect(WebSession.verify(cookie, secret: secret, now: now) == session)
+        #expect(WebSession.verify(cookie, secret: WebSecret(key: Array(repeating: 2, count: 32)), now: now) == nil)
+        #expect(WebSession.verify(cookie, secret: secret, now: now.addingTimeInterval(WebSession.lifetime + 1)) == nil)
+        #expect(WebSession.verify(cookie.replacingOccurrences(of: session.id, with: String(repeating: "0", count: session.id.count)), secret: secret, now: now) == nil)
+        #expect(session.csrfToken(secret: secret) != WebSession.new(now: now).csrfToken(secret: secret))
+    }
+
+    @Test("Attachment names become a safe ASCII fallback plus the UTF-8 name; odd types become octet-stream")
+    func downloadHeaders() {
+        #expect(WebApp.disposition(filename: "a\"b/c\n.pdf") == "attachment; filename=\"a_b_c_.pdf\"; filename*=UTF-8''a%22b_c_.pdf")
+        #expect(WebApp.downloadType("Application/PDF") == "application/pdf")
+        #expect(WebApp.downloadType("text/html; charset=\"x\"") == "application/octet-stream")
+    }
+}
