@@ -20,18 +20,7 @@ public final class GRDBMailChangeFeed: MailChangeFeed, Sendable {
             continuation.yield()
         }
         // The observation lives as long as someone iterates the stream.
-        let holder = CancellableBox(cancellable)
-        continuation.onTermination = { _ in holder.cancel() }
+        continuation.onTermination = { _ in cancellable.cancel() }
         return stream
     }
-}
-
-/// Keeps GRDB's observation until the stream ends. GRDB's `AnyDatabaseCancellable` is
-/// Sendable-safe to cancel from any thread.
-private final class CancellableBox: @unchecked Sendable {  // cancel() is thread-safe in GRDB
-    private let cancellable: AnyDatabaseCancellable
-
-    init(_ cancellable: AnyDatabaseCancellable) { self.cancellable = cancellable }
-
-    func cancel() { cancellable.cancel() }
 }

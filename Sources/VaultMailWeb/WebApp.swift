@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 import VaultMailCore
 
 /// The local web app (issue 12), served by the daemon on 127.0.0.1: read and triage mail in
@@ -15,7 +16,7 @@ public final class WebApp: Service, Sendable {
     let logger: Logger
     let usedTokens = UsedSignInTokens()
     let sanitized = SanitizedCache()
-    private let boundPort = Locked<Int?>(nil)
+    private let boundPort = Mutex<Int?>(nil)
     private let serving = AsyncStream<Int>.makeStream()
 
     /// Reads (or creates) the sign-in secret; serves nothing until `run()`.
@@ -43,7 +44,7 @@ public final class WebApp: Service, Sendable {
     public func run() async throws {
         let router = Router(context: WebRequestContext.self)
         router.add(middleware: SecurityHeaders())
-        router.add(middleware: RequestGuard(secret: secret, port: { [boundPort, configuration] in boundPort.withLock { $0 } ?? configuration.port }))
+        router.add(middleware: RequestGuard(secret: secret, port: { [unowned self] in port ?? configuration.port }))
         addSignInRoutes(to: router)
         addAssetRoutes(to: router)
         addMailRoutes(to: router)
@@ -63,13 +64,21 @@ public final class WebApp: Service, Sendable {
             },
             logger: logger
         )
-        defer { try? FileManager.default.removeItem(at: configuration.portFileURL) }
+        defer {
+            try? FileManager.default.removeItem(at: configuration.portFileURL)
+            serving.continuation.finish()
+        }
         do {
-            try await withThrowingDiscardingTaskGroup { group in
-                group.addTask { await self.forwardStoreChanges() }
-                group.addTask { await self.heartbeat() }
-                try await application.run()
-                group.cancelAll()
+            // Open pages hold their event streams: end them on shutdown, or the server waits for them.
+            try await withGracefulShutdownHandler {
+                try await withThrowingDiscardingTaskGroup { group in
+                    group.addTask { await self.forwardStoreChanges() }
+                    group.addTask { await self.heartbeat() }
+                    try await application.run()
+                    group.cancelAll()
+                }
+            } onGracefulShutdown: {
+                Task { await self.events.finishAll() }
             }
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw WebError.portInUse(configuration.port)

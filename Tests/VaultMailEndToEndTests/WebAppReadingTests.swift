@@ -35,6 +35,17 @@ struct WebAppReadingTests {
             #expect(label.contains("Quarterly plan, "), "\(label)")
             #expect(label.hasSuffix(", unread, not starred, has attachments"), "\(label)")
 
+            // ? lists the shortcuts, Escape closes them, / goes to the search box.
+            try await browser.js("document.activeElement.blur()")
+            try await browser.keys(["?"])
+            try await browser.wait("return document.querySelector('#shortcuts').open")
+            try await world.expectAccessible(browser, page: "the keyboard shortcuts")
+            try await browser.keys(["ESCAPE"])
+            try await browser.wait("return !document.querySelector('#shortcuts').open")
+            try await browser.keys(["/"])
+            try await browser.wait("return document.activeElement.id === 'q'")
+            try await browser.keys(["ESCAPE"])
+
             // Opening the conversation: oldest first, read messages folded, the unread one open.
             try await browser.js("document.querySelector('#threads').scrollTop = 0")
             try await world.openRow(browser, containing: "Quarterly plan")
@@ -80,6 +91,11 @@ struct WebAppReadingTests {
             try #require(opened.status == 0, "\(opened.text)")
             try await browser.get("file://" + opened.text.trimmingCharacters(in: .whitespacesAndNewlines))
             try await browser.wait("return document.querySelector('#conversation') !== null && document.querySelector('#conversation').dataset.thread === '\(plan.id)'", timeout: 60)
+
+            // An open page (its event stream) does not hold up the daemon's shutdown.
+            let stopped = try await world.stopDaemon()
+            #expect(stopped.status == 0)
+            #expect(stopped.seconds < 5, "SIGTERM took \(stopped.seconds) s with a page open")
         }
     }
 
@@ -100,6 +116,12 @@ struct WebAppReadingTests {
             #expect(try await browser.count("#conversation .message") == 3)
             let expanded = try await browser.count("#conversation details.msg[open]")
             #expect(expanded == 1, "\(expanded) messages open")
+            // A plain form post: Star, then back on the same conversation, starred.
+            try await browser.click("#conv-form button[value=star]")
+            try await world.eventually("the page back after the form post") { (try? await browser.count("#conv-form button[value=unstar]")) == 1 }
+            try await world.eventually("the star on the server") {
+                try await world.otherClient.messages(in: "INBOX").contains { $0.subject.contains("Quarterly plan") && $0.flags.contains("\\Flagged") }
+            }
             try await world.screenshots(browser, name: "no-javascript")
             try await browser.setJavaScript(true)
         }

@@ -131,7 +131,10 @@ struct WebPagesTests {
             let session = try await web.signIn()
             #expect(try await web.post("/viewing", "t=thread-1&state=open&csrf=\(session.csrf)", cookie: session.cookie).status == 204)
             #expect(web.app.notificationSyncCoordinator.viewingThreadId == "thread-1")
-            _ = try await web.post("/viewing", "state=closed&csrf=\(session.csrf)", cookie: session.cookie)
+            // A page closing another conversation (a tab left behind) does not clear this one.
+            _ = try await web.post("/viewing", "t=thread-0&state=closed&csrf=\(session.csrf)", cookie: session.cookie)
+            #expect(web.app.notificationSyncCoordinator.viewingThreadId == "thread-1")
+            _ = try await web.post("/viewing", "t=thread-1&state=closed&csrf=\(session.csrf)", cookie: session.cookie)
             #expect(web.app.notificationSyncCoordinator.viewingThreadId == nil)
         }
     }

@@ -12,7 +12,7 @@ struct WebSecurityTests {
     func loopbackAndSecret() async throws {
         try await WebFixture.with { web in
             let hexPort = String(format: "%04X", web.port)
-            let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+            let table = try #require(PeerOwner.readAll("/proc/net/tcp"))
             let listening = table.split(separator: "\n").filter { $0.contains(":\(hexPort) ") && $0.contains(" 0A ") }
             #expect(!listening.isEmpty, "no listening socket on port \(web.port)")
             for line in listening {
@@ -133,6 +133,45 @@ struct WebSecurityTests {
             #expect(!frame.text.contains("127.0.0.1:9"))
             let allowed = try await web.get("/message/\(email.id)/body?images=1", cookie: session.cookie)
             #expect(allowed.headers["content-security-policy"]?.contains("img-src data: http: https:") == true)
+        }
+    }
+}
+
+/// Another user of the machine, with the cookie in hand, is still refused.
+@Suite("Web app: other local users (issue 12)", .serialized)
+@MainActor
+struct WebOtherUserTests {
+    @Test("The kernel's socket table names the client's user")
+    func peerOwner() {
+        let table = """
+              sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+               0: 0100007F:2135 0100007F:C350 01 00000000:00000000 00:00000000 00000000  1000        0 1 1
+               1: 0100007F:C350 0100007F:2135 01 00000000:00000000 00:00000000 00000000    65534        0 2 1
+            """
+        #expect(PeerOwner.uid(peerPort: 0xC350, serverPort: 0x2135, table: table) == 65534)
+        #expect(PeerOwner.uid(peerPort: 0x2135, serverPort: 0xC350, table: table) == 1000)
+        #expect(PeerOwner.uid(peerPort: 1, serverPort: 0x2135, table: table) == nil)
+    }
+
+    @Test("A request from another local user is refused even with a valid session cookie", .enabled(if: getuid() == 0, "needs root to act as another user"))
+    func otherUser() async throws {
+        try await WebFixture.with { web in
+            let session = try await web.signIn()
+            let script = """
+                import sys, urllib.request
+                request = urllib.request.Request(sys.argv[1], headers={"Cookie": sys.argv[2]})
+                try:
+                    print(urllib.request.urlopen(request, timeout=20).status)
+                except urllib.error.HTTPError as error:
+                    print(error.code, error.read().decode())
+                """
+            let result = try await ProcessCapture.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
+                                                                            "/usr/bin/python3", "-c", script, "\(web.origin)/mail", session.cookie],
+                                                      timeout: .seconds(60))
+            let output = String(decoding: result.output, as: UTF8.self)
+            #expect(output.hasPrefix("403"), "another user got: \(output)")
+            #expect(output.contains("belongs to another user"))
+            #expect(try await web.get("/mail", cookie: session.cookie).status == 200, "the user's own requests still pass")
         }
     }
 }

@@ -8,7 +8,8 @@ extension CommandSession {
     /// the token itself is on no command line. Returns what to tell the user.
     public func openWeb(thread: String? = nil, launchBrowser: Bool) async throws -> String {
         let configuration = WebConfiguration(home: home.directory)
-        guard let port = SignInPage.servingPort(configuration: configuration) else {
+        // A port file left by a daemon that died names a port someone else may now hold.
+        guard DaemonLock.isHeld(path: home.daemonLockPath), let port = SignInPage.servingPort(configuration: configuration) else {
             throw CommandError("\(WebError.notServing("no daemon is serving it for \(home.directory.path)"))")
         }
         let served = WebConfiguration(port: port, home: home.directory)

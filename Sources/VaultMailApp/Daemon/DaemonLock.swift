@@ -27,6 +27,14 @@ public final class DaemonLock: Sendable {
         self.path = path
     }
 
+    /// Whether a daemon holds the lock at `path` now (nothing is written).
+    public static func isHeld(path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return flock(descriptor, LOCK_SH | LOCK_NB) != 0
+    }
+
     deinit {
         _ = flock(descriptor, LOCK_UN)
         close(descriptor)

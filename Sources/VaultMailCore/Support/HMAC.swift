@@ -13,7 +13,7 @@ public enum HMAC {
 
     /// The code as lowercase hex.
     public static func sha256Hex(key: [UInt8], message: String) -> String {
-        hex(sha256(key: key, message: Array(message.utf8)))
+        SHA256.hex(bytes: sha256(key: key, message: Array(message.utf8)))
     }
 
     /// Compares in time that does not depend on where the texts differ.
@@ -23,16 +23,5 @@ public enum HMAC {
         var difference: UInt8 = 0
         for index in x.indices { difference |= x[index] ^ y[index] }
         return difference == 0
-    }
-
-    public static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

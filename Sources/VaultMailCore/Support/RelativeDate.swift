@@ -14,6 +14,11 @@ public struct RelativeDate: Sendable {
         self.now = now
     }
 
+    /// The whole date and time, "Tue, Nov 24, 2026 at 3:42 PM", for a message's header.
+    public func full(_ date: Date) -> String {
+        DateFormatterCache.shared.string(from: date, format: "EEE, MMM d, yyyy 'at' h:mm a", calendar: calendar)
+    }
+
     public func string(for date: Date) -> String {
         let startOfToday = calendar.startOfDay(for: now)
         let format: String

@@ -54,14 +54,19 @@ public enum SHA256 {
 
     /// The digest of the UTF-8 bytes of `text`, as 64 lowercase hex digits.
     public static func hex(_ text: String) -> String {
-        let hexDigits = Array("0123456789abcdef")
-        var out = ""
-        out.reserveCapacity(64)
-        for byte in digest(Array(text.utf8)) {
-            out.append(hexDigits[Int(byte >> 4)])
-            out.append(hexDigits[Int(byte & 0x0f)])
+        hex(bytes: digest(Array(text.utf8)))
+    }
+
+    /// Bytes as lowercase hex digits.
+    public static func hex(bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     @inline(__always)

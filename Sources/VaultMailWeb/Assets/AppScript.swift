@@ -55,14 +55,14 @@ enum AppScript {
     const ids = selectedIds(), pane = $("#list-pane");
     if (!pane) return;
     pane.classList.toggle("selecting", ids.length > 0);
-    rows().forEach(r => r.classList.toggle("selected", $(".select", r).checked));
+    rows().forEach(r => r.classList.toggle("selected", !!($(".select", r) || {}).checked));
     const count = $(".selection-count", pane); if (count) count.textContent = ids.length ? ids.length + " selected" : "";
     const all = $("#select-all"); if (all) all.checked = ids.length > 0 && ids.length === rows().length;
   }
   doc.addEventListener("click", e => {
     const box = e.target.closest && e.target.closest("#threads .select");
     if (!box) return;
-    const list = rows().map(r => $(".select", r));
+    const list = $$("#threads .select");
     const last = list.findIndex(c => c.value === state.lastChecked);
     if (e.shiftKey && last >= 0 && state.lastChecked !== box.value) {
       const [a, b] = [last, list.indexOf(box)].sort((x, y) => x - y);
@@ -72,7 +72,7 @@ enum AppScript {
     updateSelection();
   });
   doc.addEventListener("change", e => {
-    if (e.target.id === "select-all") { rows().forEach(r => { $(".select", r).checked = e.target.checked; }); updateSelection(); }
+    if (e.target.id === "select-all") { $$("#threads .select").forEach(c => { c.checked = e.target.checked; }); updateSelection(); }
   });
 
   function hideRows(ids) {
@@ -130,8 +130,9 @@ enum AppScript {
     const t = openThreadId();
     const watching = t && doc.visibilityState === "visible" && doc.hasFocus() ? t : null;
     if (watching === state.viewing) return;
+    const previous = state.viewing;
     state.viewing = watching;
-    post("/viewing", watching ? { t: watching, state: "open" } : { state: "closed" })
+    post("/viewing", watching ? { t: watching, state: "open" } : { t: previous, state: "closed" })
       .then(r => { if (r.ok && state.viewing === watching) doc.body.dataset.viewing = watching || ""; }).catch(() => {});
   }
   window.addEventListener("focus", reportViewing);
@@ -149,6 +150,7 @@ enum AppScript {
   }
   function perform(action, ids, extra) {
     if (!ids.length) { toast("Select one or more conversations first."); return; }
+    if (action === "move" && !(extra || {}).folder) { toast("Choose a folder to move to first."); return; }
     const fields = [["action", action], ...ids.map(id => ["t", id]), ...Object.entries(extra || {})];
     if (DESTRUCTIVE[action]) {
       hideRows(ids);
@@ -180,7 +182,7 @@ enum AppScript {
       navigator.sendBeacon("/actions", body);
     }
     state.pending = [];
-    if (state.viewing) navigator.sendBeacon("/viewing", new URLSearchParams({ state: "closed", csrf: csrf() }));
+    if (state.viewing) navigator.sendBeacon("/viewing", new URLSearchParams({ t: state.viewing, state: "closed", csrf: csrf() }));
   });
   doc.addEventListener("submit", e => {
     const form = e.target;
@@ -239,7 +241,7 @@ enum AppScript {
         const open = openThreadId();
         hideRows(state.pending.filter(j => !j.done).flatMap(j => j.ids));
         rows().forEach(r => {
-          if (checked.has(r.dataset.id)) $(".select", r).checked = true;
+          if (checked.has(r.dataset.id) && $(".select", r)) $(".select", r).checked = true;
           r.classList.toggle("open", r.dataset.id === open);
           if (r.dataset.id === cur) r.classList.add("current");
         });
@@ -314,12 +316,13 @@ enum AppScript {
       s: () => { const ids = target(); if (!ids.length) return; const r = $(`#threads .row[data-id="${CSS.escape(ids[0])}"]`);
         const on = r ? $(".star", r).classList.contains("on") : $('#conv-form button[value="unstar"]') !== null; perform(on ? "unstar" : "star", ids); },
       I: () => act("read"), U: () => act("unread"),
-      x: () => { if (row) { const c = $(".select", row); c.checked = !c.checked; state.lastChecked = c.value; updateSelection(); } },
+      x: () => { const c = row && $(".select", row); if (c) { c.checked = !c.checked; state.lastChecked = c.value; updateSelection(); } },
+      z: () => { const undo = $$("#toasts button").reverse().find(b => b.textContent === "Undo"); if (undo) undo.click(); },
       "/": () => { const q = $("#q"); if (q) q.focus(); },
       "?": () => { const d = $("#shortcuts"); if (d) d.showModal(); },
     };
     const run = keys[e.key];
-    if (!run || (e.key === "Enter" && t && t.closest && t.closest("a, button"))) return;
+    if (!run || (e.key === "Enter" && t && t.closest && t.closest("a, button, summary, input, select, textarea"))) return;
     e.preventDefault();
     run();
   });

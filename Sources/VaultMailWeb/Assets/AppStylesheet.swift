@@ -52,7 +52,10 @@ button{cursor:pointer}
 .tool:hover{background:var(--hover)}
 .tool.on{border-color:var(--accent);color:var(--accent)}
 .toolbar select{padding:4px 6px;border:1px solid var(--line);border-radius:8px;background:var(--pane);max-width:150px}
-.select-all{display:inline-flex;align-items:center;gap:6px;margin-right:6px;font-size:13px;color:var(--muted)}
+.select-all{display:none;align-items:center;gap:6px;margin-right:6px;font-size:13px;color:var(--muted)}
+.js .select-all{display:inline-flex}
+#shortcuts-button{display:none}
+.js #shortcuts-button{display:inline-flex}
 .js .list-pane .toolbar .tool,.js .list-pane .toolbar select{display:none}
 .js .list-pane.selecting .toolbar .tool,.js .list-pane.selecting .toolbar select{display:inline-flex}
 .selection-count{font-size:13px;color:var(--muted);margin-left:auto}
@@ -130,7 +133,7 @@ details.quoted>summary{cursor:pointer;color:var(--muted);font-size:13px;margin:6
 .toasts{position:fixed;left:50%;bottom:20px;transform:translateX(-50%);display:flex;flex-direction:column;gap:8px;z-index:30}
 .toast{display:flex;align-items:center;gap:14px;padding:10px 14px;border-radius:10px;background:var(--toast);color:var(--toast-text);box-shadow:var(--shadow)}
 .toast button{border:0;background:none;color:inherit;font-weight:700;text-decoration:underline}
-.toast.error{background:var(--danger);color:#fff}
+.toast.error{background:var(--danger);color:var(--pane)}
 .banners{position:fixed;right:16px;bottom:16px;display:flex;flex-direction:column;gap:8px;z-index:30;width:min(360px,calc(100vw - 32px))}
 .banner{display:flex;gap:10px;align-items:flex-start;padding:10px 12px;border-radius:10px;background:var(--pane);border:1px solid var(--line);box-shadow:var(--shadow)}
 .banner a{flex:1;min-width:0;color:var(--text);text-decoration:none}

@@ -6,6 +6,8 @@ public actor WebEventHub {
     private var subscribers: [UUID: AsyncStream<WebEvent>.Continuation] = [:]
     /// Account name → what is wrong with its connection; empty when every server answers.
     private var problems: [String: String] = [:]
+    /// Set on shutdown: streams end, and new ones end at once.
+    private var finished = false
 
     public init() {}
 
@@ -29,6 +31,10 @@ public actor WebEventHub {
     /// Events from now on, until the caller stops listening.
     public func subscribe() -> AsyncStream<WebEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: WebEvent.self, bufferingPolicy: .bufferingNewest(64))
+        guard !finished else {
+            continuation.finish()
+            return stream
+        }
         let id = UUID()
         subscribers[id] = continuation
         continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
@@ -36,6 +42,13 @@ public actor WebEventHub {
     }
 
     public var subscriberCount: Int { subscribers.count }
+
+    /// Ends every stream (the app is shutting down).
+    public func finishAll() {
+        finished = true
+        for continuation in subscribers.values { continuation.finish() }
+        subscribers = [:]
+    }
 
     private func unsubscribe(_ id: UUID) {
         subscribers[id] = nil

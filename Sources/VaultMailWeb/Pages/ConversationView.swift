@@ -25,10 +25,14 @@ struct ConversationView {
     var moveTargets: [Folder]
     var csrf: String
     var dates: RelativeDate
-    var timeZone: TimeZone
 
-    /// The conversation's version, so a live page reloads it only when it changed.
-    var version: String { "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970)).\(thread.unreadCount).\(thread.isStarred)" }
+    /// The conversation's version, so a live page reloads it only when what it shows changed
+    /// (new mail, star, mute, a VIP sender, images let in; not read state, which opening it changes).
+    var version: String {
+        let vip = messages.filter { vips.contains($0.email.fromAddress.lowercased()) }.count
+        let images = messages.filter(\.imagesAllowed).count
+        return "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970)).\(thread.isStarred).\(isMuted).\(vip).\(images)"
+    }
 
     func render() -> String {
         let subject = thread.subject.isEmpty ? "(no subject)" : thread.subject
@@ -50,20 +54,13 @@ struct ConversationView {
 
     private func actions() -> String {
         var out = "<div class=\"toolbar conv-actions\" role=\"toolbar\" aria-label=\"Conversation actions\">"
-        let buttons: [(String, String, Icon, String, Bool)] = [
-            ("archive", "Archive", .archive, "e", false), ("delete", "Delete", .trash, "#", false),
-            ("unread", "Mark unread", .unread, "Shift+U", false),
-            (thread.isStarred ? "unstar" : "star", thread.isStarred ? "Unstar" : "Star", .star, "s", thread.isStarred),
-            (isMuted ? "unmute" : "mute", isMuted ? "Unmute" : "Mute", .mute, "", isMuted),
-        ]
-        for (action, label, icon, key, on) in buttons {
-            out += "<button class=\"tool\(on ? " on" : "")\" name=\"action\" value=\"\(action)\" data-action=\"\(action)\" title=\"\(label)\(key.isEmpty ? "" : " (\(key))")\">\(icon.svg(filled: on && icon == .star))<span class=\"tool-label\">\(label)</span></button>"
-        }
-        if !moveTargets.isEmpty {
-            out += "<label class=\"visually-hidden\" for=\"conv-move\">Move conversation to</label><select name=\"folder\" id=\"conv-move\">"
-            out += moveTargets.map { "<option value=\"\(HTML.escape($0.id))\">\(HTML.escape($0.name))</option>" }.joined()
-            out += "</select><button class=\"tool\" name=\"action\" value=\"move\" data-action=\"move\">\(Icon.move.svg())<span class=\"tool-label\">Move</span></button>"
-        }
+        out += [
+            ToolButton(action: "archive", label: "Archive", icon: .archive, key: "e"), ToolButton(action: "delete", label: "Delete", icon: .trash, key: "#"),
+            ToolButton(action: "unread", label: "Mark unread", icon: .unread, key: "Shift+U"),
+            ToolButton(action: thread.isStarred ? "unstar" : "star", label: thread.isStarred ? "Unstar" : "Star", icon: .star, key: "s", on: thread.isStarred),
+            ToolButton(action: isMuted ? "unmute" : "mute", label: isMuted ? "Unmute" : "Mute", icon: .mute, on: isMuted),
+        ].map { $0.render() }.joined()
+        out += ToolButton.move(to: moveTargets, id: "conv-move", label: "Move conversation to")
         return out + "</div>"
     }
 
@@ -77,7 +74,7 @@ struct ConversationView {
         out += "<span class=\"from\">\(HTML.escape(isMe ? "me" : sender))</span>"
         if !email.isRead { out += "<span class=\"visually-hidden\">, unread</span>" }
         out += "<span class=\"msg-snippet\">\(HTML.escape(String((email.snippet ?? "").prefix(120))))</span>"
-        out += "<time datetime=\"\(ISO8601DateFormatter.web.string(from: email.dateReceived))\">\(HTML.escape(dates.string(for: email.dateReceived)))</time></summary>"
+        out += "<time datetime=\"\(email.dateReceived.formatted(.iso8601))\">\(HTML.escape(dates.string(for: email.dateReceived)))</time></summary>"
         out += "<div class=\"msg-body\">" + headers(email, isMe: isMe) + body(message) + attachments(message) + "</div>"
         return out + "</details></li>"
     }
@@ -94,7 +91,7 @@ struct ConversationView {
         out += "</dd>"
         if !email.toAddresses.isEmpty { out += "<dt>To</dt><dd>\(email.toAddresses.map(person).joined(separator: ", "))</dd>" }
         if !email.ccAddresses.isEmpty { out += "<dt>Cc</dt><dd>\(email.ccAddresses.map(person).joined(separator: ", "))</dd>" }
-        out += "<dt>Date</dt><dd>\(HTML.escape(Self.fullDate(email.dateSent ?? email.dateReceived, timeZone: timeZone)))</dd></dl>"
+        out += "<dt>Date</dt><dd>\(HTML.escape(dates.full(email.dateSent ?? email.dateReceived)))</dd></dl>"
         return out
     }
 
@@ -166,13 +163,5 @@ struct ConversationView {
         }
         let estimate = 60 + text / 70 * 22 + blocks * 10 + images * 110
         return min(12, max(1, (estimate + 159) / 160))
-    }
-
-    static func fullDate(_ date: Date, timeZone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "EEE, MMM d, yyyy 'at' h:mm a"
-        return formatter.string(from: date)
     }
 }

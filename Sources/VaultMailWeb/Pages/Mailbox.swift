@@ -41,7 +41,7 @@ enum Mailbox: Equatable, Sendable {
     func url(category: AICategory? = nil, thread: String? = nil) -> String {
         var url = "/mail?box=\(FormFields.encode(parameter))"
         if let category { url += "&cat=\(category.rawValue)" }
-        if let thread { url += "&t=\(thread)" }
+        if let thread { url += "&t=\(FormFields.encode(thread))" }
         return url
     }
 }

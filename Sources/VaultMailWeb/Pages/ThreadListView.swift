@@ -34,7 +34,7 @@ struct ThreadListView {
         out += "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\"><input type=\"hidden\" name=\"return\" value=\"\(HTML.escape(mailbox.url(category: category)))\">"
         if mailbox != .outbox { out += toolbar() }
         if mailbox == .outbox {
-            out += outbox.isEmpty ? emptyState() : "<ul class=\"threads outbox\" id=\"threads\" aria-label=\"Messages waiting to be sent\">" + outbox.map(outboxRow).joined() + "</ul>"
+            out += outbox.isEmpty ? emptyState() : "<ul class=\"threads outbox\" id=\"threads\" aria-label=\"Messages waiting to be sent\">" + outboxRows() + "</ul>"
         } else if page.threads.isEmpty {
             out += emptyState()
         } else {
@@ -84,7 +84,7 @@ struct ThreadListView {
             out += "<span class=\"acct-dot \(SidebarView.accountColour(thread.accountId))\" title=\"\(HTML.escape(account))\" aria-hidden=\"true\"></span>"
         }
         out += "<span class=\"sender\">\(HTML.escape(sender))</span>"
-        out += "<time datetime=\"\(ISO8601DateFormatter.web.string(from: thread.latestDate))\">\(HTML.escape(time))</time></span>"
+        out += "<time datetime=\"\(thread.latestDate.formatted(.iso8601))\">\(HTML.escape(time))</time></span>"
         out += "<span class=\"row-bottom\"><span class=\"subject\">\(HTML.escape(subject))</span>"
         if !snippet.isEmpty { out += "<span class=\"snippet\"> — \(HTML.escape(String(snippet.prefix(140))))</span>" }
         out += "</span></span><span class=\"marks\" aria-hidden=\"true\">"
@@ -97,6 +97,9 @@ struct ThreadListView {
         return out
     }
 
+    /// The Outbox's rows (also what a live page reads again).
+    func outboxRows() -> String { outbox.map(outboxRow).joined() }
+
     /// A message waiting in the Outbox: its state in words, recipients, subject, when.
     private func outboxRow(_ email: Email) -> String {
         let state: String = switch email.sendState {
@@ -108,7 +111,7 @@ struct ThreadListView {
         let to = email.toAddresses.map { $0.name ?? $0.email }.joined(separator: ", ")
         let subject = email.subject.isEmpty ? "(no subject)" : email.subject
         return "<li class=\"row\"><span class=\"row-link\"><span class=\"row-main\"><span class=\"row-top\"><span class=\"pill state-\(email.sendState.rawValue)\">\(state)</span>"
-            + "<span class=\"sender\">To \(HTML.escape(to.isEmpty ? "no one yet" : to))</span><time datetime=\"\(ISO8601DateFormatter.web.string(from: email.dateReceived))\">\(HTML.escape(dates.string(for: email.dateReceived)))</time></span>"
+            + "<span class=\"sender\">To \(HTML.escape(to.isEmpty ? "no one yet" : to))</span><time datetime=\"\(email.dateReceived.formatted(.iso8601))\">\(HTML.escape(dates.string(for: email.dateReceived)))</time></span>"
             + "<span class=\"row-bottom\"><span class=\"subject\">\(HTML.escape(subject))</span></span></span></span></li>"
     }
 
@@ -145,18 +148,12 @@ struct ThreadListView {
     private func toolbar() -> String {
         var out = "<div class=\"toolbar\" role=\"toolbar\" aria-label=\"Actions on selected conversations\">"
         out += "<label class=\"select-all\"><input type=\"checkbox\" id=\"select-all\"> <span>Select all</span></label>"
-        let buttons: [(String, String, Icon, String)] = [
-            ("archive", "Archive", .archive, "e"), ("delete", "Delete", .trash, "#"), ("read", "Mark read", .read, "Shift+I"),
-            ("unread", "Mark unread", .unread, "Shift+U"), ("star", "Star", .star, "s"), ("mute", "Mute", .mute, ""),
-        ]
-        for (action, label, icon, key) in buttons {
-            out += "<button class=\"tool\" name=\"action\" value=\"\(action)\" title=\"\(label)\(key.isEmpty ? "" : " (\(key))")\">\(icon.svg())<span class=\"tool-label\">\(label)</span></button>"
-        }
-        if !moveTargets.isEmpty {
-            out += "<label class=\"visually-hidden\" for=\"move-to\">Move selected to</label><select name=\"folder\" id=\"move-to\">"
-            out += moveTargets.map { "<option value=\"\(HTML.escape($0.id))\">\(HTML.escape($0.name))</option>" }.joined()
-            out += "</select><button class=\"tool\" name=\"action\" value=\"move\">\(Icon.move.svg())<span class=\"tool-label\">Move</span></button>"
-        }
+        out += [
+            ToolButton(action: "archive", label: "Archive", icon: .archive, key: "e"), ToolButton(action: "delete", label: "Delete", icon: .trash, key: "#"),
+            ToolButton(action: "read", label: "Mark read", icon: .read, key: "Shift+I"), ToolButton(action: "unread", label: "Mark unread", icon: .unread, key: "Shift+U"),
+            ToolButton(action: "star", label: "Star", icon: .star, key: "s"), ToolButton(action: "mute", label: "Mute", icon: .mute),
+        ].map { $0.render() }.joined()
+        out += ToolButton.move(to: moveTargets, id: "move-to", label: "Move selected to")
         return out + "<span class=\"selection-count\" aria-live=\"polite\"></span></div>"
     }
 
@@ -181,13 +178,4 @@ extension AICategory {
         case .uncategorized: "Other"
         }
     }
-}
-
-extension ISO8601DateFormatter {
-    /// Shared: formatters are costly to make, and this one is only read.
-    nonisolated(unsafe) static let web: ISO8601DateFormatter = {  // read-only after creation; string(from:) is thread-safe
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter
-    }()
 }

@@ -22,7 +22,8 @@ extension WebApp {
             if request.headers[.accept]?.contains("application/json") == true {
                 return Pages.json(outcome.json, status: outcome.status)
             }
-            let leaves = ["archive", "delete", "move"].contains(verb) && outcome.failed.isEmpty
+            // Back to the list after the conversation left it, or was marked unread (showing it would read it again).
+            let leaves = ["archive", "delete", "move", "unread"].contains(verb) && outcome.failed.isEmpty
             var target = Self.safeReturn(leaves ? form["leave"] ?? form["return"] : form["return"])
             if let message = outcome.message {
                 target += (target.contains("?") ? "&" : "?") + "notice=" + FormFields.encode(message)

@@ -26,11 +26,8 @@ extension WebApp {
             if open {
                 await self.mail.coordinator.threadOpened(threadId)
             } else {
-                await MainActor.run {
-                    if let current = self.mail.coordinator.viewingThreadId, threadId.isEmpty || threadId == current {
-                        self.mail.coordinator.threadClosed(current)
-                    }
-                }
+                // Only the conversation this page had open: another tab may have opened one since.
+                await MainActor.run { self.mail.coordinator.threadClosed(threadId) }
             }
             return Response(status: .noContent)
         }

@@ -16,7 +16,11 @@ extension WebApp {
             let context = await screen.context()
             let limit = min(200, max(1, Int(query["limit"] ?? "") ?? AppConstants.threadListPageSize))
             let cursor = query["cursor"].flatMap(ThreadCursor.init(encoded:))
-            let view = self.listView(mailbox, context, query: query, csrf: self.csrf(context: requestContext))
+            var view = self.listView(mailbox, context, query: query, csrf: self.csrf(context: requestContext))
+            if mailbox == .outbox {
+                view.outbox = (try? await self.mail.fetchThreads.fetchOutboxEmails(accountId: nil)) ?? []
+                return Pages.html(view.outboxRows())
+            }
             switch await screen.page(mailbox, context, category: view.category, cursor: cursor, limit: limit) {
             case .page(let page, _): return Pages.html(view.rows(page))
             case .failed(let message): return Pages.plain(.internalServerError, message)
@@ -35,7 +39,8 @@ extension WebApp {
             let context = await self.screen.context()
             switch await self.screen.conversation(threadId, mailbox: mailbox, category: query["cat"].flatMap(AICategory.init(rawValue:)),
                                                   context: context, imagesFor: query["images"],
-                                                  csrf: self.csrf(context: requestContext), dates: self.dates) {
+                                                  csrf: self.csrf(context: requestContext), dates: self.dates,
+                                                  opening: query["known"] == nil) {
             case .shown(let view):
                 if query["known"] == view.version { return Response(status: .noContent) }
                 return Pages.html(view.render())
@@ -94,7 +99,7 @@ extension WebApp {
         var problem: String?
         if let threadId = query["t"] {
             switch await screen.conversation(threadId, mailbox: mailbox, category: list.category, context: context,
-                                             imagesFor: query["images"], csrf: csrf, dates: dates) {
+                                             imagesFor: query["images"], csrf: csrf, dates: dates, opening: true) {
             case .shown(let view): conversation = view
             case .missing(let message): problem = message
             }

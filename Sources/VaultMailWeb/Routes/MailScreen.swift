@@ -112,9 +112,10 @@ struct MailScreen {
         case missing(String)
     }
 
-    /// A conversation as it is shown; marks it read in the background (on the server first).
+    /// A conversation as it is shown. `opening` (the user opened it, not a live refresh) marks
+    /// it read in the background, on the server first.
     func conversation(_ threadId: String, mailbox: Mailbox, category: AICategory?, context: Context,
-                      imagesFor: String?, csrf: String, dates: RelativeDate) async -> ConversationResult {
+                      imagesFor: String?, csrf: String, dates: RelativeDate, opening: Bool) async -> ConversationResult {
         guard let thread = try? await mail.emails.getThread(id: threadId),
               let stored = try? await mail.emails.getEmails(threadId: threadId), !stored.isEmpty else {
             return .missing("This conversation no longer exists: it was deleted or moved away on the server.")
@@ -135,12 +136,12 @@ struct MailScreen {
             messages.append(.init(email: email, attachments: attachments, html: html, imagesAllowed: allowed,
                                   expanded: !email.isRead || index == emails.count - 1))
         }
-        if thread.unreadCount > 0 { markRead(thread) }
+        if opening, thread.unreadCount > 0 { markRead(thread) }
         let account = context.accounts.first { $0.id == thread.accountId }
         let targets = moveTargets(account, context, excluding: mailbox.folderId)
         return .shown(ConversationView(thread: thread, messages: messages, mailbox: mailbox, category: category,
                                        isMuted: settings.0.contains(thread.id), vips: settings.1, me: context.me,
-                                       moveTargets: targets, csrf: csrf, dates: dates, timeZone: mail.clock.timeZone))
+                                       moveTargets: targets, csrf: csrf, dates: dates))
     }
 
     private func markRead(_ thread: EmailThread) {

@@ -15,22 +15,17 @@ extension WebApp {
             let query = FormFields(request.uri.query ?? "")
             let trusted = await MainActor.run { self.mail.settings.allowsImages(from: email.fromAddress) }
             let remote = query["images"] == "1" || trusted
-            var inline: [String: String] = [:]
-            if email.hasAttachments, let attachments = try? await self.mail.emails.getAttachments(emailId: id) {
-                for (contentId, part) in await self.mail.attachments.inlineParts(emailId: id, attachments: attachments)
-                where part.attachment.mimeType.hasPrefix("image/") {
-                    inline[contentId] = "data:\(part.attachment.mimeType);base64,\(Data(part.data).base64EncodedString())"
-                }
-            }
             let body: String
             if let html = email.bodyHTML {
-                body = self.sanitized.frame(emailId: id, html: html, remoteImages: remote, inline: inline).html
+                body = await self.sanitized.frame(emailId: id, html: html, remoteImages: remote) {
+                    await self.inlineImages(email)
+                }.html
             } else {
                 body = PlainTextRenderer.render(email.bodyPlain ?? "")
             }
             var response = Pages.html(MessageFrame.document(body))
             response.headers[.contentSecurityPolicy] = SecurityHeaders.messagePolicy(remoteImages: remote)
-            response.headers[.cacheControl] = "private, max-age=300"
+            response.headers[.cacheControl] = "no-store"
             return response
         }
         router.get("/message/{id}/attachment/{attachment}") { _, context -> Response in
@@ -51,6 +46,17 @@ extension WebApp {
             response.headers[.cacheControl] = "private, no-store"
             return response
         }
+    }
+
+    /// The images the message's HTML shows with `cid:`, as data: URIs by Content-ID.
+    func inlineImages(_ email: Email) async -> [String: String] {
+        guard email.hasAttachments, let attachments = try? await mail.emails.getAttachments(emailId: email.id) else { return [:] }
+        var images: [String: String] = [:]
+        for (contentId, part) in await mail.attachments.inlineParts(emailId: email.id, attachments: attachments)
+        where part.attachment.mimeType.hasPrefix("image/") {
+            images[contentId] = "data:\(part.attachment.mimeType);base64,\(Data(part.data).base64EncodedString())"
+        }
+        return images
     }
 
     /// The declared type when it is a well-formed `type/subtype`, else a neutral one.

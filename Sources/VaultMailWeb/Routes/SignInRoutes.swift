@@ -22,7 +22,7 @@ extension WebApp {
             guard await self.usedTokens.claim(nonce, now: now) else {
                 return Pages.signInNeeded(reason: "That sign-in link was already used. Run `vaultmail open` again.")
             }
-            self.removeStaleSignInPages(now: now)
+            SignInPage.removeStale(in: self.configuration.signInDirectory, now: now)
             let session = WebSession.new(now: now)
             let next = HTML.escape(Self.safeReturn(context.form["next"]))
             // A page, not a redirect: the cookie is SameSite=Strict, and a redirect that began on
@@ -33,16 +33,6 @@ extension WebApp {
                 """))
             response.headers[.setCookie] = "\(WebSession.cookieName)=\(session.cookieValue(secret: self.secret)); Path=/; Max-Age=\(Int(WebSession.lifetime)); HttpOnly; SameSite=Strict"
             return response
-        }
-    }
-
-    /// Sign-in pages `vaultmail open` left behind whose token has expired.
-    private func removeStaleSignInPages(now: Date) {
-        let directory = configuration.signInDirectory
-        guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey]) else { return }
-        for file in files {
-            let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? .distantPast
-            if now.timeIntervalSince(modified) > SignInToken.lifetime { try? FileManager.default.removeItem(at: file) }
         }
     }
 }

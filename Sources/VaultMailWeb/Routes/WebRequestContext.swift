@@ -7,9 +7,12 @@ struct WebRequestContext: RequestContext {
     var session: WebSession?
     /// The form fields of a POST, read once by the guard (which needs the CSRF field).
     var form = FormFields()
+    /// The client's port on 127.0.0.1, to ask the kernel who it is.
+    let peerPort: Int?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        peerPort = source.channel.remoteAddress?.port
     }
 
     /// Mail uploads are part 2's business; reading needs small forms only.

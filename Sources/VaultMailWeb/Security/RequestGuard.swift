@@ -4,6 +4,7 @@ import Hummingbird
 import VaultMailCore
 
 /// The checks every request passes before a route sees it:
+/// 0. the client is a program of the user the app belongs to (`PeerOwner`);
 /// 1. `Host` names this server's loopback address and port (a DNS-rebinding page cannot talk to it);
 /// 2. a valid session cookie, except for the sign-in page and the stylesheet and script;
 /// 3. for anything but GET and HEAD: an `Origin` of this server and the session's CSRF token.
@@ -21,6 +22,9 @@ struct RequestGuard: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let port = self.port()
+        guard let peer = context.peerPort, PeerOwner.uid(peerPort: peer, serverPort: port) == getuid() else {
+            return Pages.plain(.forbidden, "Refused: this VaultMail belongs to another user of this computer.")
+        }
         let allowedHosts: Set<String> = ["127.0.0.1:\(port)", "localhost:\(port)"]
         guard let host = request.head.authority, allowedHosts.contains(host.lowercased()) else {
             return Pages.plain(.misdirectedRequest, "This VaultMail server answers only at http://127.0.0.1:\(port)/. Open it with `vaultmail open`.")

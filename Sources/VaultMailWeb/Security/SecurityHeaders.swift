@@ -2,8 +2,8 @@ import HTTPTypes
 import Hummingbird
 
 /// Headers on every response: the app's strict Content-Security-Policy (unless a route set its
-/// own, as the message frame does), no sniffing, no referrer, no framing by others, no caching
-/// of mail.
+/// own, as the message frame does), no sniffing, no referrer to other sites, no framing by
+/// others, no caching of mail.
 struct SecurityHeaders: RouterMiddleware {
     typealias Context = WebRequestContext
 
@@ -30,7 +30,9 @@ struct SecurityHeaders: RouterMiddleware {
             response.headers[.contentSecurityPolicy] = Self.pagePolicy
         }
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.referrerPolicy] = "no-referrer"
+        // same-origin, not no-referrer: with no-referrer a form post carries `Origin: null`,
+        // which the guard must refuse. Nothing is ever sent to another origin either way.
+        response.headers[.referrerPolicy] = "same-origin"
         response.headers[.crossOriginOpenerPolicy] = "same-origin"
         response.headers[.crossOriginResourcePolicy] = "same-origin"
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }

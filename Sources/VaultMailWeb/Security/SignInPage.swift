@@ -9,12 +9,7 @@ public enum SignInPage {
     public static func write(configuration: WebConfiguration, secret: WebSecret, thread: String? = nil, now: Date = Date()) throws -> URL {
         let directory = configuration.signInDirectory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        if let old = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey]) {
-            for file in old {
-                let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? .distantPast
-                if now.timeIntervalSince(modified) > SignInToken.lifetime { try? FileManager.default.removeItem(at: file) }
-            }
-        }
+        removeStale(in: directory, now: now)
         let token = SignInToken.make(secret: secret, now: now)
         let html = """
             <!doctype html>
@@ -33,6 +28,15 @@ public enum SignInPage {
             throw WebError.secret(file.path, "the sign-in page could not be written there")
         }
         return file
+    }
+
+    /// Removes the sign-in pages in `directory` whose token has expired.
+    static func removeStale(in directory: URL, now: Date) {
+        guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey]) else { return }
+        for file in files {
+            let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? .distantPast
+            if now.timeIntervalSince(modified) > SignInToken.lifetime { try? FileManager.default.removeItem(at: file) }
+        }
     }
 
     /// Whether something accepts connections on 127.0.0.1:`port`.

@@ -9,8 +9,7 @@ public enum SignInToken {
 
     /// A new token, good for `lifetime` seconds from `now`.
     public static func make(secret: WebSecret, now: Date = Date()) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let nonce = HMAC.hex((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let nonce = SHA256.hex(bytes: WebSecret.randomBytes(16))
         let expires = Int(now.timeIntervalSince1970 + lifetime)
         return "\(expires).\(nonce).\(secret.sign("signin|\(expires)|\(nonce)"))"
     }

@@ -13,15 +13,14 @@ public struct WebSecret: Sendable {
     /// read is made private again.
     public static func loadOrCreate(at url: URL) throws -> WebSecret {
         if let secret = try load(at: url) { return secret }
-        var generator = SystemRandomNumberGenerator()
-        let key = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let key = randomBytes(32)
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else {
             if errno == EEXIST, let secret = try load(at: url) { return secret }
             throw WebError.secret(url.path, String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
-        let text = Array(HMAC.hex(key).utf8)
+        let text = Array(SHA256.hex(bytes: key).utf8)
         guard write(descriptor, text, text.count) == text.count else {
             throw WebError.secret(url.path, String(cString: strerror(errno)))
         }
@@ -42,6 +41,12 @@ public struct WebSecret: Sendable {
             throw WebError.secret(url.path, "it is not a VaultMail web secret; delete it and start the daemon again")
         }
         return WebSecret(key: key)
+    }
+
+    /// Bytes from the system's cryptographic generator (getrandom).
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
     func sign(_ message: String) -> String {

@@ -11,8 +11,7 @@ struct WebSession: Sendable, Equatable {
     let issued: Int
 
     static func new(now: Date) -> WebSession {
-        var generator = SystemRandomNumberGenerator()
-        let id = HMAC.hex((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let id = SHA256.hex(bytes: WebSecret.randomBytes(16))
         return WebSession(id: id, issued: Int(now.timeIntervalSince1970))
     }
 
