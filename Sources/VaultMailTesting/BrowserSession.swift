@@ -14,6 +14,8 @@ public final class BrowserSession: @unchecked Sendable {
 
     /// Starts the browser with a window of `width` × `height`.
     public static func start(driver: String, width: Int = 1280, height: Int = 800) async throws -> BrowserSession {
+        // A driver that is gone makes a write fail with EPIPE instead of killing the test run.
+        signal(SIGPIPE, SIG_IGN)
         let session = try BrowserSession(process: ChildProcess("/usr/bin/python3", [driver, "\(width)", "\(height)"]))
         _ = try await session.nextAnswer(timeout: .seconds(120))
         return session
@@ -25,7 +27,9 @@ public final class BrowserSession: @unchecked Sendable {
 
     deinit { process.stop() }
 
+    /// Quits the browser; calling it again does nothing.
     public func stop() {
+        guard process.isRunning else { return }
         try? process.send("{\"cmd\":\"quit\"}")
         process.stop()
     }

@@ -13,6 +13,14 @@ struct WebAppReadingTests {
             try await world.deliverReadingMail()
             try await world.addAccount()
             try await world.startDaemon()
+            // Before signing in: the page that says how.
+            let stranger = try await BrowserSession.start(driver: EndToEndWorld.browserDriver)
+            defer { stranger.stop() }
+            try await stranger.get("http://127.0.0.1:\(try await world.webPort())/mail")
+            #expect(try await stranger.string("return document.body.innerText").contains("vaultmail open"))
+            try await world.expectAccessible(stranger, page: "the sign-in page")
+            try await world.screenshots(stranger, name: "signin")
+            stranger.stop()
             let browser = try await world.signedInBrowser()
             defer { browser.stop() }
 
@@ -34,6 +42,12 @@ struct WebAppReadingTests {
             #expect(label.hasPrefix("From Grace, Alan (3), ") || label.hasPrefix("From Alan, Grace (3), "), "\(label)")
             #expect(label.contains("Quarterly plan, "), "\(label)")
             #expect(label.hasSuffix(", unread, not starred, has attachments"), "\(label)")
+
+            // The Outbox (empty here) and another folder.
+            let base = try await browser.url.components(separatedBy: "/mail")[0]
+            try await browser.get("\(base)/mail?box=outbox")
+            try await world.expectAccessible(browser, page: "the Outbox")
+            try await browser.get("\(base)/mail")
 
             // ? lists the shortcuts, Escape closes them, / goes to the search box.
             try await browser.js("document.activeElement.blur()")

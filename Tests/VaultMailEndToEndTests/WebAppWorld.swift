@@ -126,11 +126,17 @@ extension EndToEndWorld {
         try await browser.wait("return document.querySelector('#conversation') !== null && document.querySelector('#conv-title').textContent.includes(arguments[0])".replacingOccurrences(of: "arguments[0]", with: "'\(text)'"))
     }
 
-    /// axe-core 4.x on the page: no serious or critical violation.
+    /// axe-core 4.x on the page, light, dark and at phone width: no serious or critical violation.
     func expectAccessible(_ browser: BrowserSession, page: String) async throws {
         try #require(FileManager.default.fileExists(atPath: Self.axeScript), "axe-core is missing: run scripts/install-axe.sh")
-        let violations = try await browser.axe(script: Self.axeScript)
-            .filter { ["serious", "critical"].contains($0["impact"] as? String ?? "") }
-        #expect(violations.isEmpty, "axe on \(page): \(violations.map { "\($0["id"] ?? "?") (\($0["impact"] ?? "?")): \($0["help"] ?? "") at \($0["nodes"] ?? "")" })")
+        for (variant, scheme, width, height) in [("light", "light", 1280, 800), ("dark", "dark", 1280, 800), ("narrow", "light", 420, 860)] {
+            try await browser.call(["cmd": "scheme", "value": scheme])
+            try await browser.setSize(width: width, height: height)
+            let violations = try await browser.axe(script: Self.axeScript)
+                .filter { ["serious", "critical"].contains($0["impact"] as? String ?? "") }
+            #expect(violations.isEmpty, "axe on \(page) (\(variant)): \(violations.map { "\($0["id"] ?? "?") (\($0["impact"] ?? "?")): \($0["help"] ?? "") at \($0["nodes"] ?? "")" })")
+        }
+        try await browser.call(["cmd": "scheme", "value": "light"])
+        try await browser.setSize(width: 1280, height: 800)
     }
 }

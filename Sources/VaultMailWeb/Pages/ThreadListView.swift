@@ -22,6 +22,8 @@ struct ThreadListView {
     /// Folders the selection can be moved to (one account's), empty in unified lists.
     var moveTargets: [Folder]
     var notice: String?
+    /// The list could not be read: the notice offers to try again.
+    var failed = false
     /// The Outbox's messages (queued, sending, failed), when the Outbox is shown.
     var outbox: [Email] = []
 
@@ -29,7 +31,10 @@ struct ThreadListView {
         var out = "<section class=\"list-pane\" id=\"list-pane\" aria-labelledby=\"list-title\" data-box=\"\(HTML.escape(mailbox.parameter))\"\(category.map { " data-cat=\"\($0.rawValue)\"" } ?? "")>"
         out += "<div class=\"list-head\"><h1 id=\"list-title\">\(HTML.escape(title))</h1></div>"
         out += tabs()
-        if let notice { out += "<p class=\"notice\" role=\"status\">\(HTML.escape(notice))</p>" }
+        if let notice {
+            let retry = failed ? " <a href=\"\(HTML.escape(mailbox.url(category: category)))\">Try again</a>" : ""
+            out += "<p class=\"notice\(failed ? " error" : "")\" role=\"\(failed ? "alert" : "status")\">\(HTML.escape(notice))\(retry)</p>"
+        }
         out += "<form id=\"list-form\" method=\"post\" action=\"/actions\">"
         out += "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\"><input type=\"hidden\" name=\"return\" value=\"\(HTML.escape(mailbox.url(category: category)))\">"
         if mailbox != .outbox { out += toolbar() }

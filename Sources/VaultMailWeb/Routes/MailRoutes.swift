@@ -90,6 +90,7 @@ extension WebApp {
                 list.categoryCounts = counts
             case .failed(let message):
                 list.notice = message
+                list.failed = true
             }
         }
         if context.accounts.isEmpty {

@@ -103,7 +103,7 @@ struct MailScreen {
                 return .page(.empty, counts: [:])
             }
         } catch {
-            return .failed("The list could not be read: \(error). Reload the page to try again.")
+            return .failed("The list could not be read: \(error).")
         }
     }
 
