@@ -41,8 +41,6 @@ public actor WebEventHub {
         return stream
     }
 
-    public var subscriberCount: Int { subscribers.count }
-
     /// Ends every stream (the app is shutting down).
     public func finishAll() {
         finished = true

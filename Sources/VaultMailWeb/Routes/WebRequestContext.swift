@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 
 /// Hummingbird's per-request context, plus the signed-in session the guard found.
 struct WebRequestContext: RequestContext {
@@ -7,12 +8,12 @@ struct WebRequestContext: RequestContext {
     var session: WebSession?
     /// The form fields of a POST, read once by the guard (which needs the CSRF field).
     var form = FormFields()
-    /// The client's port on 127.0.0.1, to ask the kernel who it is.
-    let peerPort: Int?
+    /// The connection, to ask the kernel who is at its other end (once per connection).
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        peerPort = source.channel.remoteAddress?.port
+        channel = source.channel
     }
 
     /// Mail uploads are part 2's business; reading needs small forms only.

@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import Synchronization
 
 /// Who is at the other end of a loopback connection: the kernel's socket table
 /// (`/proc/net/tcp`) names the user that owns the client's socket. The web app talks only to
@@ -37,5 +39,20 @@ enum PeerOwner {
     private static func hex(_ port: Int) -> String {
         let digits = String(port, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
+
+/// Whether each open connection comes from the user the app belongs to, asked of the kernel
+/// once per connection (a browser keeps its few connections open) and forgotten when it closes.
+final class ConnectionOwners: Sendable {
+    private let verdicts = Mutex<[ObjectIdentifier: Bool]>([:])
+
+    func isOwnUser(_ channel: any Channel, serverPort: Int) -> Bool {
+        let key = ObjectIdentifier(channel)
+        if let known = verdicts.withLock({ $0[key] }) { return known }
+        let own = channel.remoteAddress?.port.map { PeerOwner.uid(peerPort: $0, serverPort: serverPort) == getuid() } ?? false
+        verdicts.withLock { $0[key] = own }
+        channel.closeFuture.whenComplete { [weak self] _ in self?.verdicts.withLock { _ = $0.removeValue(forKey: key) } }
+        return own
     }
 }

@@ -12,6 +12,7 @@ struct RequestGuard: RouterMiddleware {
     typealias Context = WebRequestContext
 
     let secret: WebSecret
+    let owners = ConnectionOwners()
     /// The port the app listens on (known once it listens, when it was given port 0).
     let port: @Sendable () -> Int
 
@@ -22,7 +23,7 @@ struct RequestGuard: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let port = self.port()
-        guard let peer = context.peerPort, PeerOwner.uid(peerPort: peer, serverPort: port) == getuid() else {
+        guard owners.isOwnUser(context.channel, serverPort: port) else {
             return Pages.plain(.forbidden, "Refused: this VaultMail belongs to another user of this computer.")
         }
         let allowedHosts: Set<String> = ["127.0.0.1:\(port)", "localhost:\(port)"]

@@ -25,7 +25,7 @@ public enum SignInPage {
             """
         let file = directory.appendingPathComponent("open-\(UUID().uuidString.lowercased()).html")
         guard FileManager.default.createFile(atPath: file.path, contents: Data(html.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw WebError.secret(file.path, "the sign-in page could not be written there")
+            throw WebError.signInPage(file.path)
         }
         return file
     }
