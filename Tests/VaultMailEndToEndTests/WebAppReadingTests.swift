@@ -140,4 +140,20 @@ struct WebAppReadingTests {
             try await browser.setJavaScript(true)
         }
     }
+
+    @Test("vaultmail open without a daemon says how to start one; a taken port stops the daemon with a clear error")
+    func badStarts() async throws {
+        try await EndToEndWorld.with { world in
+            let open = try await world.vaultmail(["open", "--no-browser"])
+            #expect(open.status == 1)
+            #expect(open.text.contains("the web app is not running") && open.text.contains("vaultmail daemon"), "\(open.text)")
+
+            let taken = try await RecordingHTTPServer.start()
+            defer { taken.stop() }
+            let daemon = try await world.vaultmail(["daemon", "--web-port", "\(taken.port)"])
+            #expect(daemon.status == 1)
+            #expect(daemon.text.contains("127.0.0.1:\(taken.port): the port is in use"), "\(daemon.text)")
+            #expect(daemon.text.contains("--web-port") && daemon.text.contains("--no-web"))
+        }
+    }
 }
