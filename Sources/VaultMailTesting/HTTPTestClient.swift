@@ -144,3 +144,60 @@ public final class EventStreamClient: @unchecked Sendable {
         Glibc.close(descriptor)
     }
 }
+
+/// One kept-alive HTTP/1.1 connection to 127.0.0.1, as a browser keeps its few: requests one
+/// after another, replies read by their Content-Length.
+public final class HTTPKeptConnection: @unchecked Sendable {
+    // @unchecked: used by one task at a time (each call awaits the last).
+    private let descriptor: Int32
+    private let port: Int
+    private var buffer: [UInt8] = []
+
+    public init(port: Int) throws {
+        self.port = port
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw HTTPTestClient.Failure(description: "nothing answers on 127.0.0.1:\(port)") }
+    }
+
+    deinit { close(descriptor) }
+
+    /// GETs `path` and returns the status and the body's size.
+    public func get(_ path: String, headers: [(String, String)] = []) async throws -> (status: Int, bytes: Int) {
+        let request = (["GET \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + headers.map { "\($0.0): \($0.1)" }).joined(separator: "\r\n") + "\r\n\r\n"
+        return try await BlockingWork.run { [self] in try exchange(request) }
+    }
+
+    private func exchange(_ request: String) throws -> (status: Int, bytes: Int) {
+        _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        var headerEnd: Int?
+        while headerEnd == nil {
+            try fill()
+            headerEnd = (0...max(0, buffer.count - 4)).first { buffer.count >= 4 && Array(buffer[$0..<$0 + 4]) == separator }
+        }
+        let head = String(decoding: buffer[0..<headerEnd!], as: UTF8.self)
+        let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        let total = headerEnd! + 4 + length
+        while buffer.count < total { try fill() }
+        buffer.removeFirst(total)
+        return (status, length)
+    }
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let n = recv(descriptor, &chunk, chunk.count, 0)
+        guard n > 0 else { throw HTTPTestClient.Failure(description: "the connection closed mid-reply") }
+        buffer += chunk[0..<n]
+    }
+}
