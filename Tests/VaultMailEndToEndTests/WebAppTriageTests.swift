@@ -59,7 +59,7 @@ struct WebAppTriageTests {
             try await browser.js("window.vaultmailMarker = 1")
             try world.deliver(EndToEndWorld.message("Fresh news"))
             let arrival = try await browser.wait("return Array.from(document.querySelectorAll('#threads .subject')).some(s => s.textContent === 'Fresh news')", timeout: 20)
-            print("APPEND → row visible in the browser: \(arrival) ms (Dovecot's IDLE holds ~500 ms of it)")
+            print("delivered → row visible in the browser: \(arrival) ms (IDLE, sync, store, event, list fetch, render)")
             #expect(arrival < 2000, "the new row took \(arrival) ms")
             #expect(try await browser.number("return window.vaultmailMarker") == 1, "the page reloaded")
             try await browser.wait("return document.querySelector('#banners').textContent.includes('Fresh news')", timeout: 10)

@@ -120,9 +120,17 @@ extension EndToEndWorld {
         try await browser.call(["cmd": "scheme", "value": "light"])
     }
 
-    /// Clicks the list row whose text contains `text`.
+    /// Clicks the list row whose text contains `text`, scrolling for older conversations until
+    /// it is loaded (rows that arrived in the same second are in no particular order).
     func openRow(_ browser: BrowserSession, containing text: String) async throws {
-        try await browser.js("Array.from(document.querySelectorAll('#threads .row-link')).find(a => a.textContent.includes(arguments[0])).click()", [text])
+        let find = "Array.from(document.querySelectorAll('#threads .row-link')).find(a => a.textContent.includes(arguments[0]))"
+        while try await browser.js("return \(find) === undefined", [text]) as? Bool == true {
+            let rows = try await browser.number("return document.querySelectorAll('#threads .row').length")
+            try #require(try await browser.js("return document.querySelector('.more a') !== null") as? Bool == true, "no row with '\(text)'")
+            try await browser.js("document.querySelector('.more a').scrollIntoView()")
+            try await browser.wait("return document.querySelectorAll('#threads .row').length > \(Int(rows))")
+        }
+        try await browser.js("\(find).click()", [text])
         try await browser.wait("return document.querySelector('#conversation') !== null && document.querySelector('#conv-title').textContent.includes(arguments[0])".replacingOccurrences(of: "arguments[0]", with: "'\(text)'"))
     }
 

@@ -101,7 +101,8 @@ enum AppScript {
       const html = await getHTML("/mail/conversation?" + q);
       $("#reading-pane").innerHTML = html;
       $("#main").classList.add("thread-open");
-      rows().forEach(r => { r.classList.toggle("open", r.dataset.id === t); if (r.dataset.id === t) { r.classList.remove("unread"); } });
+      // Read state follows the server (the change event after marking it read), never a guess.
+      rows().forEach(r => r.classList.toggle("open", r.dataset.id === t));
       if (push) history.pushState({}, "", url.pathname + url.search);
       const title = $("#conv-title"); if (title) title.focus({ preventScroll: true });
       reportViewing();
