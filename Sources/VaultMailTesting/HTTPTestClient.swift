@@ -33,19 +33,8 @@ public enum HTTPTestClient {
     }
 
     private static func exchange(port: Int, request: Data) throws -> Data {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        let descriptor = try connectLoopback(port: port, timeout: 30)
         defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw Failure(description: "nothing answers on 127.0.0.1:\(port): \(String(cString: strerror(errno)))") }
         try request.withUnsafeBytes { buffer in
             var sent = 0
             while sent < buffer.count {
@@ -63,6 +52,27 @@ public enum HTTPTestClient {
             reply.append(contentsOf: chunk[0..<n])
         }
         return reply
+    }
+
+    /// A TCP socket connected to 127.0.0.1:`port`, whose reads give up after `timeout` seconds.
+    static func connectLoopback(port: Int, timeout seconds: Int) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw Failure(description: "nothing answers on 127.0.0.1:\(port): \(reason)")
+        }
+        return descriptor
     }
 
     private static func parse(_ data: Data) throws -> Reply {
@@ -104,17 +114,7 @@ public final class EventStreamClient: @unchecked Sendable {
     private var received = ""
 
     public init(port: Int, cookie: String) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw HTTPTestClient.Failure(description: "cannot connect to 127.0.0.1:\(port) for events") }
+        descriptor = try HTTPTestClient.connectLoopback(port: port, timeout: 20)
         let request = "GET /events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(cookie)\r\nAccept: text/event-stream\r\n\r\n"
         _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
     }
@@ -155,17 +155,7 @@ public final class HTTPKeptConnection: @unchecked Sendable {
 
     public init(port: Int) throws {
         self.port = port
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw HTTPTestClient.Failure(description: "nothing answers on 127.0.0.1:\(port)") }
+        descriptor = try HTTPTestClient.connectLoopback(port: port, timeout: 30)
     }
 
     deinit { close(descriptor) }
