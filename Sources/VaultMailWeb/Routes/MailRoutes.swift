@@ -25,7 +25,7 @@ extension WebApp {
             case .page(let page, _): return Pages.html(view.rows(page))
             case .failed(let message): return Pages.plain(.internalServerError, message)
             }
-        } 
+        }
         router.get("/mail/sidebar") { request, _ -> Response in
             let query = FormFields(request.uri.query ?? "")
             let context = await self.screen.context(counts: true)

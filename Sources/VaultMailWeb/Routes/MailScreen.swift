@@ -60,18 +60,20 @@ struct MailScreen {
     }
 
     /// The list's title and the folders its selection can move to.
-    func describe(_ mailbox: Mailbox, _ context: Context) -> (title: String, folder: Folder?, moveTargets: [Folder]) {
+    func describe(_ mailbox: Mailbox, _ context: Context) -> (title: String, moveTargets: [Folder]) {
         switch mailbox {
         case .unified(.inbox):
-            return (context.accounts.count > 1 ? "All inboxes" : "Inbox", nil, moveTargets(context.accounts.count == 1 ? context.accounts.first : nil, context, excluding: nil))
+            // One account: its folders (but the inbox itself); several: no one folder list fits.
+            let targets = moveTargets(context.accounts.count == 1 ? context.accounts.first : nil, context, excluding: nil)
+            return (context.accounts.count > 1 ? "All inboxes" : "Inbox", targets.filter { $0.folderType != .inbox })
         case .unified(let type):
-            return ("All \(type.rawValue)", nil, [])
+            return ("All \(type.rawValue)", [])
         case .outbox:
-            return ("Outbox", nil, [])
+            return ("Outbox", [])
         case .folder(let id):
             let folder = context.folders.values.joined().first { $0.id == id }
             let account = context.accounts.first { $0.id == folder?.accountId }
-            return (folder?.name ?? "Folder", folder, moveTargets(account, context, excluding: id))
+            return (folder?.name ?? "Folder", moveTargets(account, context, excluding: id))
         }
     }
 
