@@ -40,7 +40,7 @@ let package = Package(
             name: "VaultMailApp",
             dependencies: [
                 "VaultMailCore", "VaultMailNotifications", "VaultMailStore", "VaultMailDesktop",
-                "VaultMailSync", "VaultMailIMAP", "VaultMailMIME", "VaultMailWeb",
+                "VaultMailSync", "VaultMailIMAP", "VaultMailMIME", "VaultMailWeb", "VaultMailMarkdown",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -59,6 +59,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // cmark-gfm (Debian libcmark-gfm-dev), for messages written in Markdown; imported by VaultMailMarkdown only.
+        .systemLibrary(name: "CCmarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+        .target(name: "VaultMailMarkdown", dependencies: ["VaultMailCore", "CCmarkGFM"]),
         .target(name: "VaultMailTesting", dependencies: ["VaultMailCore", "VaultMailNotifications"]),
         // GMime 3 (Debian libgmime-3.0-dev), imported by VaultMailMIME only.
         .systemLibrary(
@@ -132,7 +135,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultMailWebTests",
-            dependencies: ["VaultMailCore", "VaultMailWeb", "VaultMailNotifications", "VaultMailTesting", "VaultMailStore", "VaultMailApp"]
+            dependencies: ["VaultMailCore", "VaultMailWeb", "VaultMailMarkdown", "VaultMailNotifications", "VaultMailTesting", "VaultMailStore", "VaultMailApp"]
         ),
         .testTarget(
             name: "VaultMailNotificationsTests",

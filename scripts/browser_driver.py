@@ -31,7 +31,8 @@ LOOPBACK_ONLY = [
     "--allow-file-access-from-files", "--lang=en-US",
 ]
 
-SPECIAL = {"ENTER": Keys.ENTER, "ESCAPE": Keys.ESCAPE, "TAB": Keys.TAB, "SHIFT": Keys.SHIFT}
+SPECIAL = {"ENTER": Keys.ENTER, "ESCAPE": Keys.ESCAPE, "TAB": Keys.TAB, "SHIFT": Keys.SHIFT,
+           "DOWN": Keys.ARROW_DOWN, "UP": Keys.ARROW_UP, "BACKSPACE": Keys.BACKSPACE}
 
 
 def start(width, height):
@@ -78,6 +79,8 @@ def run(driver, command):
         for key in command["keys"]:
             if key.startswith("SHIFT+"):
                 chain.key_down(Keys.SHIFT).send_keys(key[6:]).key_up(Keys.SHIFT)
+            elif key.startswith("CTRL+"):
+                chain.key_down(Keys.CONTROL).send_keys(SPECIAL.get(key[5:], key[5:])).key_up(Keys.CONTROL)
             else:
                 chain.send_keys(SPECIAL.get(key, key))
         chain.perform()

@@ -25,6 +25,7 @@ packages=(
   python3-aiosmtpd # the real SMTP server the sending tests start on loopback (scripts/test-smtp-server.py)
   isync            # mbsync, the peer of the sync benchmark
   libgumbo-dev     # CGumbo: the HTML5 parser under the web app's mail sanitizer (VaultMailWeb)
+  libcmark-gfm-dev libcmark-gfm-extensions-dev  # CCmarkGFM: Markdown bodies sent with an HTML alternative (VaultMailMarkdown)
   chromium         # the real browser the web app's tests drive
   chromium-driver  # its WebDriver
   python3-selenium # the web app's browser tests speak WebDriver through it

@@ -1,4 +1,5 @@
 import VaultMailCore
+import VaultMailMarkdown
 import VaultMailMIME
 import VaultMailStore
 import VaultMailWeb
@@ -6,13 +7,14 @@ import VaultMailWeb
 extension AppDependencies {
     /// What the web app works through: this graph's use cases (actions reach the server first
     /// when the graph was built over the IMAP-backed repository), attachments read out of the
-    /// stored sources, and the store's change feed.
-    public func webMail() -> WebMail {
+    /// stored sources, the store's change feed, and `compose` for writing (the daemon's sending).
+    public func webMail(compose: ComposeEmailService) -> WebMail {
         let local = GRDBEmailRepository(database: database)
         return WebMail(
             fetchThreads: fetchThreads, actions: manageThreadActions, markRead: markRead, emails: emailRepository,
             accounts: accountRepository,
             attachments: ReadAttachmentUseCase(emails: emailRepository, sources: local, parts: GMimeMessageParser()),
-            changes: GRDBMailChangeFeed(database: database), settings: settingsStore, coordinator: notificationSyncCoordinator)
+            changes: GRDBMailChangeFeed(database: database), settings: settingsStore, coordinator: notificationSyncCoordinator,
+            compose: compose, contacts: ContactDirectory(source: GRDBContactSource(database: database)), markdown: CmarkMarkdownRenderer())
     }
 }

@@ -19,6 +19,20 @@ public struct SMTPMailTransport: MailTransport {
         self.readTimeout = readTimeout
     }
 
+    /// Connects (TLS or STARTTLS, certificate checked), reads the EHLO reply's SIZE, and quits.
+    public func sizeLimit(account: Account) async throws -> Int? {
+        let connection = SMTPConnection(endpoint: SMTPEndpoint(account: account, connectTimeout: connectTimeout, readTimeout: readTimeout))
+        do {
+            try await connection.connect()
+        } catch let error as SMTPError {
+            await connection.disconnect()
+            throw Self.transportError(error)
+        }
+        let limit = await connection.capabilities.sizeLimit
+        await connection.quit()
+        return limit
+    }
+
     public func send(
         _ message: [UInt8], envelope: MailEnvelope, account: Account,
         willTransmit: @escaping @Sendable () async throws -> Void

@@ -54,6 +54,18 @@ public struct GRDBOutboxRepository: OutboxRepository {
         }
     }
 
+    public func deleteDraft(emailId: String) async throws {
+        try await writer.write { db in
+            guard let threadId = try String.fetchOne(db, sql: "SELECT threadId FROM email WHERE id = ?", arguments: [emailId]) else {
+                return
+            }
+            let state = try Self.state(db, emailId)
+            guard state == .draft else { throw ComposeError.wrongState(emailId: emailId, state: state, action: "delete the draft") }
+            try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [emailId])
+            try db.refreshThreads([threadId])
+        }
+    }
+
     public func entry(emailId: String) async throws -> OutboxEntry? {
         try await writer.read { db in try Self.entries(db, where: "e.id = ?", [emailId]).first }
     }

@@ -50,6 +50,7 @@ public final class WebApp: Service, Sendable {
         addMailRoutes(to: router)
         addMessageRoutes(to: router)
         addActionRoutes(to: router)
+        addComposeRoutes(to: router)
         addEventRoutes(to: router)
 
         let application = Application(

@@ -17,11 +17,21 @@ public struct WebMail: Sendable {
     /// Where opened and read threads are reported, so notifications follow what is on screen.
     public var coordinator: NotificationSyncCoordinator
     public var clock: any WallClock
+    /// Drafts, sending with the undo window, the outbox (the same service the command line uses).
+    public var compose: ComposeEmailService
+    /// Recipient suggestions.
+    public var contacts: ContactDirectory
+    /// The HTML alternative of a body written in Markdown.
+    public var markdown: any MarkdownRenderer
 
     public init(fetchThreads: FetchThreadsUseCase, actions: ManageThreadActionsUseCase, markRead: MarkReadUseCase,
                 emails: any EmailRepository, accounts: any AccountRepository, attachments: ReadAttachmentUseCase,
                 changes: any MailChangeFeed, settings: SettingsStore, coordinator: NotificationSyncCoordinator,
+                compose: ComposeEmailService, contacts: ContactDirectory, markdown: any MarkdownRenderer,
                 clock: any WallClock = SystemWallClock()) {
+        self.compose = compose
+        self.contacts = contacts
+        self.markdown = markdown
         self.fetchThreads = fetchThreads
         self.actions = actions
         self.markRead = markRead

@@ -71,7 +71,10 @@ enum WebBenchmarks {
         let app = await AppDependencies(database: corpus.database, center: MockNotificationCenter(), composeEmail: RecordingComposeEmail())
         var logger = Logger(label: "bench-web")
         logger.logLevel = .warning
-        let web = try await WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(), logger: logger)
+        let sending = MailSending(database: corpus.database, secret: { _ in "" }, undoDelaySeconds: { 5 },
+                                  transport: RecordingMailTransport(), remoteMailbox: RecordingRemoteMailbox())
+        let web = try await WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(compose: sending.compose),
+                                   logger: logger)
         let task = Task { try await web.run() }
         defer { task.cancel() }
         guard let port = await web.waitUntilServing(), let secret = try WebSecret.load(at: web.configuration.secretURL) else {

@@ -18,6 +18,9 @@ final class WebFixture {
     let account = MailFixtures.account(name: "work", email: "me@example.com")
     let folders: [Folder]
     let port: Int
+    /// Where sent messages and Drafts copies go (no servers in this fixture).
+    let transport: RecordingMailTransport
+    let remote: RecordingRemoteMailbox
     private let task: Task<Void, any Error>
 
     static func with(_ body: (WebFixture) async throws -> Void) async throws {
@@ -38,7 +41,12 @@ final class WebFixture {
         folders = MailFixtures.standardFolders(accountId: account.id)
         try await app.accountRepository.addAccount(account)
         try await app.emailRepository.saveFolders(folders)
-        web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(), logger: Logger(label: "web-test"))
+        transport = RecordingMailTransport()
+        remote = RecordingRemoteMailbox()
+        let sending = MailSending(database: database, secret: { _ in "secret" }, undoDelaySeconds: { 0 },
+                                  transport: transport, remoteMailbox: remote)
+        web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(compose: sending.compose),
+                         logger: Logger(label: "web-test"))
         let web = self.web
         task = Task { try await web.run() }
         guard let port = await web.waitUntilServing() else { throw HTTPTestClient.Failure(description: "the web app did not start") }

@@ -27,6 +27,10 @@ public actor ComposeEmailService: ComposeEmailUseCase {
     /// Emails with a draft or queue operation running (operations on one email run in turn).
     private var busy: Set<String> = []
     private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// The SIZE limit of each account's server, asked once per account (nil: none announced).
+    private var sizeLimits: [String: Int?] = [:]
+    /// Drafts whose copy in the server's Drafts folder waits for the user to pause typing.
+    private var pendingDraftCopies: [String: Task<Void, Never>] = [:]
 
     /// - Parameters:
     ///   - sender: shared with the `OutboxProcessor` of the same process.
@@ -60,41 +64,108 @@ public actor ComposeEmailService: ComposeEmailUseCase {
         bccAddresses: [String], subject: String, bodyPlain: String, inReplyTo: String?, references: String?,
         attachments: [DraftAttachment]
     ) async throws -> String {
-        let to = try toAddresses.map { address throws(ComposeError) in try EmailAddress.parse(address, field: "To") }
-        let cc = try ccAddresses.map { address throws(ComposeError) in try EmailAddress.parse(address, field: "Cc") }
-        let bcc = try bccAddresses.map { address throws(ComposeError) in try EmailAddress.parse(address, field: "Bcc") }
-        guard let account = try await sender.accounts.getAccount(id: accountId) else {
-            throw ComposeError.accountNotFound(id: accountId)
+        var content = DraftContent(accountId: accountId)
+        content.draftId = draftId
+        content.threadId = threadId
+        content.to = toAddresses
+        content.cc = ccAddresses
+        content.bcc = bccAddresses
+        content.subject = subject
+        content.body = bodyPlain
+        content.inReplyTo = inReplyTo
+        content.references = references
+        return try await saveDraft(content, html: nil, attachments: attachments)
+    }
+
+    /// Saves a draft (creating it when `content.draftId` is nil) and returns its email id.
+    /// `html` is the HTML alternative of a Markdown body; `attachments` nil keeps the draft's. The server's Drafts folder gets the
+    /// new version at once, or `serverCopy` later when more saves may follow (the composer
+    /// saves as the user types): only the last version within that time is APPENDed.
+    /// Addresses may be left incomplete in a draft (`checkAddresses: false`); sending checks them.
+    public func saveDraft(
+        _ content: DraftContent, html: String?, attachments: [DraftAttachment]?, serverCopy: Duration = .zero,
+        checkAddresses: Bool = true
+    ) async throws -> String {
+        func participants(_ list: [String], _ field: String) throws -> [Participant] {
+            try list.map { address throws -> Participant in
+                do {
+                    return try EmailAddress.parse(address, field: field)
+                } catch where !checkAddresses {
+                    return Participant(email: address.trimmingCharacters(in: .whitespaces))
+                }
+            }
+        }
+        let to = try participants(content.to, "To"), cc = try participants(content.cc, "Cc")
+        let bcc = try participants(content.bcc, "Bcc")
+        guard let account = try await sender.accounts.getAccount(id: content.accountId) else {
+            throw ComposeError.accountNotFound(id: content.accountId)
         }
         var existing: OutboxEntry?
-        if let draftId {
+        if let draftId = content.draftId {
             guard let found = try await outbox.entry(emailId: draftId) else { throw ComposeError.draftNotFound(id: draftId) }
             existing = found
         }
         let messageId = existing?.email.messageId ?? OutgoingMessage.makeMessageId(senderAddress: account.email)
-        let emailId = existing?.id ?? Email.stableID(accountId: accountId, messageId: messageId)
-        let referenceIds = MessageIDs.parseList(references ?? "")
-        let root = referenceIds.first ?? inReplyTo.flatMap(MessageIDs.parseFirst) ?? messageId
+        let emailId = existing?.id ?? Email.stableID(accountId: account.id, messageId: messageId)
+        let files: [DraftAttachment]
+        if let attachments { files = attachments } else if let existing { files = try await outbox.attachments(emailId: existing.id) } else { files = [] }
+        let referenceIds = MessageIDs.parseList(content.references ?? "")
+        let root = referenceIds.first ?? content.inReplyTo.flatMap(MessageIDs.parseFirst) ?? messageId
         let now = clock.now
         let email = Email(
-            id: emailId, accountId: accountId,
-            threadId: threadId ?? existing?.email.threadId ?? EmailThread.stableID(accountId: accountId, rootMessageId: root),
-            messageId: messageId, inReplyTo: inReplyTo.flatMap(MessageIDs.parseFirst),
+            id: emailId, accountId: account.id,
+            threadId: content.threadId ?? existing?.email.threadId ?? EmailThread.stableID(accountId: account.id, rootMessageId: root),
+            messageId: messageId, inReplyTo: content.inReplyTo.flatMap(MessageIDs.parseFirst),
             references: referenceIds.isEmpty ? nil : referenceIds.joined(separator: " "),
             fromAddress: account.email, fromName: account.displayName, toAddresses: to, ccAddresses: cc,
-            bccAddresses: bcc, subject: subject, bodyPlain: bodyPlain, snippet: Snippet.make(plain: bodyPlain, html: nil),
+            bccAddresses: bcc, subject: content.subject, bodyPlain: content.body, bodyHTML: html,
+            snippet: Snippet.make(plain: content.body, html: nil),
             dateReceived: now, isRead: true, isDraft: true, sendState: .draft,
-            sizeBytes: bodyPlain.utf8.count + attachments.reduce(0) { $0 + $1.data.count },
-            hasAttachments: !attachments.isEmpty)
+            sizeBytes: content.body.utf8.count + (html?.utf8.count ?? 0) + files.reduce(0) { $0 + $1.data.count },
+            hasAttachments: !files.isEmpty)
 
         try await serialized(emailId) {
             if let state = try await outbox.entry(emailId: emailId)?.state, state != .draft {
                 throw ComposeError.wrongState(emailId: emailId, state: state, action: "edit")
             }
-            try await outbox.saveDraft(email, attachments: attachments)
-            await syncRemoteDraft(emailId: emailId, account: account)
+            try await outbox.saveDraft(email, attachments: files)
+            if serverCopy == .zero { await syncRemoteDraft(emailId: emailId, account: account) }
         }
+        if serverCopy > .zero { scheduleRemoteDraft(emailId: emailId, account: account, after: serverCopy) }
         return emailId
+    }
+
+    /// APPENDs the draft to Drafts `delay` after its last save (an earlier wait is replaced).
+    private func scheduleRemoteDraft(emailId: String, account: Account, after delay: Duration) {
+        pendingDraftCopies[emailId]?.cancel()
+        let sleeper = self.sleeper
+        pendingDraftCopies[emailId] = Task {
+            do { try await sleeper.sleep(for: delay) } catch { return }
+            await self.copyDraftToServer(emailId: emailId, account: account)
+        }
+    }
+
+    private func copyDraftToServer(emailId: String, account: Account) async {
+        pendingDraftCopies[emailId] = nil
+        try? await serialized(emailId) { await syncRemoteDraft(emailId: emailId, account: account) }
+    }
+
+    /// Deletes a draft here and its copy in the server's Drafts folder. Returns nil when both
+    /// are gone, else why the server copy stays (the local draft is deleted either way).
+    public func discardDraft(emailId: String) async throws -> String? {
+        pendingDraftCopies.removeValue(forKey: emailId)?.cancel()
+        guard let entry = try await outbox.entry(emailId: emailId) else { throw ComposeError.draftNotFound(id: emailId) }
+        guard entry.state == .draft else { throw ComposeError.wrongState(emailId: emailId, state: entry.state, action: "discard") }
+        return try await serialized(emailId) {
+            try await outbox.deleteDraft(emailId: emailId)
+            guard let account = try await sender.accounts.getAccount(id: entry.email.accountId) else { return nil }
+            do {
+                try await sender.remoteMailbox.remove(messageId: entry.email.messageId, from: .drafts, account: account)
+                return nil
+            } catch {
+                return "the copy in the server's Drafts folder may remain: it could not be removed (\(OutboxSender.describe(error)))"
+            }
+        }
     }
 
     /// APPENDs the current version of a draft to Drafts, replacing the one before.
@@ -180,6 +251,34 @@ public actor ComposeEmailService: ComposeEmailUseCase {
         }
     }
 
+    /// Sends with the undo delay without waiting for it (the web composer): queues the message
+    /// now, so errors (no recipient) are thrown here, and transmits it in the background once
+    /// the delay is over unless `cancel` came first. Returns when it will go.
+    public func startSending(emailId: String) async throws -> Date {
+        let delay = max(0, await undoDelaySeconds())
+        let notBefore = clock.now.addingTimeInterval(TimeInterval(delay))
+        try await serialized(emailId) { try await queue(emailId: emailId, notBefore: notBefore) }
+        let sleeper = self.sleeper
+        let wait = Task { try await sleeper.sleep(for: .seconds(delay)) }
+        undoWaits[emailId] = wait
+        Task { await self.transmit(emailId: emailId, after: wait) }
+        return notBefore
+    }
+
+    private func transmit(emailId: String, after wait: Task<Void, any Error>) async {
+        do { try await wait.value } catch { return }
+        guard undoWaits[emailId] == wait else { return }
+        undoWaits[emailId] = nil
+        // A failure leaves the message in the outbox (queued and retried, or failed), where the user sees it.
+        _ = try? await sender.transmit(emailId: emailId, ignoringSchedule: true)
+    }
+
+    /// A draft with its attachments, to continue it; nil when there is no such draft.
+    public func draft(emailId: String) async throws -> (entry: OutboxEntry, attachments: [DraftAttachment])? {
+        guard let entry = try await outbox.entry(emailId: emailId) else { return nil }
+        return (entry, try await outbox.attachments(emailId: emailId))
+    }
+
     /// Undo (AC-U-11) or cancel from the outbox (AC-U-05): a queued or failed message becomes
     /// a draft again. Throws `ComposeError.tooLateToCancel` once it is being sent or sent.
     public func cancel(emailId: String) async throws {
@@ -218,11 +317,22 @@ public actor ComposeEmailService: ComposeEmailUseCase {
         try await outbox.outbox(accountId: accountId)
     }
 
+    /// The largest message the account's outgoing server accepts (SMTP SIZE), asked once and
+    /// remembered; nil when none is announced or the server cannot be reached now.
+    public func sizeLimit(accountId: String) async -> Int? {
+        if let known = sizeLimits[accountId] { return known }
+        guard let account = try? await sender.accounts.getAccount(id: accountId),
+              let limit = try? await sender.transport.sizeLimit(account: account) else { return nil }
+        sizeLimits[accountId] = limit
+        return limit
+    }
+
     // MARK: Helpers
 
     /// `draft` or `failed` → `queued` with the message built now (its Date is now).
     /// Already queued: nothing to do.
     private func queue(emailId: String, notBefore: Date) async throws {
+        pendingDraftCopies.removeValue(forKey: emailId)?.cancel()
         guard let entry = try await outbox.entry(emailId: emailId) else { throw ComposeError.draftNotFound(id: emailId) }
         switch entry.state {
         case .queued:

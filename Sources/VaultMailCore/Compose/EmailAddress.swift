@@ -75,3 +75,29 @@ public enum EmailAddress {
         return out
     }
 }
+
+extension EmailAddress {
+    /// The addresses of a field as typed: split at commas and semicolons outside quotes and
+    /// angle brackets (`"Lovelace, Ada" <ada@example.com>, bob@example.com` is two), trimmed,
+    /// empty ones dropped.
+    public static func split(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var quoted = false, angled = false, escaped = false
+        for character in text {
+            if escaped { current.append(character); escaped = false; continue }
+            switch character {
+            case "\\" where quoted: escaped = true; current.append(character)
+            case "\"": quoted.toggle(); current.append(character)
+            case "<" where !quoted: angled = true; current.append(character)
+            case ">" where !quoted: angled = false; current.append(character)
+            case _ where !quoted && !angled && (character == "," || character == ";" || character == "\n"):
+                parts.append(current)
+                current = ""
+            default: current.append(character)
+            }
+        }
+        parts.append(current)
+        return parts.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+    }
+}

@@ -22,6 +22,15 @@ public protocol MailTransport: Sendable {
         _ message: [UInt8], envelope: MailEnvelope, account: Account,
         willTransmit: @escaping @Sendable () async throws -> Void
     ) async throws
+
+    /// The largest message `account`'s server accepts, in bytes (SMTP SIZE), or nil when it
+    /// announces no limit. Throws a `MailTransportError` when the server cannot be asked.
+    func sizeLimit(account: Account) async throws -> Int?
+}
+
+extension MailTransport {
+    /// No limit known.
+    public func sizeLimit(account: Account) async throws -> Int? { nil }
 }
 
 /// Why a transport could not send, in a form the outbox can act on.

@@ -12,6 +12,9 @@ public protocol OutboxRepository: Sendable {
     /// Throws `ComposeError.wrongState` when the email exists and is not a draft.
     func saveDraft(_ email: Email, attachments: [DraftAttachment]) async throws
     func entry(emailId: String) async throws -> OutboxEntry?
+    /// Deletes a draft with its attachments. Throws `ComposeError.wrongState` when the email is
+    /// not a draft (a queued message is cancelled first).
+    func deleteDraft(emailId: String) async throws
     /// The attachments of a draft, content included, in order.
     func attachments(emailId: String) async throws -> [DraftAttachment]
     /// Queued, sending and failed messages, oldest first; every account's when nil.

@@ -57,6 +57,23 @@ public final class SettingsStore {
     public var imageSenders: Set<String> {
         didSet { persist(imageSenders.sorted(), Keys.imageSenders) }
     }
+    /// Each account's signature, by account id (placed above the quote in the composer).
+    public private(set) var signatures: [String: String]
+    /// Opening a conversation marks it read (else only the explicit action does).
+    public var markReadOnOpen: Bool {
+        didSet { persist(markReadOnOpen, Keys.markReadOnOpen) }
+    }
+    /// Remote images in mail: never shown, asked for each message, or shown for known senders.
+    public var remoteImages: RemoteImagePolicy {
+        didSet { persist(remoteImages.rawValue, Keys.remoteImages) }
+    }
+    public var theme: Theme {
+        didSet { persist(theme.rawValue, Keys.theme) }
+    }
+    public var listDensity: ListDensity {
+        didSet { persist(listDensity.rawValue, Keys.listDensity) }
+    }
+
     /// The last write that failed, if any; `nil` after a later write succeeds.
     public private(set) var lastPersistenceError: (any Error)?
 
@@ -67,7 +84,7 @@ public final class SettingsStore {
     public init(storage: any SettingsStorage) {
         self.storage = storage
         let load = Loader(storage: storage)
-        notificationPreferences = load.accountBools(Keys.accountNotifications)
+        notificationPreferences = load.accountValues(Bool.self, Keys.accountNotifications)
         notificationsEnabled = load.value(Keys.notificationsEnabled) ?? true
         notificationCategoryPreferences = load.value(Keys.categoryPreferences) ?? [:]
         vipContacts = Set(load.value([String].self, Keys.vipContacts) ?? [])
@@ -77,6 +94,11 @@ public final class SettingsStore {
         quietHoursEnd = load.value(Keys.quietHoursEnd).map(Self.wrapMinutes) ?? AppConstants.defaultQuietHoursEnd
         undoSendDelaySeconds = load.value(Keys.undoSendDelay) ?? AppConstants.defaultUndoSendDelaySeconds
         imageSenders = Set(load.value([String].self, Keys.imageSenders) ?? [])
+        signatures = load.accountValues(String.self, Keys.signature)
+        markReadOnOpen = load.value(Keys.markReadOnOpen) ?? true
+        remoteImages = load.value(String.self, Keys.remoteImages).flatMap(RemoteImagePolicy.init(rawValue:)) ?? .ask
+        theme = load.value(String.self, Keys.theme).flatMap(Theme.init(rawValue:)) ?? .system
+        listDensity = load.value(String.self, Keys.listDensity).flatMap(ListDensity.init(rawValue:)) ?? .comfortable
         lastPersistenceError = load.firstError
     }
 
@@ -89,6 +111,13 @@ public final class SettingsStore {
     public func setNotificationsEnabled(_ enabled: Bool, for accountId: String) {
         notificationPreferences[accountId] = enabled
         write { try storage.setAccountValue(try Self.encode(enabled), forKey: Keys.accountNotifications, accountId: accountId) }
+    }
+
+    /// Sets (or, empty, removes) an account's signature.
+    public func setSignature(_ text: String, for accountId: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        signatures[accountId] = trimmed.isEmpty ? nil : trimmed
+        write { try storage.setAccountValue(trimmed.isEmpty ? nil : try Self.encode(trimmed), forKey: Keys.signature, accountId: accountId) }
     }
 
     public func notificationCategoryEnabled(for categoryRaw: String) -> Bool {
@@ -149,6 +178,11 @@ public final class SettingsStore {
         quietHoursEnd = stored.quietHoursEnd
         undoSendDelaySeconds = stored.undoSendDelaySeconds
         imageSenders = stored.imageSenders
+        signatures = stored.signatures
+        markReadOnOpen = stored.markReadOnOpen
+        remoteImages = stored.remoteImages
+        theme = stored.theme
+        listDensity = stored.listDensity
     }
 
     /// Puts every setting back to its default and forgets every stored value.
@@ -164,6 +198,11 @@ public final class SettingsStore {
         quietHoursEnd = AppConstants.defaultQuietHoursEnd
         undoSendDelaySeconds = AppConstants.defaultUndoSendDelaySeconds
         imageSenders = []
+        signatures = [:]
+        markReadOnOpen = true
+        remoteImages = .ask
+        theme = .system
+        listDensity = .comfortable
     }
 
     /// Shows remote images of `address`'s mail from now on.
@@ -190,6 +229,11 @@ public final class SettingsStore {
         static let quietHoursEnd = "quietHoursEnd"
         static let undoSendDelay = "undoSendDelaySeconds"
         static let imageSenders = "imageSenders"
+        static let signature = "signature"
+        static let markReadOnOpen = "markReadOnOpen"
+        static let remoteImages = "remoteImages"
+        static let theme = "theme"
+        static let listDensity = "listDensity"
     }
 
     private func persist<T: Encodable>(_ value: T, _ key: String) {
@@ -237,10 +281,10 @@ public final class SettingsStore {
             }
         }
 
-        func accountBools(_ key: String) -> [String: Bool] {
+        func accountValues<T: Decodable>(_ type: T.Type, _ key: String) -> [String: T] {
             do {
                 return try storage.accountValues(forKey: key).compactMapValues {
-                    try? JSONDecoder().decode(Bool.self, from: $0)
+                    try? JSONDecoder().decode(T.self, from: $0)
                 }
             } catch {
                 firstError = firstError ?? error

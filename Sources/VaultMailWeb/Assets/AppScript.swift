@@ -189,7 +189,7 @@ enum AppScript {
     const form = e.target;
     if (form.id !== "list-form" && form.id !== "conv-form") return;
     const button = e.submitter;
-    if (!button) return;
+    if (!button || (button.hasAttribute("formaction") && button.getAttribute("formaction") !== "/actions")) return;
     e.preventDefault();
     if (button.name === "one") {
       const [verb, arg] = [button.value.slice(0, button.value.indexOf(":")), button.value.slice(button.value.indexOf(":") + 1)];
@@ -297,9 +297,40 @@ enum AppScript {
     source.addEventListener("error", () => { const el = $("#connection"); if (el) { el.dataset.down = "1"; setConnection("VaultMail is not running; reconnecting…"); } });
   }
 
+  // ---- writing: the composer, and the undo window after Send (AC-U-11) ----
+  function compose(kind) {
+    const link = $(`#conversation .reply-bar a[data-compose="${kind}"]`);
+    if (link) location.href = link.href;
+  }
+  function sendingToast() {
+    let pending = null;
+    try { pending = JSON.parse(sessionStorage.getItem("vaultmail-sending") || "null"); } catch (_) {}
+    const notice = sessionStorage.getItem("vaultmail-notice");
+    sessionStorage.removeItem("vaultmail-notice");
+    if (notice) toast(notice);
+    if (!pending) return;
+    const left = () => Math.max(0, Math.ceil((pending.until - Date.now()) / 1000));
+    if (left() <= 0) { sessionStorage.removeItem("vaultmail-sending"); return; }
+    const name = pending.subject ? `“${pending.subject}”` : "your message";
+    const el = toast("", { action: "Undo", ms: left() * 1000 + 500, onAction: async () => {
+      clearInterval(timer); sessionStorage.removeItem("vaultmail-sending");
+      const r = await post("/compose/undo", { draft: pending.draft });
+      let reply = {}; try { reply = await r.json(); } catch (_) {}
+      if (r.ok && reply.url) { location.href = reply.url + "&return=" + encodeURIComponent(location.pathname + location.search); }
+      else toast(reply.error || "Too late: the message has gone.", { error: true });
+    } });
+    const text = $("span", el);
+    const tick = () => {
+      const n = left();
+      text.textContent = n > 0 ? `Sending ${name} in ${n} s.` : `Sending ${name}…`;
+      if (n <= 0) { clearInterval(timer); sessionStorage.removeItem("vaultmail-sending"); }
+    };
+    const timer = setInterval(tick, 250); tick();
+  }
+
   // ---- keyboard (AC-M-04) ----
   doc.addEventListener("keydown", e => {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || $("#composer")) return;
     const t = e.target;
     if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName)) && t.type !== "checkbox") {
       if (e.key === "Escape") t.blur();
@@ -320,6 +351,8 @@ enum AppScript {
       x: () => { const c = row && $(".select", row); if (c) { c.checked = !c.checked; state.lastChecked = c.value; updateSelection(); } },
       z: () => { const undo = $$("#toasts button").reverse().find(b => b.textContent === "Undo"); if (undo) undo.click(); },
       "/": () => { const q = $("#q"); if (q) q.focus(); },
+      c: () => { location.href = "/compose?" + new URLSearchParams({ return: location.pathname + location.search }); },
+      r: () => compose("reply"), a: () => compose("reply-all"), f: () => compose("forward"),
       "?": () => { const d = $("#shortcuts"); if (d) d.showModal(); },
     };
     const run = keys[e.key];
@@ -330,7 +363,8 @@ enum AppScript {
   doc.addEventListener("click", e => { if (e.target.closest && e.target.closest("#shortcuts-button")) $("#shortcuts").showModal(); });
 
   doc.addEventListener("DOMContentLoaded", () => {
-    if (!$("#main")) return;
+    if ($("#toasts")) sendingToast();
+    if (!$("#main") || $("#composer")) return;
     watchMore(); updateSelection(); connect(); reportViewing();
   });
 })();

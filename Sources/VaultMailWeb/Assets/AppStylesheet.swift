@@ -166,6 +166,60 @@ dialog td,dialog th{padding:4px 8px;text-align:left;border-bottom:1px solid var(
 .banners{top:60px;bottom:auto}
 }
 @media (min-width:700px){.mailboxes-link{display:none}}
+.compose-button{display:flex;align-items:center;justify-content:center;gap:8px;margin:2px 4px 12px;padding:9px 14px;border-radius:10px;background:var(--accent);color:var(--accent-text);font-weight:650;text-decoration:none}
+.compose-button:hover{filter:brightness(1.08)}
+.reply-bar,.draft-bar{display:flex;flex-wrap:wrap;gap:8px;margin:14px 0 0;align-items:center}
+.reply-bar .tool,.draft-bar .tool,.topbar .tool{text-decoration:none;color:var(--text)}
+.compose-page{overflow:auto}
+.compose-main{flex:1;display:flex;justify-content:center;padding:18px 16px 60px;overflow:auto}
+.composer{width:100%;max-width:820px;background:var(--pane);border:1px solid var(--line);border-radius:12px;padding:18px 22px;box-shadow:var(--shadow);align-self:flex-start}
+.composer h1{margin:0 0 12px;font-size:20px}
+.composer .field{display:grid;grid-template-columns:72px 1fr;align-items:start;gap:4px 10px;margin:0;padding:6px 0;border-bottom:1px solid var(--line)}
+.composer .field>label,.composer .field .label{padding-top:6px;color:var(--muted);font-size:14px}
+.composer input[type=text],.composer select{width:100%;padding:6px 0;border:1px solid transparent;border-radius:6px;background:transparent}
+.composer input[type=text]:focus,.composer select:focus{border-color:var(--line);background:var(--bg)}
+.from-line span:last-child{padding-top:6px}
+.token-box{display:flex;flex-wrap:wrap;gap:4px;align-items:center;min-height:34px;cursor:text}
+.token-box input[type=text]{flex:1;min-width:12ch;width:auto}
+.token{display:inline-flex;align-items:center;gap:2px;padding:2px 4px 2px 10px;border-radius:999px;background:var(--pill);font-size:14px;max-width:100%}
+.token-text{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.token.invalid{background:transparent;border:2px dashed var(--danger);color:var(--danger)}
+.token-remove{border:0;background:none;width:24px;height:24px;border-radius:50%;font-size:16px;line-height:1}
+.token-remove:hover{background:var(--hover)}
+.field-error{grid-column:2;margin:0;color:var(--danger);font-size:13px}
+.field-error:empty{display:none}
+.recipients{position:relative}
+.suggestions{position:absolute;left:82px;right:0;top:100%;z-index:10;list-style:none;margin:2px 0 0;padding:4px;background:var(--pane);border:1px solid var(--line);border-radius:8px;box-shadow:var(--shadow)}
+.suggestions li{padding:6px 10px;border-radius:6px;cursor:pointer}
+.suggestions li span{color:var(--muted);font-size:13px}
+.suggestions li[aria-selected=true],.suggestions li:hover{background:var(--open)}
+.copies{display:none}.copies.shown{display:block}
+html:not(.js) .copies{display:block}
+html:not(.js) #show-copies{display:none}
+#show-copies{margin:6px 0 0 82px}
+.body-field{display:block!important;border-bottom:0!important}
+.composer textarea{width:100%;min-height:260px;padding:10px;border:1px solid var(--line);border-radius:8px;background:var(--bg);font:15px/1.5 ui-monospace,"DejaVu Sans Mono",monospace;resize:vertical;color:inherit}
+.compose-options{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;margin:6px 0}
+.check{display:inline-flex;gap:6px;align-items:center}
+.hint-text{color:var(--muted);font-size:13px}
+.attachments-box{margin:10px 0;padding:10px;border:2px dashed var(--line);border-radius:10px}
+.attachments-box.dropping{border-color:var(--accent);background:var(--hover)}
+.attachment-list{list-style:none;margin:0;padding:0}
+.attachment-list li{display:flex;align-items:center;gap:8px;padding:3px 0}
+.file-name{display:inline-flex;gap:4px;align-items:center;font-weight:600}
+.file-size{color:var(--muted);font-size:13px}
+.attach-row{display:flex;flex-wrap:wrap;align-items:center;gap:10px;margin:6px 0 0}
+.attach-row label.tool{cursor:pointer}
+.visually-hidden-file{position:absolute;width:1px;height:1px;opacity:0}
+.attach-row:focus-within label.tool{outline:3px solid var(--focus);outline-offset:2px}
+.compose-actions{display:flex;align-items:center;gap:12px;margin-top:12px}
+.compose-actions .primary{padding:9px 22px}
+.primary:disabled{opacity:.5;cursor:not-allowed}
+.save-state{flex:1;color:var(--muted);font-size:13px}
+.tool.danger{color:var(--danger)}
+.outbox-row{display:flex;align-items:center;gap:8px;padding-right:12px}
+.outbox-reason{display:block;color:var(--danger);font-size:13px;margin-top:2px}
+.outbox-actions{display:flex;gap:6px;flex:none}
 @media (prefers-reduced-motion:no-preference){.toast,.banner{animation:rise .18s ease-out}@keyframes rise{from{opacity:0;transform:translateY(8px)}to{opacity:1;transform:none}}}
 """#
 }

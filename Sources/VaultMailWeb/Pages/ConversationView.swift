@@ -37,7 +37,8 @@ struct ConversationView {
     func render() -> String {
         let subject = thread.subject.isEmpty ? "(no subject)" : thread.subject
         let id = HTML.escape(thread.id)
-        var out = "<article class=\"conversation\" id=\"conversation\" aria-labelledby=\"conv-title\" data-thread=\"\(id)\" data-version=\"\(version)\">"
+        let latest = answerable.map { " data-latest=\"\(HTML.escape($0.id))\"" } ?? ""
+        var out = "<article class=\"conversation\" id=\"conversation\" aria-labelledby=\"conv-title\" data-thread=\"\(id)\" data-version=\"\(version)\"\(latest)>"
         out += "<form id=\"conv-form\" method=\"post\" action=\"/actions\">"
         out += "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\"><input type=\"hidden\" name=\"t\" value=\"\(id)\">"
         out += "<input type=\"hidden\" name=\"return\" value=\"\(HTML.escape(mailbox.url(category: category, thread: thread.id)))\">"
@@ -48,8 +49,30 @@ struct ConversationView {
         out += actions()
         out += "</header><ol class=\"messages\">"
         for message in messages { out += render(message) }
-        out += "</ol></form></article>"
+        out += "</ol>" + replyBar() + "</form></article>"
         return out
+    }
+
+    /// The message Reply, Reply all and Forward answer: the latest one that is not a draft.
+    var answerable: Email? {
+        messages.last { $0.email.sendState == .none || $0.email.sendState == .sent }?.email
+    }
+
+    /// Where the composer goes back to: this conversation.
+    private var here: String { mailbox.url(category: category, thread: thread.id) }
+
+    static func composeURL(_ kind: ComposeKind, email: String, returnTo: String) -> String {
+        "/compose?kind=\(kind.rawValue)&email=\(FormFields.encode(email))&return=\(FormFields.encode(returnTo))"
+    }
+
+    private func replyBar() -> String {
+        guard let email = answerable else { return "" }
+        let links: [(ComposeKind, String, Icon, String)] = [
+            (.reply, "Reply", .reply, "r"), (.replyAll, "Reply all", .replyAll, "a"), (.forward, "Forward", .forward, "f"),
+        ]
+        return "<nav class=\"reply-bar\" aria-label=\"Answer\">" + links.map { kind, label, icon, key in
+            "<a class=\"tool\" href=\"\(HTML.escape(Self.composeURL(kind, email: email.id, returnTo: here)))\" title=\"\(label) (\(key))\" data-compose=\"\(kind.rawValue)\">\(icon.svg())<span>\(label)</span></a>"
+        }.joined() + "</nav>"
     }
 
     private func actions() -> String {
@@ -75,7 +98,12 @@ struct ConversationView {
         if !email.isRead { out += "<span class=\"visually-hidden\">, unread</span>" }
         out += "<span class=\"msg-snippet\">\(HTML.escape(String((email.snippet ?? "").prefix(120))))</span>"
         out += "<time datetime=\"\(email.dateReceived.formatted(.iso8601))\">\(HTML.escape(dates.string(for: email.dateReceived)))</time></summary>"
-        out += "<div class=\"msg-body\">" + headers(email, isMe: isMe) + body(message) + attachments(message) + "</div>"
+        var draftLink = ""
+        if email.sendState == .draft {
+            let url = "/compose?kind=draft&draft=\(FormFields.encode(email.id))&return=\(FormFields.encode(here))"
+            draftLink = "<p class=\"draft-bar\"><span class=\"pill\">Draft</span> <a class=\"tool\" href=\"\(HTML.escape(url))\">\(Icon.compose.svg())<span>Continue writing</span></a></p>"
+        }
+        out += "<div class=\"msg-body\">" + draftLink + headers(email, isMe: isMe) + body(message) + attachments(message) + "</div>"
         return out + "</details></li>"
     }
 
@@ -134,7 +162,7 @@ struct ConversationView {
         var out = "<section class=\"attachments\" aria-label=\"Attachments\"><h3>\(Icon.paperclip.svg())\(listed.count) attachment\(listed.count == 1 ? "" : "s")</h3><ul>"
         for attachment in listed {
             let href = "/message/\(message.email.id)/attachment/\(attachment.id)"
-            let size = ByteCountFormatter.string(fromByteCount: Int64(attachment.sizeBytes), countStyle: .file)
+            let size = ByteSize.string(attachment.sizeBytes)
             out += "<li><a href=\"\(HTML.escape(href))\" download=\"\(HTML.escape(attachment.filename))\"><span class=\"att-name\">\(HTML.escape(attachment.filename))</span><span class=\"att-meta\">\(HTML.escape(attachment.mimeType)) · \(size)</span><span class=\"visually-hidden\">, download</span></a></li>"
         }
         return out + "</ul></section>"

@@ -12,6 +12,10 @@ enum Icon: String {
     case back = "M15 5l-7 7 7 7"
     case move = "M3 6h6l2 2h10v11H3zM12 13h6M15 10l3 3-3 3"
     case keyboard = "M3 6h18v12H3zM7 10h.01M11 10h.01M15 10h.01M7 14h10"
+    case reply = "M10 8L4 13l6 5M4 13h10a6 6 0 016 6"
+    case replyAll = "M11 8l-5 5 5 5M7 8l-5 5 5 5M6 13h8a6 6 0 016 6"
+    case forward = "M14 8l6 5-6 5M20 13H10a6 6 0 00-6 6"
+    case compose = "M4 20h4L19 9l-4-4L4 16zM13 7l4 4"
     case offline = "M2 8a15 15 0 0120 0M5 12a10 10 0 0114 0M8.5 15.5a5 5 0 017 0M12 19h.01M3 3l18 18"
 
     /// The icon as markup; `filled` fills the shape (a starred star).

@@ -46,7 +46,8 @@ struct MailPage {
     static let shortcuts: [(String, String)] = [
         ("j / k", "Next / previous conversation"), ("Enter or o", "Open the conversation"), ("u", "Back to the list"),
         ("e", "Archive"), ("#", "Delete"), ("s", "Star or unstar"), ("Shift+I", "Mark read"), ("Shift+U", "Mark unread"),
-        ("x", "Select the conversation"), ("z", "Undo"), ("/", "Search"), ("?", "Show these shortcuts"),
+        ("x", "Select the conversation"), ("c", "New message"), ("r / a / f", "Reply / Reply all / Forward"),
+        ("Ctrl+Enter", "Send (in the composer)"), ("z", "Undo"), ("/", "Search"), ("?", "Show these shortcuts"),
     ]
 
     static let shortcutsDialog: String = {

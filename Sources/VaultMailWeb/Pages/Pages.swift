@@ -37,8 +37,10 @@ enum Pages {
     }
 
     /// A whole HTML document around `body`, with the app's stylesheet and script.
-    static func document(title: String, bodyClass: String, csrf: String? = nil, body: String) -> String {
+    static func document(title: String, bodyClass: String, csrf: String? = nil, body: String,
+                         scripts: [Asset] = [Assets.script]) -> String {
         let token = csrf.map { "<meta name=\"csrf-token\" content=\"\(HTML.escape($0))\">" } ?? ""
+        let scriptTags = scripts.map { "<script src=\"\($0.path)\" defer></script>" }.joined(separator: "\n")
         return """
             <!doctype html>
             <html lang="en">
@@ -50,7 +52,7 @@ enum Pages {
             <link rel="stylesheet" href="\(Assets.stylesheet.path)">
             <link rel="icon" href="\(Assets.favicon.path)" type="image/svg+xml">
             \(token)
-            <script src="\(Assets.script.path)" defer></script>
+            \(scriptTags)
             </head>
             <body class="\(bodyClass)">
             \(body)

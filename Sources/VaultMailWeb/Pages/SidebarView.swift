@@ -31,7 +31,11 @@ struct SidebarView {
     }
 
     func render() -> String {
-        var out = "<nav class=\"sidebar\" id=\"sidebar\" aria-label=\"Mailboxes\"><h2 class=\"visually-hidden\">Mailboxes</h2><ul class=\"boxes\">"
+        var out = "<nav class=\"sidebar\" id=\"sidebar\" aria-label=\"Mailboxes\">"
+        if !accounts.isEmpty {
+            out += "<a class=\"compose-button\" href=\"/compose?return=\(FormFields.encode(current.url()))\" title=\"New message (c)\">\(Icon.compose.svg())<span>New message</span></a>"
+        }
+        out += "<h2 class=\"visually-hidden\">Mailboxes</h2><ul class=\"boxes\">"
         for entry in top { out += item(entry) }
         out += "</ul>"
         for section in accounts {

@@ -25,7 +25,7 @@ struct ThreadListView {
     /// The list could not be read: the notice offers to try again.
     var failed = false
     /// The Outbox's messages (queued, sending, failed), when the Outbox is shown.
-    var outbox: [Email] = []
+    var outbox: [OutboxEntry] = []
 
     func render() -> String {
         var out = "<section class=\"list-pane\" id=\"list-pane\" aria-labelledby=\"list-title\" data-box=\"\(HTML.escape(mailbox.parameter))\"\(category.map { " data-cat=\"\($0.rawValue)\"" } ?? "")>"
@@ -105,19 +105,33 @@ struct ThreadListView {
     /// The Outbox's rows (also what a live page reads again).
     func outboxRows() -> String { outbox.map(outboxRow).joined() }
 
-    /// A message waiting in the Outbox: its state in words, recipients, subject, when.
-    private func outboxRow(_ email: Email) -> String {
+    /// A message waiting in the Outbox: its state in words, why it has not gone, recipients,
+    /// subject, when; Send now and Cancel (back to a draft) while it has not started going.
+    private func outboxRow(_ entry: OutboxEntry) -> String {
+        let email = entry.email
         let state: String = switch email.sendState {
-        case .queued: "Queued"
+        case .queued: entry.attemptCount > 0 ? "Waiting to retry" : "Queued"
         case .sending: "Sending"
-        case .failed: "Failed — will retry"
+        case .failed: "Failed"
         default: email.sendState.rawValue.capitalized
         }
-        let to = email.toAddresses.map { $0.name ?? $0.email }.joined(separator: ", ")
+        let to = (email.toAddresses + email.ccAddresses + email.bccAddresses).map { $0.name ?? $0.email }.joined(separator: ", ")
         let subject = email.subject.isEmpty ? "(no subject)" : email.subject
-        return "<li class=\"row\"><span class=\"row-link\"><span class=\"row-main\"><span class=\"row-top\"><span class=\"pill state-\(email.sendState.rawValue)\">\(state)</span>"
+        let id = HTML.escape(email.id)
+        var out = "<li class=\"row outbox-row\" data-id=\"\(id)\"><span class=\"row-link\"><span class=\"row-main\"><span class=\"row-top\"><span class=\"pill state-\(email.sendState.rawValue)\">\(state)</span>"
             + "<span class=\"sender\">To \(HTML.escape(to.isEmpty ? "no one yet" : to))</span><time datetime=\"\(email.dateReceived.formatted(.iso8601))\">\(HTML.escape(dates.string(for: email.dateReceived)))</time></span>"
-            + "<span class=\"row-bottom\"><span class=\"subject\">\(HTML.escape(subject))</span></span></span></span></li>"
+            + "<span class=\"row-bottom\"><span class=\"subject\">\(HTML.escape(subject))</span></span>"
+        if let reason = entry.lastError {
+            var why = reason
+            if email.sendState == .queued, let next = entry.nextAttemptAt { why += " Next try \(dates.string(for: next))." }
+            out += "<span class=\"outbox-reason\">\(HTML.escape(why))</span>"
+        }
+        out += "</span></span>"
+        if email.sendState == .queued || email.sendState == .failed {
+            out += "<span class=\"outbox-actions\"><button class=\"tool\" formaction=\"/outbox/retry\" name=\"draft\" value=\"\(id)\" aria-label=\"Send now: \(HTML.escape(subject))\">Send now</button>"
+                + "<button class=\"tool\" formaction=\"/outbox/cancel\" name=\"draft\" value=\"\(id)\" aria-label=\"Cancel sending and edit: \(HTML.escape(subject))\">Cancel</button></span>"
+        }
+        return out + "</li>"
     }
 
     private func avatar(_ thread: EmailThread) -> String {

@@ -22,6 +22,15 @@ struct FormFields: Sendable {
         pairs.filter { $0.name == name }.map(\.value)
     }
 
+    mutating func append(_ name: String, _ value: String) {
+        pairs.append((name, value))
+    }
+
+    /// The fields as a query string.
+    var encoded: String {
+        pairs.map { Self.encode($0.name) + "=" + Self.encode($0.value) }.joined(separator: "&")
+    }
+
     /// Percent-decoding with `+` as a space; a broken escape is kept as it is.
     static func decode(_ text: some StringProtocol) -> String {
         var bytes: [UInt8] = []

@@ -18,7 +18,7 @@ extension WebApp {
             let cursor = query["cursor"].flatMap(ThreadCursor.init(encoded:))
             var view = self.listView(mailbox, context, query: query, csrf: self.csrf(context: requestContext))
             if mailbox == .outbox {
-                view.outbox = (try? await self.mail.fetchThreads.fetchOutboxEmails(accountId: nil)) ?? []
+                view.outbox = (try? await self.mail.compose.outboxEntries(accountId: nil)) ?? []
                 return Pages.html(view.outboxRows())
             }
             switch await screen.page(mailbox, context, category: view.category, cursor: cursor, limit: limit) {
@@ -77,7 +77,7 @@ extension WebApp {
             list.title = "Search"
             list.notice = "Searching mail is not part of this version yet: it comes with VaultMail's search engine. Until then, browse your folders."
         } else if mailbox == .outbox {
-            if let pending = try? await mail.fetchThreads.fetchOutboxEmails(accountId: nil) {
+            if let pending = try? await mail.compose.outboxEntries(accountId: nil) {
                 list.outbox = pending
             } else {
                 list.notice = "The Outbox could not be read. Reload the page to try again."

@@ -16,6 +16,6 @@ struct WebRequestContext: RequestContext {
         channel = source.channel
     }
 
-    /// Mail uploads are part 2's business; reading needs small forms only.
-    var maxUploadSize: Int { 1 << 20 }
+    /// Forms (a long message with its quote); files are read by the attach route with its own limit.
+    var maxUploadSize: Int { 8 << 20 }
 }

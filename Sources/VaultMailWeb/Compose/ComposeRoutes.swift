@@ -1,0 +1,274 @@
+import Foundation
+import Hummingbird
+import VaultMailCore
+
+extension WebApp {
+    /// The composer: `GET /compose` (new, reply, reply-all, forward, or a draft to continue) and
+    /// what its script and form post: save as the user types, send with the undo window, undo,
+    /// discard, attach and detach files, and recipient suggestions.
+    func addComposeRoutes(to router: Router<WebRequestContext>) {
+        router.get("/compose") { request, context -> Response in
+            let query = FormFields(request.uri.query ?? "")
+            return await self.composer(query, csrf: self.csrf(context: context))
+        }
+        router.get("/compose/contacts") { request, _ -> Response in
+            let query = FormFields(request.uri.query ?? "")
+            let found = await self.mail.contacts.suggestions(for: query["q"] ?? "", limit: 8)
+            let items = found.map { contact in
+                "{\"email\":\(ActionOutcome.quote(contact.email)),\"name\":\(ActionOutcome.quote(contact.name ?? "")),"
+                    + "\"value\":\(ActionOutcome.quote(ComposeTemplate.formatted(contact.participant)))}"
+            }
+            return Pages.json("[" + items.joined(separator: ",") + "]")
+        }
+        router.post("/compose/save") { _, context -> Response in
+            do {
+                let id = try await self.saveDraft(context.form, checkAddresses: false)
+                return Pages.json("{\"draft\":\(ActionOutcome.quote(id)),\"problems\":\(self.addressProblems(context.form))}")
+            } catch {
+                return Pages.json("{\"error\":\(ActionOutcome.quote("Not saved: \(error)"))}", status: .badRequest)
+            }
+        }
+        router.post("/compose/send") { request, context -> Response in
+            await self.send(context.form, wantsJSON: request.headers[.accept]?.contains("application/json") == true,
+                            csrf: self.csrf(context: context))
+        }
+        router.post("/compose/undo") { _, context -> Response in
+            guard let id = context.form["draft"], !id.isEmpty else { return Pages.plain(.badRequest, "Name the message to take back (draft=).") }
+            do {
+                try await self.mail.compose.cancel(emailId: id)
+                return Pages.json("{\"draft\":\(ActionOutcome.quote(id)),\"url\":\(ActionOutcome.quote(Self.draftURL(id)))}")
+            } catch {
+                return Pages.json("{\"error\":\(ActionOutcome.quote("\(error)"))}", status: .conflict)
+            }
+        }
+        router.post("/compose/discard") { request, context -> Response in
+            let form = ComposeForm(context.form, defaultAccount: "")
+            var message = "Draft discarded."
+            if let id = form.content.draftId {
+                do {
+                    if let problem = try await self.mail.compose.discardDraft(emailId: id) { message = "Draft discarded here; \(problem)." }
+                } catch {
+                    message = "The draft could not be discarded: \(error)"
+                }
+            }
+            if request.headers[.accept]?.contains("application/json") == true {
+                return Pages.json("{\"message\":\(ActionOutcome.quote(message)),\"url\":\(ActionOutcome.quote(form.returnTo))}")
+            }
+            return Pages.redirect(Self.withNotice(form.returnTo, message))
+        }
+        router.post("/outbox/retry") { _, context -> Response in
+            guard let id = context.form["draft"], !id.isEmpty else { return Pages.plain(.badRequest, "Name the message (draft=).") }
+            let message: String
+            do {
+                message = switch try await self.mail.compose.retry(emailId: id) {
+                case .sent: "Sent."
+                case .cancelled: "Cancelled; it is a draft again."
+                case .queued(let reason, _): "Still not sent: \(reason). It stays in the Outbox and is tried again."
+                case .failed(let reason): "Sending failed: \(reason)"
+                }
+            } catch {
+                message = "\(error)"
+            }
+            return Pages.redirect(Self.withNotice(Mailbox.outbox.url(), message))
+        }
+        router.post("/outbox/cancel") { _, context -> Response in
+            guard let id = context.form["draft"], !id.isEmpty else { return Pages.plain(.badRequest, "Name the message (draft=).") }
+            do {
+                try await self.mail.compose.cancel(emailId: id)
+                return Pages.redirect(Self.draftURL(id, returnTo: Mailbox.outbox.url()))
+            } catch {
+                return Pages.redirect(Self.withNotice(Mailbox.outbox.url(), "\(error)"))
+            }
+        }
+        router.post("/compose/attach") { request, context -> Response in
+            await self.attach(request, context: context)
+        }
+        router.post("/compose/detach") { request, context -> Response in
+            let form = ComposeForm(context.form, defaultAccount: "")
+            guard let id = form.content.draftId, let index = Int(context.form["index"] ?? ""),
+                  let draft = try? await self.mail.compose.draft(emailId: id) else {
+                return Pages.plain(.badRequest, "Name the draft (draft=) and the attachment (index=).")
+            }
+            var files = draft.attachments
+            if files.indices.contains(index) { files.remove(at: index) }
+            do {
+                _ = try await self.mail.compose.saveDraft(
+                    Self.content(of: draft.entry.email), html: draft.entry.email.bodyHTML, attachments: files,
+                    serverCopy: Self.draftCopyDelay, checkAddresses: false)
+            } catch {
+                return Pages.plain(.badRequest, "The attachment could not be removed: \(error)")
+            }
+            if request.headers[.accept]?.contains("application/json") == true {
+                return Pages.json(Self.attachmentsJSON(files))
+            }
+            return Pages.redirect(Self.draftURL(id, returnTo: form.returnTo))
+        }
+    }
+
+    /// How long after the last save the draft's copy goes to the server's Drafts folder.
+    static let draftCopyDelay: Duration = .seconds(3)
+
+    static func draftURL(_ id: String, returnTo: String? = nil) -> String {
+        var url = "/compose?kind=draft&draft=" + FormFields.encode(id)
+        if let returnTo { url += "&return=" + FormFields.encode(returnTo) }
+        return url
+    }
+
+    static func withNotice(_ target: String, _ message: String) -> String {
+        target + (target.contains("?") ? "&" : "?") + "notice=" + FormFields.encode(message)
+    }
+
+    /// Saves the posted composer as a draft; the HTML alternative is rendered for Markdown.
+    func saveDraft(_ fields: FormFields, checkAddresses: Bool) async throws -> String {
+        let form = ComposeForm(fields, defaultAccount: "")
+        let content = form.content
+        let html = content.markdown ? mail.markdown.html(fromMarkdown: content.body) : nil
+        var attachments: [DraftAttachment]?
+        if content.draftId == nil, let original = content.forwardedEmailId {
+            attachments = try await forwardedAttachments(of: original)
+        }
+        let id = try await mail.compose.saveDraft(content, html: html, attachments: attachments,
+                                                  serverCopy: Self.draftCopyDelay, checkAddresses: checkAddresses)
+        return id
+    }
+
+    /// `{"to": "reason", …}` for the addresses that cannot be sent to, as the user typed them.
+    func addressProblems(_ fields: FormFields) -> String {
+        var problems: [String] = []
+        for field in ["to", "cc", "bcc"] {
+            for address in fields.all(field).flatMap(EmailAddress.split) {
+                do {
+                    _ = try EmailAddress.parse(address, field: field.capitalized)
+                } catch {
+                    problems.append("{\"field\":\"\(field)\",\"address\":\(ActionOutcome.quote(address)),\"reason\":\(ActionOutcome.quote("\(error)"))}")
+                }
+            }
+        }
+        return "[" + problems.joined(separator: ",") + "]"
+    }
+
+    /// Saves, checks, and starts sending with the undo window (AC-U-11). Without the script
+    /// the browser goes back where it came from with a notice.
+    func send(_ fields: FormFields, wantsJSON: Bool, csrf: String) async -> Response {
+        let form = ComposeForm(fields, defaultAccount: "")
+        func refuse(_ message: String, draft: String?) -> Response {
+            if wantsJSON {
+                return Pages.json("{\"error\":\(ActionOutcome.quote(message)),\"draft\":\(ActionOutcome.quote(draft ?? ""))}", status: .badRequest)
+            }
+            var query = FormFields()
+            query.append("kind", draft == nil ? form.content.forwardedEmailId == nil ? "new" : "forward" : "draft")
+            if let draft { query.append("draft", draft) }
+            query.append("problem", message)
+            query.append("return", form.returnTo)
+            return Pages.redirect("/compose?" + query.encoded)
+        }
+        if form.content.to.isEmpty && form.content.cc.isEmpty && form.content.bcc.isEmpty {
+            return refuse("Add at least one recipient in To, Cc or Bcc.", draft: form.content.draftId)
+        }
+        let id: String
+        do {
+            id = try await saveDraft(fields, checkAddresses: true)
+        } catch {
+            return refuse("Not sent: \(error)", draft: form.content.draftId)
+        }
+        if let draft = try? await mail.compose.draft(emailId: id),
+           let limit = await mail.compose.sizeLimit(accountId: draft.entry.email.accountId) {
+            let estimate = Self.encodedSize(draft.entry.email, attachments: draft.attachments)
+            if estimate > limit {
+                return refuse("Not sent: with its attachments the message is about \(ByteSize.string(estimate)), and the server accepts at most \(ByteSize.string(limit)). Remove an attachment or share it another way.", draft: id)
+            }
+        }
+        let sendsAt: Date
+        do {
+            sendsAt = try await mail.compose.startSending(emailId: id)
+        } catch {
+            return refuse("Not sent: \(error)", draft: id)
+        }
+        await mail.contacts.invalidate()
+        let seconds = max(0, Int(sendsAt.timeIntervalSince(mail.clock.now).rounded()))
+        if wantsJSON {
+            return Pages.json("{\"draft\":\(ActionOutcome.quote(id)),\"undoSeconds\":\(seconds),\"url\":\(ActionOutcome.quote(form.returnTo)),\"subject\":\(ActionOutcome.quote(form.content.subject))}")
+        }
+        let message = seconds > 0
+            ? "Sending in \(seconds) seconds. To take it back, cancel it in the Outbox before then."
+            : "Sending. The Outbox shows it until it has gone."
+        return Pages.redirect(Self.withNotice(form.returnTo, message))
+    }
+
+    /// About the size of the message on the wire: attachments grow by a third in base64.
+    static func encodedSize(_ email: Email, attachments: [DraftAttachment]) -> Int {
+        let text = (email.bodyPlain?.utf8.count ?? 0) + (email.bodyHTML?.utf8.count ?? 0)
+        return 2_048 + text * 105 / 100 + attachments.reduce(0) { $0 + ($1.data.count + 2) / 3 * 4 * 78 / 76 }
+    }
+
+    /// One file posted as the request body (`name=` in the query, its type in Content-Type),
+    /// added to the draft (`draft=`).
+    func attach(_ request: Request, context: WebRequestContext) async -> Response {
+        let query = FormFields(request.uri.query ?? "")
+        guard let id = query["draft"], let name = query["name"], !name.isEmpty else {
+            return Pages.plain(.badRequest, "Name the draft (draft=) and the file (name=).")
+        }
+        guard let draft = try? await mail.compose.draft(emailId: id) else {
+            return Pages.plain(.notFound, "That draft was sent or discarded.")
+        }
+        let limit = await mail.compose.sizeLimit(accountId: draft.entry.email.accountId) ?? Self.largestAttachment
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: min(limit, Self.largestAttachment))
+        } catch {
+            return Pages.plain(.contentTooLarge, "\(name) is larger than the \(ByteSize.string(min(limit, Self.largestAttachment))) the server accepts; share it another way.")
+        }
+        let type = request.headers[.contentType].flatMap { $0.isEmpty ? nil : $0 } ?? "application/octet-stream"
+        let file = DraftAttachment(filename: Self.safeFilename(name), mimeType: type, data: Data(buffer.readableBytesView))
+        let files = draft.attachments + [file]
+        do {
+            _ = try await mail.compose.saveDraft(
+                Self.content(of: draft.entry.email), html: draft.entry.email.bodyHTML, attachments: files,
+                serverCopy: Self.draftCopyDelay, checkAddresses: false)
+        } catch {
+            return Pages.plain(.badRequest, "\(name) could not be attached: \(error)")
+        }
+        return Pages.json(Self.attachmentsJSON(files))
+    }
+
+    /// The largest file the composer takes when the server names no limit.
+    static let largestAttachment = 50 << 20
+
+    static func attachmentsJSON(_ files: [DraftAttachment]) -> String {
+        "[" + files.map { "{\"name\":\(ActionOutcome.quote($0.filename)),\"size\":\($0.data.count),\"sizeText\":\(ActionOutcome.quote(ByteSize.string($0.data.count)))}" }
+            .joined(separator: ",") + "]"
+    }
+
+    /// A file name without a path or control characters.
+    static func safeFilename(_ name: String) -> String {
+        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? "attachment"
+        let clean = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
+        return clean.isEmpty ? "attachment" : String(clean.prefix(200))
+    }
+
+    /// A saved draft's fields, to save it again with other attachments.
+    static func content(of email: Email) -> DraftContent {
+        var content = DraftContent(accountId: email.accountId)
+        content.draftId = email.id
+        content.to = email.toAddresses.map(ComposeTemplate.formatted)
+        content.cc = email.ccAddresses.map(ComposeTemplate.formatted)
+        content.bcc = email.bccAddresses.map(ComposeTemplate.formatted)
+        content.subject = email.subject
+        content.body = email.bodyPlain ?? ""
+        content.markdown = email.bodyHTML != nil
+        content.inReplyTo = email.inReplyTo
+        content.references = email.references
+        content.threadId = email.threadId
+        return content
+    }
+
+    /// The files a forward carries: the original's attachments (not the images its HTML shows inline).
+    func forwardedAttachments(of emailId: String) async throws -> [DraftAttachment] {
+        var files: [DraftAttachment] = []
+        for attachment in try await mail.emails.getAttachments(emailId: emailId) where !attachment.isInline {
+            let content = try await mail.attachments.content(emailId: emailId, attachmentId: attachment.id)
+            files.append(DraftAttachment(filename: attachment.filename, mimeType: attachment.mimeType, data: Data(content.data)))
+        }
+        return files
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import VaultMailCore
+
+extension WebApp {
+    /// `GET /compose`: `kind=new|reply|reply-all|forward|draft`, `email=` the message answered
+    /// or forwarded, `draft=` the draft to continue, `account=`, `to=` (a mailto), `return=`.
+    func composer(_ query: FormFields, csrf: String) async -> Response {
+        let accounts = ((try? await mail.accounts.getAccounts()) ?? []).filter(\.isActive)
+        guard let firstAccount = accounts.first else {
+            return Pages.redirect(Self.withNotice("/mail", "Add an account before writing mail."))
+        }
+        let returnTo = WebApp.safeReturn(query["return"])
+        var kind = ComposeKind(rawValue: query["kind"] ?? "") ?? .new
+        var problem = query["problem"]
+        var content = DraftContent(accountId: await defaultAccount(query, returnTo: returnTo, accounts: accounts) ?? firstAccount.id)
+        var attachments: [ComposerView.AttachmentItem] = []
+        var forwarded: [ComposerView.AttachmentItem] = []
+        let signatures = await MainActor.run { mail.settings.signatures }
+
+        switch kind {
+        case .draft:
+            if let id = query["draft"], let draft = try? await mail.compose.draft(emailId: id), draft.entry.state == .draft {
+                content = Self.content(of: draft.entry.email)
+                attachments = draft.attachments.map { .init(filename: $0.filename, size: $0.data.count) }
+            } else {
+                problem = problem ?? "That draft was sent or discarded; this is a new message."
+                kind = .new
+            }
+        case .reply, .replyAll, .forward:
+            guard let id = query["email"], let original = try? await mail.emails.getEmail(id: id),
+                  let account = accounts.first(where: { $0.id == original.accountId }) else {
+                problem = "The message to answer is no longer here; this is a new message."
+                kind = .new
+                break
+            }
+            content = ComposeTemplate.make(kind, answering: original, account: account, ownAddresses: Set(accounts.map(\.email)),
+                                           signature: signatures[account.id], timeZone: mail.clock.timeZone)
+            if kind == .forward {
+                forwarded = ((try? await mail.emails.getAttachments(emailId: id)) ?? []).filter { !$0.isInline }
+                    .map { .init(filename: $0.filename, size: $0.sizeBytes) }
+            }
+        case .new:
+            break
+        }
+        if kind == .new {
+            content.to = query.all("to").flatMap(EmailAddress.split)
+            content.subject = query["subject"] ?? content.subject
+            if content.body.isEmpty, let signature = signatures[content.accountId], !signature.isEmpty {
+                content.body = "\n\n" + ComposeTemplate.signatureBlock(signature)
+            }
+        }
+        let view = ComposerView(
+            kind: kind, content: content, accounts: accounts, attachments: attachments, forwarded: forwarded,
+            sizeLimit: await mail.compose.sizeLimit(accountId: content.accountId), problem: problem, returnTo: returnTo, csrf: csrf)
+        return Pages.html(view.render())
+    }
+
+    /// The account a new message is written from: the one asked for, else the one whose
+    /// folder the user came from, else the first.
+    private func defaultAccount(_ query: FormFields, returnTo: String, accounts: [Account]) async -> String? {
+        if let asked = query["account"], accounts.contains(where: { $0.id == asked }) { return asked }
+        let back = FormFields(returnTo.split(separator: "?", maxSplits: 1).dropFirst().first ?? "")
+        if case .folder(let folderId)? = Mailbox(parameter: back["box"]), let folder = try? await mail.emails.getFolder(id: folderId) {
+            return folder.accountId
+        }
+        return nil
+    }
+}
