@@ -79,6 +79,13 @@ public struct GRDBOutboxRepository: OutboxRepository {
         }
     }
 
+    public func drafts(accountId: String?) async throws -> [OutboxEntry] {
+        try await writer.read { db in
+            if let accountId { return try Self.entries(db, where: "e.sendState = 'draft' AND e.accountId = ?", [accountId]) }
+            return try Self.entries(db, where: "e.sendState = 'draft'", [])
+        }
+    }
+
     public func outbox(accountId: String?) async throws -> [OutboxEntry] {
         try await writer.read { db in
             let states = "e.sendState IN ('queued', 'sending', 'failed')"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Synchronization
 import VaultMailApp
 
 struct SyncCommand: AsyncParsableCommand {
@@ -70,20 +71,63 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "The account to send from.") var account: String
     @Option(help: "A recipient (repeat for more).") var to: [String] = []
     @Option(help: "A copy recipient (repeat for more).") var cc: [String] = []
+    @Option(help: "A blind copy recipient, named in no header (repeat for more).") var bcc: [String] = []
     @Option(help: "The subject.") var subject: String?
     @Option(name: .customLong("reply-to"), help: ArgumentHelp("Answer this email: To, Re: subject, In-Reply-To and References follow.", valueName: "email-id"))
     var replyTo: String?
+    @Flag(help: "With --reply-to: answer everyone on the email (Cc the others), never yourself.") var replyAll = false
+    @Option(help: ArgumentHelp("Forward this email: its text below yours, its attachments carried.", valueName: "email-id"))
+    var forward: String?
     @Option(help: ArgumentHelp("A file to attach (repeat for more).", valueName: "file")) var attach: [String] = []
+    @Flag(help: "The body is Markdown: send it with an HTML alternative.") var markdown = false
+    @Option(help: ArgumentHelp("Wait this many seconds before sending; Ctrl-C meanwhile keeps it as a draft.", valueName: "seconds"))
+    var undoDelay = 0
+
+    func validate() throws {
+        if replyAll && replyTo == nil { throw ValidationError("--reply-all answers the email of --reply-to: give one") }
+        if replyTo != nil && forward != nil { throw ValidationError("--reply-to and --forward exclude each other") }
+        guard (0...300).contains(undoDelay) else { throw ValidationError("--undo-delay is 0 to 300 seconds") }
+    }
 
     @MainActor
     func run() async throws {
         let body = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         var outgoing = CommandSession.Outgoing(account: account, to: to, body: body)
         outgoing.cc = cc
+        outgoing.bcc = bcc
         outgoing.subject = subject
         outgoing.replyTo = replyTo
+        outgoing.replyAll = replyAll
+        outgoing.forward = forward
         outgoing.attachments = attach
-        emit(try await global.session().send(outgoing))
+        outgoing.markdown = markdown
+        outgoing.undoDelay = undoDelay
+        if undoDelay > 0 {
+            Interrupt.install()
+            FileHandle.standardError.write(Data("Sending in \(undoDelay) s; Ctrl-C keeps it as a draft.\n".utf8))
+        }
+        emit(try await global.session().send(outgoing) {
+            while !Task.isCancelled && !Interrupt.caught { try? await Task.sleep(for: .milliseconds(50)) }
+        })
+    }
+}
+
+/// Ctrl-C during `send --undo-delay`: recorded, so the wait ends and the message stays a draft.
+enum Interrupt {
+    private static let received = Atomic<Bool>(false)
+    static func install() { signal(SIGINT) { _ in Interrupt.received.store(true, ordering: .relaxed) } }
+    static var caught: Bool { received.load(ordering: .relaxed) }
+}
+
+struct DraftsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "drafts", abstract: "List the drafts (continue one in the web app).")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Only this account.") var account: String?
+    @Flag(help: "JSON.") var json = false
+
+    @MainActor
+    func run() async throws {
+        emit(try await global.session().drafts(account: account, json: json))
     }
 }
 

@@ -81,4 +81,165 @@ struct WebAppComposeTests {
             }
         }
     }
+
+    /// The tokens of a recipients field, as the composer shows them.
+    static func tokens(_ browser: BrowserSession, _ field: String) async throws -> [String] {
+        try await browser.js("return Array.from(document.querySelectorAll('[data-field=\(field)] .token')).map(t => t.dataset.value)") as? [String] ?? []
+    }
+
+    /// Presses `key` on the open conversation and waits for the composer it opens.
+    static func answer(_ browser: BrowserSession, key: String) async throws {
+        try await browser.js("document.querySelector('#conv-title').focus()")
+        try await browser.keys([key])
+        try await browser.wait("return location.pathname === '/compose' && document.querySelector('#composer') !== null")
+    }
+
+    /// Writes `text` at the top of the body and sends with Ctrl+Enter; waits for the list page.
+    static func writeAndSend(_ browser: BrowserSession, _ text: String) async throws {
+        try await browser.js("const b = document.querySelector('#body'); b.focus(); b.setSelectionRange(0, 0)")
+        try await browser.keys([text])
+        try await browser.keys(["CTRL+ENTER"])
+        try await browser.wait("return location.pathname === '/mail'", timeout: 20)
+    }
+
+    @Test("AC-U-08: Reply quotes and threads, Reply all leaves the user out, Forward carries the attachment; all reach SMTP and Sent")
+    func replyReplyAllForward() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.deliverReadingMail(fillers: 2)
+            try world.deliver(EndToEndWorld.message(
+                "Team sync", headers: ["Cc: Alan Turing <alan@example.org>, Ada <\(EndToEndWorld.address)>, linus@example.net"],
+                body: "Shall we meet on Thursday?"))
+            try await world.addAccount()
+            try await world.startDaemon()
+            let browser = try await world.signedInBrowser()
+            defer { browser.stop() }
+
+            // Reply (r) to the latest message of "Quarterly plan": to Grace, Re:, threaded, quoted.
+            try await world.openRow(browser, containing: "Quarterly plan")
+            try await Self.answer(browser, key: "r")
+            #expect(try await Self.tokens(browser, "to") == ["Grace Hopper <grace@example.org>"])
+            #expect(try await browser.string("return document.querySelector('#subject').value") == "Re: Quarterly plan")
+            let quoted = try await browser.string("return document.querySelector('#body').value")
+            #expect(quoted.contains("Grace Hopper <grace@example.org> wrote:"), "attribution: \(quoted)")
+            #expect(quoted.contains("> Final version attached."), "quote: \(quoted)")
+            try await Self.writeAndSend(browser, "Thanks, approved.")
+            let reply = try PythonEmailParser.parse(try await world.smtp.waitForMessages(count: 1)[0].raw)
+            #expect(reply.inReplyTo == "<plan-3@example.org>")
+            #expect(reply.references?.split(separator: " ").map(String.init) == ["<plan-1@example.org>", "<plan-2@example.org>", "<plan-3@example.org>"])
+            #expect(reply.text?.hasPrefix("Thanks, approved.") == true)
+            #expect(reply.text?.contains("> Final version attached.") == true)
+            #expect(reply.html == nil, "a plain-text reply carries no HTML the user did not write")
+            try await world.eventually("the reply in Sent, threaded", timeout: .seconds(30)) {
+                try await world.otherClient.messages(in: "Sent").contains { $0.subject == "Re: Quarterly plan" && $0.inReplyTo == "<plan-3@example.org>" }
+            }
+
+            // Forward, from the message that has plan.pdf, carries it (the latest message is now the reply).
+            try await world.openRow(browser, containing: "Quarterly plan")
+            try await browser.js("""
+                const message = Array.from(document.querySelectorAll('#conversation .message')).find(m => m.textContent.includes('plan.pdf'));
+                message.querySelector('details').open = true; message.querySelector('[data-compose-message=forward]').click();
+                """)
+            try await browser.wait("return location.pathname === '/compose' && document.querySelector('#composer') !== null")
+            #expect(try await browser.string("return document.querySelector('#attachment-list').textContent").contains("plan.pdf"))
+            try await browser.click("#to")
+            try await browser.keys(["alan@example.org", ","])
+            try await Self.writeAndSend(browser, "For your files.")
+            let forward = try PythonEmailParser.parse(try await world.smtp.waitForMessages(count: 2)[1].raw)
+            #expect(forward.subject == "Fwd: Re: Quarterly plan")
+            #expect(forward.attachments.map(\.filename) == ["plan.pdf"])
+            #expect(forward.text?.contains("---------- Forwarded message ----------") == true)
+
+            // Reply all (a): the sender in To, the others in Cc, never the user.
+            try await world.openRow(browser, containing: "Team sync")
+            try await Self.answer(browser, key: "a")
+            #expect(try await Self.tokens(browser, "to") == ["Grace Hopper <grace@example.org>"])
+            #expect(try await Self.tokens(browser, "cc") == ["Alan Turing <alan@example.org>", "linus@example.net"])
+            try await Self.writeAndSend(browser, "Thursday works.")
+            let all = try await world.smtp.waitForMessages(count: 3)[2]
+            #expect(Set(all.recipients) == ["grace@example.org", "alan@example.org", "linus@example.net"])
+        }
+    }
+
+    /// Opens a new message, addressed and with a subject and body.
+    static func newMessage(_ browser: BrowserSession, to: String, subject: String, body: String) async throws {
+        try await browser.js("location.href = '/compose'")
+        try await browser.wait("return document.querySelector('#composer') !== null && document.activeElement && document.activeElement.id === 'to'")
+        try await browser.keys([to, ","])
+        try await browser.click("#subject")
+        try await browser.keys([subject])
+        try await browser.click("#body")
+        try await browser.keys([body])
+    }
+
+    @Test("AC-U-10/11: a draft survives a reload and is one copy in the server's Drafts; Undo within the window sends nothing")
+    func draftsAndUndo() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.deliverReadingMail(fillers: 1)
+            try await world.addAccount()
+            try await world.startDaemon()
+            let browser = try await world.signedInBrowser()
+            defer { browser.stop() }
+            let drafts = { try await world.otherClient.messages(in: "Drafts").filter { $0.subject == "Plans for Friday" } }
+
+            try await Self.newMessage(browser, to: "alan@example.org", subject: "Plans for Friday", body: "First line.")
+            try await browser.wait("return /saved/i.test(document.querySelector('#save-state').textContent) && location.search.includes('draft=')", timeout: 20)
+            try await world.eventually("the draft in the server's Drafts", timeout: .seconds(30)) { try await drafts().count == 1 }
+            let firstCopy = try await drafts()[0].uid
+            try await browser.keys(["ENTER", "Second line."])
+            try await world.eventually("the new version replacing the old on the server", timeout: .seconds(30)) {
+                let copies = try await drafts()
+                return copies.count == 1 && copies[0].uid != firstCopy
+            }
+
+            // A reload (or a crash of the browser) loses nothing: the URL names the draft.
+            try await browser.js("location.reload()")
+            try await browser.wait("return document.querySelector('#body') !== null && document.querySelector('#body').value.includes('Second line.')")
+            #expect(try await Self.tokens(browser, "to") == ["alan@example.org"])
+            #expect(try await browser.string("return document.querySelector('#subject').value") == "Plans for Friday")
+
+            // Send, then Undo inside the window: back in the composer with the draft; nothing sent.
+            try await browser.keys(["CTRL+ENTER"])
+            try await browser.wait("return location.pathname === '/mail' && document.querySelector('#toasts').textContent.includes('Sending')", timeout: 20)
+            try await browser.js("Array.from(document.querySelectorAll('#toasts button')).find(b => b.textContent === 'Undo').click()")
+            try await browser.wait("return location.pathname === '/compose' && document.querySelector('#body') !== null && document.querySelector('#body').value.includes('Second line.')", timeout: 20)
+            try await world.expectAccessible(browser, page: "a draft in the composer")
+            try await browser.click("#discard")
+            try await browser.wait("return location.pathname === '/mail'", timeout: 20)
+            try await world.eventually("the discarded draft gone from the server", timeout: .seconds(30)) { try await drafts().isEmpty }
+
+            // A message sent after the undone one's window: when it arrives, it is the only one.
+            try await Self.newMessage(browser, to: "alan@example.org", subject: "Control", body: "Sent normally.")
+            try await browser.keys(["CTRL+ENTER"])
+            let received = try await world.smtp.waitForMessages(count: 1)
+            let subject = try PythonEmailParser.parse(received[0].raw).subject
+            #expect(received.count == 1 && subject == "Control", "the SMTP server got \(received.count) messages: the undone one was sent")
+        }
+    }
+
+    @Test("AC-F-07: without a connection the message waits in the Outbox and goes when the server is back")
+    func offlineSend() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.deliverReadingMail(fillers: 1)
+            try await world.addAccount()
+            try await world.startDaemon()
+            let browser = try await world.signedInBrowser()
+            defer { browser.stop() }
+            world.smtp.stop()
+
+            try await Self.newMessage(browser, to: "alan@example.org", subject: "Written offline", body: "This waits for the server.")
+            try await browser.keys(["CTRL+ENTER"])
+            try await browser.wait("return location.pathname === '/mail'", timeout: 20)
+            try await browser.js("location.href = '/mail?box=outbox'")
+            try await browser.wait("return document.querySelector('.outbox-row') !== null && document.querySelector('.outbox-row').textContent.includes('Written offline') && document.querySelector('.outbox-reason') !== null", timeout: 60)
+            let reason = try await browser.string("return document.querySelector('.outbox-reason').textContent")
+            #expect(reason.contains("127.0.0.1"), "the reason names the server: \(reason)")
+            try await world.screenshots(browser, name: "outbox")
+            try await world.expectAccessible(browser, page: "the Outbox")
+
+            try await world.smtp.restart()
+            let received = try await world.smtp.waitForMessages(count: 1, timeout: .seconds(120))
+            #expect(try PythonEmailParser.parse(received[0].raw).subject == "Written offline")
+            try await browser.wait("return document.querySelector('.outbox-row') === null", timeout: 30)
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VaultMailCore
+import VaultMailStore
 import VaultMailTesting
 @testable import VaultMailWeb
 
@@ -113,14 +114,21 @@ struct WebPagesTests {
     func outbox() async throws {
         try await WebFixture.with { web in
             let id = web.account.id
-            try await web.store([
-                MailFixtures.email(accountId: id, number: 1, subject: "Waiting", sendState: .queued),
-                MailFixtures.email(accountId: id, number: 2, subject: "Bounced back", sendState: .failed),
-            ], in: .drafts)
+            let outbox = GRDBOutboxRepository(database: web.database)
+            for (number, subject) in [(1, "Waiting"), (2, "Bounced back")] {
+                let email = MailFixtures.email(accountId: id, number: number, subject: subject)
+                try await outbox.saveDraft(email, attachments: [])
+                try await outbox.queue(emailId: email.id, rawMessage: Array("raw".utf8), notBefore: .distantFuture, now: Date())
+                if number == 2 {
+                    _ = try await outbox.claim(emailId: email.id, runId: "test", now: Date(), ignoringSchedule: true, leaseUntil: .distantFuture)
+                    try await outbox.markFailed(emailId: email.id, reason: "550 mailbox unavailable")
+                }
+            }
             let session = try await web.signIn()
             let page = try await web.get("/mail?box=outbox", cookie: session.cookie).text
             #expect(page.contains("Queued</span>") && page.contains("Waiting"))
-            #expect(page.contains("Failed — will retry</span>") && page.contains("Bounced back"))
+            #expect(page.contains("Failed</span>") && page.contains("Bounced back") && page.contains("550 mailbox unavailable"))
+            #expect(page.contains("formaction=\"/outbox/retry\"") && page.contains("formaction=\"/outbox/cancel\""))
             #expect(page.contains("<span class=\"box-name\">Outbox</span><span class=\"count\"><span class=\"visually-hidden\">, </span>2<span class=\"visually-hidden\"> waiting</span>"))
         }
     }

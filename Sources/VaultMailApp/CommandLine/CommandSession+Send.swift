@@ -1,15 +1,27 @@
 import Foundation
 import VaultMailCore
+import VaultMailMarkdown
+import VaultMailMIME
 
 extension CommandSession {
     public struct Outgoing: Sendable {
         public var account: String
         public var to: [String]
         public var cc: [String] = []
+        public var bcc: [String] = []
         public var subject: String?
+        /// Answer this email (To, Re:, In-Reply-To and References follow it).
         public var replyTo: String?
+        /// With `replyTo`: everyone on the original, not only its sender.
+        public var replyAll = false
+        /// Forward this email: its text below the body, its attachments carried.
+        public var forward: String?
         public var attachments: [String] = []
         public var body: String
+        /// Send the body as Markdown (with an HTML alternative).
+        public var markdown = false
+        /// Seconds to wait before sending, during which `cancelled` taking it back keeps it as a draft.
+        public var undoDelay = 0
 
         public init(account: String, to: [String], body: String) {
             self.account = account
@@ -18,33 +30,43 @@ extension CommandSession {
         }
     }
 
-    /// `vaultmail send`: builds the message, sends it now; when the server cannot be reached
-    /// it stays in the outbox and the daemon sends it later.
-    public func send(_ outgoing: Outgoing) async throws -> String {
+    /// `vaultmail send`: builds the message and sends it now, or after `undoDelay` seconds
+    /// unless `cancelled` returns first (Ctrl-C; it stays a draft). When the server cannot be
+    /// reached it stays in the outbox and the daemon sends it later.
+    public func send(_ outgoing: Outgoing, cancelled: @escaping @Sendable () async -> Void = { while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) } }) async throws -> String {
         let account = try await account(named: outgoing.account)
         do {
-            for address in outgoing.to { _ = try EmailAddress.parse(address, field: "--to") }
-            for address in outgoing.cc { _ = try EmailAddress.parse(address, field: "--cc") }
+            for (field, list) in [("--to", outgoing.to), ("--cc", outgoing.cc), ("--bcc", outgoing.bcc)] {
+                for address in list { _ = try EmailAddress.parse(address, field: field) }
+            }
         } catch {
             throw CommandError("\(error)", usage: true)
         }
-        var to = outgoing.to
-        var subject = outgoing.subject ?? ""
-        var inReplyTo: String?
-        var references: String?
-        var threadId: String?
-        if let reply = outgoing.replyTo {
-            let id = try await emailId(reply)
-            guard let original = try await emails.getEmail(id: id) else { throw CommandError("email \(id) disappeared") }
-            let headers = ReplyHeaders(answering: original)
-            if to.isEmpty { to = [headers.to] }
-            if outgoing.subject == nil { subject = headers.subject }
-            inReplyTo = headers.inReplyTo
-            references = headers.references
-            threadId = headers.threadId
-        }
-        guard !to.isEmpty else { throw CommandError("give at least one --to address (or --reply-to an email)", usage: true) }
+        var content = DraftContent(accountId: account.id)
         var files: [DraftAttachment] = []
+        if let original = outgoing.replyTo ?? outgoing.forward {
+            let id = try await emailId(original)
+            guard let email = try await emails.getEmail(id: id) else { throw CommandError("email \(id) disappeared") }
+            let own = Set(try await accounts.getAccounts().map(\.email))
+            let kind: ComposeKind = outgoing.forward != nil ? .forward : outgoing.replyAll ? .replyAll : .reply
+            content = ComposeTemplate.make(kind, answering: email, account: account, ownAddresses: own, timeZone: clock.timeZone)
+            if kind == .forward {
+                content.body = outgoing.body + "\n" + content.body.trimmingCharacters(in: .newlines) + "\n"
+                files = try await ReadAttachmentUseCase(emails: emails, sources: emails, parts: GMimeMessageParser()).forwardable(emailId: id)
+            } else {
+                content.body = outgoing.body
+            }
+        } else {
+            content.body = outgoing.body
+        }
+        content.to = outgoing.to.isEmpty ? content.to : outgoing.to
+        content.cc = content.cc + outgoing.cc
+        content.bcc = outgoing.bcc
+        if let subject = outgoing.subject { content.subject = subject }
+        content.markdown = outgoing.markdown
+        guard !(content.to + content.cc + content.bcc).isEmpty else {
+            throw CommandError("give at least one --to address (or --reply-to an email)", usage: true)
+        }
         for path in outgoing.attachments {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw CommandError("cannot read the attachment \(path)", usage: true)
@@ -52,16 +74,45 @@ extension CommandSession {
             files.append(DraftAttachment(filename: (path as NSString).lastPathComponent, mimeType: Self.mimeType(of: path), data: data))
         }
         let compose = sending.compose
-        let draftId = try await compose.saveDraft(
-            draftId: nil, accountId: account.id, threadId: threadId, toAddresses: to, ccAddresses: outgoing.cc, bccAddresses: [],
-            subject: subject, bodyPlain: outgoing.body, inReplyTo: inReplyTo, references: references, attachments: files)
+        let html = outgoing.markdown ? CmarkMarkdownRenderer().html(fromMarkdown: content.body) : nil
+        let draftId = try await compose.saveDraft(content, html: html, attachments: files, serverCopy: outgoing.undoDelay > 0 ? .seconds(3600) : .seconds(0))
+        if outgoing.undoDelay > 0, await Self.interrupted(within: .seconds(outgoing.undoDelay), by: cancelled) {
+            return "Not sent: it is a draft again (\(draftId.prefix(ThreadRow.idLength))); `vaultmail drafts` lists it."
+        }
         try await compose.queueForSending(emailId: draftId)
+        let recipients = (content.to + content.cc + content.bcc).joined(separator: ", ")
         do {
             try await compose.executeSend(emailId: draftId)
-            return "Sent \"\(subject)\" to \(to.joined(separator: ", "))."
+            return "Sent \"\(content.subject)\" to \(recipients)."
         } catch {
             throw CommandError("not sent yet: \(error); it waits in the outbox (`vaultmail outbox`) and the daemon retries it")
         }
+    }
+
+    /// True when `cancelled` returns before `delay` is over.
+    static func interrupted(within delay: Duration, by cancelled: @escaping @Sendable () async -> Void) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { (try? await Task.sleep(for: delay)) == nil ? true : false }
+            group.addTask { await cancelled(); return true }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// `vaultmail drafts`: the drafts kept here and in the server's Drafts folder.
+    public func drafts(account name: String?, json: Bool) async throws -> String {
+        var accountId: String?
+        if let name { accountId = try await account(named: name).id }
+        let drafts = try await sending.compose.drafts(accountId: accountId).map(\.email)
+        if json {
+            return try ThreadJSON.encode(drafts.map { ThreadJSON.message($0, attachments: []) })
+        }
+        guard !drafts.isEmpty else { return "No drafts." }
+        return drafts.map { email in
+            let to = (email.toAddresses + email.ccAddresses).map(\.email).joined(separator: ", ")
+            return "\(email.id.prefix(ThreadRow.idLength)) \(ThreadRow.pad(dates.string(for: email.dateReceived), 8)) \(ThreadRow.fit(to.isEmpty ? "(no recipient)" : to, 24)) \(ThreadRow.fit(email.subject.isEmpty ? "(no subject)" : email.subject, 34))"
+        }.joined(separator: "\n")
     }
 
     public func retryOutgoing(_ prefix: String) async throws -> String {

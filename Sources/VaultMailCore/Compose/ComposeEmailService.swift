@@ -312,6 +312,11 @@ public actor ComposeEmailService: ComposeEmailUseCase {
         }
     }
 
+    /// The drafts kept here (and in the server's Drafts), oldest first.
+    public func drafts(accountId: String?) async throws -> [OutboxEntry] {
+        try await outbox.drafts(accountId: accountId)
+    }
+
     /// The outbox: queued, sending and failed messages with their reasons (AC-U-05, E-08).
     public func outboxEntries(accountId: String?) async throws -> [OutboxEntry] {
         try await outbox.outbox(accountId: accountId)

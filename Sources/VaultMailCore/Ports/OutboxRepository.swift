@@ -17,6 +17,8 @@ public protocol OutboxRepository: Sendable {
     func deleteDraft(emailId: String) async throws
     /// The attachments of a draft, content included, in order.
     func attachments(emailId: String) async throws -> [DraftAttachment]
+    /// Drafts, oldest first; every account's when nil.
+    func drafts(accountId: String?) async throws -> [OutboxEntry]
     /// Queued, sending and failed messages, oldest first; every account's when nil.
     func outbox(accountId: String?) async throws -> [OutboxEntry]
     /// Where the draft's server copy is now, or why saving it there failed.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An attachment's bytes, with what is known of it.
 public struct AttachmentContent: Sendable {
     public var attachment: Attachment
@@ -55,6 +57,17 @@ public struct ReadAttachmentUseCase: Sendable {
             throw .partMissing(filename: attachment.filename)
         }
         return AttachmentContent(attachment: attachment, data: data)
+    }
+
+    /// What a forward of the email carries: its attachments with their content, not the
+    /// images its HTML shows inline.
+    public func forwardable(emailId: String) async throws(AttachmentError) -> [DraftAttachment] {
+        var files: [DraftAttachment] = []
+        for attachment in try await read({ try await emails.getAttachments(emailId: emailId) }) where !attachment.isInline {
+            let content = try await content(emailId: emailId, attachmentId: attachment.id)
+            files.append(DraftAttachment(filename: attachment.filename, mimeType: attachment.mimeType, data: Data(content.data)))
+        }
+        return files
     }
 
     /// The email's parts that have a Content-ID (the images its HTML shows with `cid:`), by

@@ -323,7 +323,7 @@ enum AppScript {
     const tick = () => {
       const n = left();
       text.textContent = n > 0 ? `Sending ${name} in ${n} s.` : `Sending ${name}…`;
-      if (n <= 0) { clearInterval(timer); sessionStorage.removeItem("vaultmail-sending"); }
+      if (n <= 0) { clearInterval(timer); sessionStorage.removeItem("vaultmail-sending"); el.remove(); }
     };
     const timer = setInterval(tick, 250); tick();
   }

@@ -168,6 +168,7 @@ dialog td,dialog th{padding:4px 8px;text-align:left;border-bottom:1px solid var(
 @media (min-width:700px){.mailboxes-link{display:none}}
 .compose-button{display:flex;align-items:center;justify-content:center;gap:8px;margin:2px 4px 12px;padding:9px 14px;border-radius:10px;background:var(--accent);color:var(--accent-text);font-weight:650;text-decoration:none}
 .compose-button:hover{filter:brightness(1.08)}
+.msg-actions{float:right;display:flex;gap:4px;margin:0 0 4px 8px}
 .reply-bar,.draft-bar{display:flex;flex-wrap:wrap;gap:8px;margin:14px 0 0;align-items:center}
 .reply-bar .tool,.draft-bar .tool,.topbar .tool{text-decoration:none;color:var(--text)}
 .compose-page{overflow:auto}
@@ -217,9 +218,9 @@ html:not(.js) #show-copies{display:none}
 .primary:disabled{opacity:.5;cursor:not-allowed}
 .save-state{flex:1;color:var(--muted);font-size:13px}
 .tool.danger{color:var(--danger)}
-.outbox-row{display:flex;align-items:center;gap:8px;padding-right:12px}
+.outbox-row{display:flex;flex-direction:column;align-items:stretch}
 .outbox-reason{display:block;color:var(--danger);font-size:13px;margin-top:2px}
-.outbox-actions{display:flex;gap:6px;flex:none}
+.outbox-actions{display:flex;gap:6px;padding:0 16px 10px}
 @media (prefers-reduced-motion:no-preference){.toast,.banner{animation:rise .18s ease-out}@keyframes rise{from{opacity:0;transform:translateY(8px)}to{opacity:1;transform:none}}}
 """#
 }

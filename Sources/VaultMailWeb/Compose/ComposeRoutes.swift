@@ -125,7 +125,7 @@ extension WebApp {
         let html = content.markdown ? mail.markdown.html(fromMarkdown: content.body) : nil
         var attachments: [DraftAttachment]?
         if content.draftId == nil, let original = content.forwardedEmailId {
-            attachments = try await forwardedAttachments(of: original)
+            attachments = try await mail.attachments.forwardable(emailId: original)
         }
         let id = try await mail.compose.saveDraft(content, html: html, attachments: attachments,
                                                   serverCopy: Self.draftCopyDelay, checkAddresses: checkAddresses)
@@ -260,15 +260,5 @@ extension WebApp {
         content.references = email.references
         content.threadId = email.threadId
         return content
-    }
-
-    /// The files a forward carries: the original's attachments (not the images its HTML shows inline).
-    func forwardedAttachments(of emailId: String) async throws -> [DraftAttachment] {
-        var files: [DraftAttachment] = []
-        for attachment in try await mail.emails.getAttachments(emailId: emailId) where !attachment.isInline {
-            let content = try await mail.attachments.content(emailId: emailId, attachmentId: attachment.id)
-            files.append(DraftAttachment(filename: attachment.filename, mimeType: attachment.mimeType, data: Data(content.data)))
-        }
-        return files
     }
 }

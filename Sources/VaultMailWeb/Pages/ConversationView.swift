@@ -65,13 +65,22 @@ struct ConversationView {
         "/compose?kind=\(kind.rawValue)&email=\(FormFields.encode(email))&return=\(FormFields.encode(returnTo))"
     }
 
+    static let answers: [(kind: ComposeKind, label: String, icon: Icon, key: String)] = [
+        (.reply, "Reply", .reply, "r"), (.replyAll, "Reply all", .replyAll, "a"), (.forward, "Forward", .forward, "f"),
+    ]
+
+    /// Reply, Reply all and Forward for the latest message, at the end of the conversation.
     private func replyBar() -> String {
         guard let email = answerable else { return "" }
-        let links: [(ComposeKind, String, Icon, String)] = [
-            (.reply, "Reply", .reply, "r"), (.replyAll, "Reply all", .replyAll, "a"), (.forward, "Forward", .forward, "f"),
-        ]
-        return "<nav class=\"reply-bar\" aria-label=\"Answer\">" + links.map { kind, label, icon, key in
-            "<a class=\"tool\" href=\"\(HTML.escape(Self.composeURL(kind, email: email.id, returnTo: here)))\" title=\"\(label) (\(key))\" data-compose=\"\(kind.rawValue)\">\(icon.svg())<span>\(label)</span></a>"
+        return "<nav class=\"reply-bar\" aria-label=\"Answer the latest message\">" + Self.answers.map { answer in
+            "<a class=\"tool\" href=\"\(HTML.escape(Self.composeURL(answer.kind, email: email.id, returnTo: here)))\" title=\"\(answer.label) (\(answer.key))\" data-compose=\"\(answer.kind.rawValue)\">\(answer.icon.svg())<span>\(answer.label)</span></a>"
+        }.joined() + "</nav>"
+    }
+
+    /// The same for one message, in its header.
+    private func messageAnswers(_ email: Email, sender: String) -> String {
+        "<nav class=\"msg-actions\" aria-label=\"Answer this message from \(HTML.escape(sender))\">" + Self.answers.map { answer in
+            "<a class=\"link-button\" href=\"\(HTML.escape(Self.composeURL(answer.kind, email: email.id, returnTo: here)))\" data-compose-message=\"\(answer.kind.rawValue)\">\(answer.label)</a>"
         }.joined() + "</nav>"
     }
 
@@ -103,7 +112,8 @@ struct ConversationView {
             let url = "/compose?kind=draft&draft=\(FormFields.encode(email.id))&return=\(FormFields.encode(here))"
             draftLink = "<p class=\"draft-bar\"><span class=\"pill\">Draft</span> <a class=\"tool\" href=\"\(HTML.escape(url))\">\(Icon.compose.svg())<span>Continue writing</span></a></p>"
         }
-        out += "<div class=\"msg-body\">" + draftLink + headers(email, isMe: isMe) + body(message) + attachments(message) + "</div>"
+        let answers = email.sendState == .draft ? "" : messageAnswers(email, sender: isMe ? "me" : sender)
+        out += "<div class=\"msg-body\">" + draftLink + answers + headers(email, isMe: isMe) + body(message) + attachments(message) + "</div>"
         return out + "</details></li>"
     }
 
