@@ -1,6 +1,7 @@
 import VaultMailCore
 import VaultMailMarkdown
 import VaultMailMIME
+import VaultMailNotifications
 import VaultMailStore
 import VaultMailWeb
 
@@ -8,13 +9,20 @@ extension AppDependencies {
     /// What the web app works through: this graph's use cases (actions reach the server first
     /// when the graph was built over the IMAP-backed repository), attachments read out of the
     /// stored sources, the store's change feed, and `compose` for writing (the daemon's sending).
-    public func webMail(compose: ComposeEmailService) -> WebMail {
+    /// `notificationServer` tells the settings page about the desktop's notification server.
+    public func webMail(
+        compose: ComposeEmailService,
+        notificationServer: @escaping @Sendable () async -> NotificationServerStatus = {
+            NotificationServerStatus(server: nil, capabilities: [], authorized: false, problem: "no desktop notifier in this process")
+        }
+    ) -> WebMail {
         let local = GRDBEmailRepository(database: database)
         return WebMail(
             fetchThreads: fetchThreads, actions: manageThreadActions, markRead: markRead, emails: emailRepository,
             accounts: accountRepository,
             attachments: ReadAttachmentUseCase(emails: emailRepository, sources: local, parts: GMimeMessageParser()),
             changes: GRDBMailChangeFeed(database: database), settings: settingsStore, coordinator: notificationSyncCoordinator,
-            compose: compose, contacts: ContactDirectory(source: GRDBContactSource(database: database)), markdown: CmarkMarkdownRenderer())
+            compose: compose, contacts: ContactDirectory(source: GRDBContactSource(database: database)), markdown: CmarkMarkdownRenderer(),
+            ledger: notificationLedger, notificationServer: notificationServer)
     }
 }

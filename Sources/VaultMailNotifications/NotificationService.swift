@@ -123,7 +123,9 @@ public final class NotificationService: NotificationServiceProtocol {
         }
         for (email, rule) in banners {
             do {
-                try await center.add(NotificationContentBuilder.request(for: email))
+                var request = NotificationContentBuilder.request(for: email)
+                if !settings.notificationSound { request.content.sound = .none }
+                try await center.add(request)
                 decide(email, .notified, rule)
             } catch {
                 deliveredNotificationIds.remove(email.id)

@@ -51,6 +51,7 @@ public final class WebApp: Service, Sendable {
         addMessageRoutes(to: router)
         addActionRoutes(to: router)
         addComposeRoutes(to: router)
+        addSettingsRoutes(to: router)
         addEventRoutes(to: router)
 
         let application = Application(

@@ -23,12 +23,19 @@ public struct WebMail: Sendable {
     public var contacts: ContactDirectory
     /// The HTML alternative of a body written in Markdown.
     public var markdown: any MarkdownRenderer
+    /// The notification engine's decisions ("why did it (not) notify").
+    public var ledger: any NotificationLedger
+    /// The desktop's notification server, asked now.
+    public var notificationServer: @Sendable () async -> NotificationServerStatus
 
     public init(fetchThreads: FetchThreadsUseCase, actions: ManageThreadActionsUseCase, markRead: MarkReadUseCase,
                 emails: any EmailRepository, accounts: any AccountRepository, attachments: ReadAttachmentUseCase,
                 changes: any MailChangeFeed, settings: SettingsStore, coordinator: NotificationSyncCoordinator,
                 compose: ComposeEmailService, contacts: ContactDirectory, markdown: any MarkdownRenderer,
+                ledger: any NotificationLedger, notificationServer: @escaping @Sendable () async -> NotificationServerStatus,
                 clock: any WallClock = SystemWallClock()) {
+        self.ledger = ledger
+        self.notificationServer = notificationServer
         self.compose = compose
         self.contacts = contacts
         self.markdown = markdown

@@ -20,6 +20,8 @@ public actor ContactDirectory {
     private let clock: any WallClock
     private let maximumAge: TimeInterval
     private var entries: [Entry]?
+    /// The addresses the user has written to, lowercased.
+    private var writtenTo: Set<String> = []
     private var loadedAt: Date?
     private var stale = false
     private var loading: Task<[Entry], Never>?
@@ -42,6 +44,12 @@ public actor ContactDirectory {
             if found.count == limit { break }
         }
         return found
+    }
+
+    /// True when the user has written to `address`.
+    public func wroteTo(_ address: String) async -> Bool {
+        _ = await current()
+        return writtenTo.contains(address.lowercased())
     }
 
     /// How many people the directory holds (loading them if needed).
@@ -73,6 +81,7 @@ public actor ContactDirectory {
         if self.loading == loading {
             self.loading = nil
             entries = fresh
+            writtenTo = Set(fresh.filter { $0.contact.sentCount > 0 }.map { $0.contact.email.lowercased() })
             loadedAt = clock.now
         }
         return entries ?? fresh

@@ -57,6 +57,10 @@ public final class SettingsStore {
     public var imageSenders: Set<String> {
         didSet { persist(imageSenders.sorted(), Keys.imageSenders) }
     }
+    /// New-mail banners play the desktop's mail sound.
+    public var notificationSound: Bool {
+        didSet { persist(notificationSound, Keys.notificationSound) }
+    }
     /// Each account's signature, by account id (placed above the quote in the composer).
     public private(set) var signatures: [String: String]
     /// Opening a conversation marks it read (else only the explicit action does).
@@ -95,6 +99,7 @@ public final class SettingsStore {
         undoSendDelaySeconds = load.value(Keys.undoSendDelay) ?? AppConstants.defaultUndoSendDelaySeconds
         imageSenders = Set(load.value([String].self, Keys.imageSenders) ?? [])
         signatures = load.accountValues(String.self, Keys.signature)
+        notificationSound = load.value(Keys.notificationSound) ?? true
         markReadOnOpen = load.value(Keys.markReadOnOpen) ?? true
         remoteImages = load.value(String.self, Keys.remoteImages).flatMap(RemoteImagePolicy.init(rawValue:)) ?? .ask
         theme = load.value(String.self, Keys.theme).flatMap(Theme.init(rawValue:)) ?? .system
@@ -179,6 +184,7 @@ public final class SettingsStore {
         undoSendDelaySeconds = stored.undoSendDelaySeconds
         imageSenders = stored.imageSenders
         signatures = stored.signatures
+        notificationSound = stored.notificationSound
         markReadOnOpen = stored.markReadOnOpen
         remoteImages = stored.remoteImages
         theme = stored.theme
@@ -199,6 +205,7 @@ public final class SettingsStore {
         undoSendDelaySeconds = AppConstants.defaultUndoSendDelaySeconds
         imageSenders = []
         signatures = [:]
+        notificationSound = true
         markReadOnOpen = true
         remoteImages = .ask
         theme = .system
@@ -230,6 +237,7 @@ public final class SettingsStore {
         static let undoSendDelay = "undoSendDelaySeconds"
         static let imageSenders = "imageSenders"
         static let signature = "signature"
+        static let notificationSound = "notificationSound"
         static let markReadOnOpen = "markReadOnOpen"
         static let remoteImages = "remoteImages"
         static let theme = "theme"

@@ -1,9 +1,15 @@
-/// The app's one stylesheet: light and dark from `prefers-color-scheme`, three panes that
-/// become one below 700 px, visible focus, text and marks that never rely on colour alone.
+/// The app's one stylesheet: light and dark from `prefers-color-scheme` (or the theme the user
+/// chose), three panes that become one below 700 px, visible focus, text and marks that never
+/// rely on colour alone.
 enum AppStylesheet {
+    /// The dark palette, for the system's dark mode and for the dark theme.
+    static let dark = "--bg:#121217;--pane:#1b1b22;--text:#ececf2;--muted:#a9a9bb;--line:#33333f;--hover:#262633;--open:#2c3052;--accent:#8e9bff;--accent-text:#0d0d18;--focus:#b3bcff;--unread:#9eaaff;--star:#f2b34b;--danger:#ff8a80;--toast:#ececf2;--toast-text:#121217;--pill:#2b2b38;--shadow:0 2px 12px rgba(0,0,0,.5)"
+
     static let css = #"""
 :root{color-scheme:light dark;--bg:#f6f6f9;--pane:#fff;--text:#1b1b1f;--muted:#55556a;--line:#dcdce4;--hover:#eef0fb;--open:#e3e7fd;--accent:#3b4fd8;--accent-text:#fff;--focus:#1a3cff;--unread:#2a3fd1;--star:#a15c00;--danger:#b3261e;--toast:#23232b;--toast-text:#fff;--pill:#ececf4;--shadow:0 2px 10px rgba(0,0,0,.12)}
-@media (prefers-color-scheme:dark){:root{--bg:#121217;--pane:#1b1b22;--text:#ececf2;--muted:#a9a9bb;--line:#33333f;--hover:#262633;--open:#2c3052;--accent:#8e9bff;--accent-text:#0d0d18;--focus:#b3bcff;--unread:#9eaaff;--star:#f2b34b;--danger:#ff8a80;--toast:#ececf2;--toast-text:#121217;--pill:#2b2b38;--shadow:0 2px 12px rgba(0,0,0,.5)}}
+@media (prefers-color-scheme:dark){:root:not([data-theme=light]){\#(dark)}}
+:root[data-theme=dark]{color-scheme:dark;\#(dark)}
+:root[data-theme=light]{color-scheme:light}
 *{box-sizing:border-box}
 html,body{height:100%}
 body{margin:0;background:var(--bg);color:var(--text);font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif}
@@ -221,6 +227,48 @@ html:not(.js) #show-copies{display:none}
 .outbox-row{display:flex;flex-direction:column;align-items:stretch}
 .outbox-reason{display:block;color:var(--danger);font-size:13px;margin-top:2px}
 .outbox-actions{display:flex;gap:6px;padding:0 16px 10px}
+.compact .row-link{padding:5px 0}
+.compact .avatars{display:none}
+.compact .row-bottom .snippet{display:none}
+.settings-page{overflow:auto}
+.settings-main{flex:1;display:flex;gap:24px;max-width:980px;width:100%;margin:0 auto;padding:18px 16px 60px}
+.settings-nav{flex:none;width:180px;position:sticky;top:12px;align-self:flex-start}
+.settings-nav ul{list-style:none;margin:0;padding:0}
+.settings-nav a{display:block;padding:6px 10px;border-radius:8px;color:var(--text);text-decoration:none}
+.settings-nav a:hover{background:var(--hover)}
+.settings-content{flex:1;min-width:0}
+.settings-content h1{margin:0 0 10px;font-size:22px}
+.settings-section{background:var(--pane);border:1px solid var(--line);border-radius:12px;padding:14px 18px;margin:0 0 16px}
+.settings-section h2{margin:0 0 8px;font-size:18px}
+.settings-section h3{margin:0 0 6px;font-size:16px}
+.setting{margin:10px 0;padding:0;border:0}
+fieldset.setting{border-top:1px solid var(--line);padding-top:8px}
+legend{font-weight:650;padding:0}
+.radio{display:block;padding:3px 0}
+.switch{display:inline-flex;align-items:center;gap:10px;cursor:pointer}
+.switch input{position:absolute;opacity:0;width:42px;height:24px;margin:0}
+.switch-track{position:relative;width:42px;height:24px;border-radius:999px;background:var(--line);flex:none;transition:background .15s}
+.switch-track::after{content:"";position:absolute;top:3px;left:3px;width:18px;height:18px;border-radius:50%;background:var(--pane);box-shadow:0 1px 2px rgba(0,0,0,.3);transition:transform .15s}
+.switch input:checked+.switch-track{background:var(--accent)}
+.switch input:checked+.switch-track::after{transform:translateX(18px)}
+.switch input:focus-visible+.switch-track{outline:3px solid var(--focus);outline-offset:2px}
+.times{display:grid;grid-template-columns:auto 1fr;gap:6px 12px;align-items:center;max-width:360px}
+.times input{padding:4px 6px;border:1px solid var(--line);border-radius:6px;background:var(--bg)}
+.settings-form select{padding:4px 6px;border:1px solid var(--line);border-radius:6px;background:var(--bg)}
+.autosave .save-button{display:none}
+.plain-list{list-style:none;margin:6px 0;padding:0}
+.plain-list li{display:flex;align-items:center;justify-content:space-between;gap:10px;padding:5px 0;border-bottom:1px solid var(--line)}
+.inline-form{display:inline-flex;align-items:center;gap:8px;flex-wrap:wrap;margin:6px 0 0}
+.inline-form input[type=email]{padding:5px 8px;border:1px solid var(--line);border-radius:6px;background:var(--bg);min-width:240px}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 14px;margin:6px 0}
+.facts dt{color:var(--muted)}
+.facts dd{margin:0}
+.decisions{border-collapse:collapse;width:100%;font-size:14px}
+.decisions th,.decisions td{text-align:left;padding:5px 6px;border-bottom:1px solid var(--line);vertical-align:top}
+.why-answer{padding:8px 12px;border-left:4px solid var(--accent);background:var(--hover);border-radius:6px;margin:8px 0}
+#settings-status[hidden]{display:none}
+#settings-status.error{color:var(--danger)}
+@media (max-width:700px){.settings-main{flex-direction:column}.settings-nav{position:static;width:auto}.settings-nav ul{display:flex;flex-wrap:wrap;gap:4px}}
 @media (prefers-reduced-motion:no-preference){.toast,.banner{animation:rise .18s ease-out}@keyframes rise{from{opacity:0;transform:translateY(8px)}to{opacity:1;transform:none}}}
 """#
 }

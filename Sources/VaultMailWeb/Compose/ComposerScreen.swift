@@ -50,9 +50,10 @@ extension WebApp {
                 content.body = "\n\n" + ComposeTemplate.signatureBlock(signature)
             }
         }
-        let view = ComposerView(
+        var view = ComposerView(
             kind: kind, content: content, accounts: accounts, attachments: attachments, forwarded: forwarded,
             sizeLimit: await mail.compose.sizeLimit(accountId: content.accountId), problem: problem, returnTo: returnTo, csrf: csrf)
+        view.display = await display()
         return Pages.html(view.render())
     }
 

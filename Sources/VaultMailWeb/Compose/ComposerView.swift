@@ -23,6 +23,7 @@ struct ComposerView {
     /// Where Send and Discard go back to.
     var returnTo: String
     var csrf: String
+    var display = Pages.Display()
 
     var heading: String {
         switch kind {
@@ -66,7 +67,7 @@ struct ComposerView {
         body += "</div></form></main>"
         body += "<div class=\"toasts\" id=\"toasts\" role=\"status\" aria-live=\"polite\"></div>"
         return Pages.document(title: "\(heading) — VaultMail", bodyClass: "app compose-page", csrf: csrf, body: body,
-                              scripts: [Assets.script, Assets.composeScript])
+                              scripts: [Assets.script, Assets.composeScript], display: display)
     }
 
     private func from() -> String {

@@ -25,6 +25,8 @@ struct ConversationView {
     var moveTargets: [Folder]
     var csrf: String
     var dates: RelativeDate
+    /// Remote images are never loaded (the user's setting): no button offers them.
+    var imagesNever = false
 
     /// The conversation's version, so a live page reloads it only when what it shows changed
     /// (new mail, star, mute, a VIP sender, images let in; not read state, which opening it changes).
@@ -129,7 +131,9 @@ struct ConversationView {
         out += "</dd>"
         if !email.toAddresses.isEmpty { out += "<dt>To</dt><dd>\(email.toAddresses.map(person).joined(separator: ", "))</dd>" }
         if !email.ccAddresses.isEmpty { out += "<dt>Cc</dt><dd>\(email.ccAddresses.map(person).joined(separator: ", "))</dd>" }
-        out += "<dt>Date</dt><dd>\(HTML.escape(dates.full(email.dateSent ?? email.dateReceived)))</dd></dl>"
+        out += "<dt>Date</dt><dd>\(HTML.escape(dates.full(email.dateSent ?? email.dateReceived)))"
+        if !isMe { out += " <a class=\"link-button\" href=\"/settings?why=\(FormFields.encode(email.id))#why\">Why (not) notified?</a>" }
+        out += "</dd></dl>"
         return out
     }
 
@@ -143,7 +147,9 @@ struct ConversationView {
         let email = message.email
         if let html = message.html {
             var out = ""
-            if html.blockedRemoteContent > 0, !message.imagesAllowed {
+            if html.blockedRemoteContent > 0, imagesNever {
+                out += "<div class=\"images-bar\" role=\"note\">\(Icon.offline.svg())<span>Remote images are never loaded (<a href=\"/settings#general\">Settings</a>).</span></div>"
+            } else if html.blockedRemoteContent > 0, !message.imagesAllowed {
                 let here = mailbox.url(category: category, thread: thread.id) + "&images=\(email.id)#m-\(email.id)"
                 out += "<div class=\"images-bar\" role=\"note\">\(Icon.offline.svg())<span>Remote images are hidden to keep senders from tracking you.</span>"
                 out += "<a href=\"\(HTML.escape(here))\" data-images=\"\(HTML.escape(email.id))\">Show images</a>"

@@ -10,6 +10,7 @@ struct MailPage {
     var conversationProblem: String?
     var connectionProblem: String?
     var csrf: String
+    var display = Pages.Display()
 
     func render() -> String {
         let open = conversation != nil || conversationProblem != nil
@@ -18,6 +19,7 @@ struct MailPage {
         body += "<header class=\"topbar\"><a class=\"brand\" href=\"/mail\">VaultMail</a><a class=\"mailboxes-link\" href=\"#sidebar\">Mailboxes</a>"
         body += "<form class=\"search\" role=\"search\" action=\"/mail/search\" method=\"get\"><label class=\"visually-hidden\" for=\"q\">Search mail</label><input id=\"q\" name=\"q\" type=\"search\" placeholder=\"Search mail\" autocomplete=\"off\"><kbd class=\"hint-key\" aria-hidden=\"true\">/</kbd></form>"
         body += Self.connection(connectionProblem)
+        body += "<a class=\"icon-button\" href=\"/settings\" title=\"Settings\">\(Icon.settings.svg())<span class=\"visually-hidden\">Settings</span></a>"
         body += "<button type=\"button\" class=\"icon-button\" id=\"shortcuts-button\" aria-haspopup=\"dialog\" aria-controls=\"shortcuts\" title=\"Keyboard shortcuts (?)\">\(Icon.keyboard.svg())<span class=\"visually-hidden\">Keyboard shortcuts</span></button>"
         body += "</header>"
         body += "<main class=\"panes\(open ? " thread-open" : "")\" id=\"main\">"
@@ -35,7 +37,7 @@ struct MailPage {
         body += "<div class=\"toasts\" id=\"toasts\" role=\"status\" aria-live=\"polite\"></div>"
         body += "<div class=\"banners\" id=\"banners\" aria-live=\"polite\"></div>"
         body += Self.shortcutsDialog
-        return Pages.document(title: pageTitle, bodyClass: "app", csrf: csrf, body: body)
+        return Pages.document(title: pageTitle, bodyClass: "app", csrf: csrf, body: body, display: display)
     }
 
     static func connection(_ problem: String?) -> String {

@@ -1,4 +1,5 @@
 import Hummingbird
+import VaultMailCore
 
 /// Responses the routes share: an HTML page, plain text, the sign-in page.
 enum Pages {
@@ -37,13 +38,19 @@ enum Pages {
     }
 
     /// A whole HTML document around `body`, with the app's stylesheet and script.
+    /// How pages look: the theme on `<html>`, the list density on `<body>`.
+    struct Display: Sendable {
+        var theme: Theme = .system
+        var density: ListDensity = .comfortable
+    }
+
     static func document(title: String, bodyClass: String, csrf: String? = nil, body: String,
-                         scripts: [Asset] = [Assets.script]) -> String {
+                         scripts: [Asset] = [Assets.script], display: Display = Display()) -> String {
         let token = csrf.map { "<meta name=\"csrf-token\" content=\"\(HTML.escape($0))\">" } ?? ""
         let scriptTags = scripts.map { "<script src=\"\($0.path)\" defer></script>" }.joined(separator: "\n")
         return """
             <!doctype html>
-            <html lang="en">
+            <html lang="en" data-theme="\(display.theme.rawValue)">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -54,7 +61,7 @@ enum Pages {
             \(token)
             \(scriptTags)
             </head>
-            <body class="\(bodyClass)">
+            <body class="\(bodyClass)\(display.density == .compact ? " compact" : "")">
             \(body)
             </body>
             </html>

@@ -52,6 +52,11 @@ extension WebApp {
 
     var screen: MailScreen { MailScreen(mail: mail, sanitized: sanitized) }
 
+    /// The theme and list density the user chose.
+    func display() async -> Pages.Display {
+        await MainActor.run { Pages.Display(theme: mail.settings.theme, density: mail.settings.listDensity) }
+    }
+
     var dates: RelativeDate { RelativeDate(now: mail.clock.now, timeZone: mail.clock.timeZone) }
 
     func csrf(context: WebRequestContext) -> String {
@@ -108,7 +113,8 @@ extension WebApp {
         let sidebar = await screen.sidebar(context, current: mailbox)
         let unread = (sidebar.top.first?.count ?? nil) ?? 0
         let page = MailPage(title: list.title, unread: unread, sidebar: sidebar, list: list, conversation: conversation,
-                            conversationProblem: problem, connectionProblem: await events.connectionProblem, csrf: csrf)
+                            conversationProblem: problem, connectionProblem: await events.connectionProblem, csrf: csrf,
+                            display: await display())
         return Pages.html(page.render(), status: problem == nil ? .ok : .notFound)
     }
 }

@@ -129,21 +129,23 @@ struct MailScreen {
             let (sentX, sentY) = (x.dateSent ?? x.dateReceived, y.dateSent ?? y.dateReceived)
             return sentX != sentY ? sentX < sentY : a.offset < b.offset
         }.map(\.element)
-        let settings = await MainActor.run { (mail.settings.mutedThreadIds, mail.settings.vipContacts, mail.settings.imageSenders) }
+        let settings = await MainActor.run {
+            (mail.settings.mutedThreadIds, mail.settings.vipContacts, mail.settings.markReadOnOpen, mail.settings.remoteImages)
+        }
         var messages: [ConversationView.Message] = []
         for (index, email) in emails.enumerated() {
             let attachments = email.hasAttachments ? ((try? await mail.emails.getAttachments(emailId: email.id)) ?? []) : []
-            let allowed = imagesFor == email.id || settings.2.contains(email.fromAddress.lowercased())
+            let allowed = await mail.remoteImagesAllowed(email, asked: imagesFor == email.id)
             let html = email.bodyHTML.map { sanitized.outline(emailId: email.id, html: $0) }
             messages.append(.init(email: email, attachments: attachments, html: html, imagesAllowed: allowed,
                                   expanded: !email.isRead || index == emails.count - 1))
         }
-        if opening, thread.unreadCount > 0 { markRead(thread) }
+        if opening, settings.2, thread.unreadCount > 0 { markRead(thread) }
         let account = context.accounts.first { $0.id == thread.accountId }
         let targets = moveTargets(account, context, excluding: mailbox.folderId)
         return .shown(ConversationView(thread: thread, messages: messages, mailbox: mailbox, category: category,
                                        isMuted: settings.0.contains(thread.id), vips: settings.1, me: context.me,
-                                       moveTargets: targets, csrf: csrf, dates: dates))
+                                       moveTargets: targets, csrf: csrf, dates: dates, imagesNever: settings.3 == .never))
     }
 
     private func markRead(_ thread: EmailThread) {

@@ -13,8 +13,7 @@ extension WebApp {
                 return Pages.plain(.notFound, "This message no longer exists.")
             }
             let query = FormFields(request.uri.query ?? "")
-            let trusted = await MainActor.run { self.mail.settings.allowsImages(from: email.fromAddress) }
-            let remote = query["images"] == "1" || trusted
+            let remote = await self.mail.remoteImagesAllowed(email, asked: query["images"] == "1")
             let body: String
             if let html = email.bodyHTML {
                 body = await self.sanitized.frame(emailId: id, html: html, remoteImages: remote) {
