@@ -11,7 +11,7 @@ extension AppDependencies {
     /// stored sources, the store's change feed, and `compose` for writing (the daemon's sending).
     /// `notificationServer` tells the settings page about the desktop's notification server.
     public func webMail(
-        compose: ComposeEmailService,
+        compose: ComposeEmailService, credentials: any CredentialStore,
         notificationServer: @escaping @Sendable () async -> NotificationServerStatus = {
             NotificationServerStatus(server: nil, capabilities: [], authorized: false, problem: "no desktop notifier in this process")
         }
@@ -23,6 +23,8 @@ extension AppDependencies {
             attachments: ReadAttachmentUseCase(emails: emailRepository, sources: local, parts: GMimeMessageParser()),
             changes: GRDBMailChangeFeed(database: database), settings: settingsStore, coordinator: notificationSyncCoordinator,
             compose: compose, contacts: ContactDirectory(source: GRDBContactSource(database: database)), markdown: CmarkMarkdownRenderer(),
-            ledger: notificationLedger, notificationServer: notificationServer)
+            ledger: notificationLedger,
+            administration: AccountAdministrator(database: database, credentials: credentials, settings: settingsStore),
+            notificationServer: notificationServer)
     }
 }

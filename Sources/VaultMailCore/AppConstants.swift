@@ -19,6 +19,8 @@ public enum AppConstants {
 
     // MARK: - Sync
     public static let defaultSyncWindowDays = 30
+    /// "All mail": a window as long as mail has existed.
+    public static let allMailSyncWindowDays = 36_500
 
     // MARK: - Quiet hours defaults (NOTIF-14), minutes since midnight
     public static let defaultQuietHoursStart = 1320

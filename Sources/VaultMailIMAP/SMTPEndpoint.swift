@@ -28,10 +28,12 @@ public struct SMTPEndpoint: ServerEndpoint, Hashable {
         self.readTimeout = readTimeout
     }
 
-    /// The SMTP server of `account`.
+    /// The SMTP server of `account`. Port 587 (submission) speaks STARTTLS (RFC 8314), so an
+    /// account whose IMAP uses TLS from the first byte upgrades there (Outlook, iCloud).
     public init(account: Account, connectTimeout: Duration = .seconds(30), readTimeout: Duration = .seconds(120)) {
+        let security: ConnectionSecurity = account.security == .tls && account.smtpPort == 587 ? .starttls : account.security
         self.init(
-            host: account.smtpHost, port: account.smtpPort, security: account.security, caFile: account.caFile,
+            host: account.smtpHost, port: account.smtpPort, security: security, caFile: account.caFile,
             connectTimeout: connectTimeout, readTimeout: readTimeout)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 internal import CEtPan
+import VaultMailCore
 
 /// Verifies a server's certificate chain after the TLS handshake and before anything else is
 /// sent: trusted by the system store (`/etc/ssl/certs/ca-certificates.crt`) or by the CA file
@@ -97,8 +98,17 @@ enum TLSVerifier {
             throw Failure(reason: "the certificate could not be verified: \(String(cString: gnutls_strerror(verified)))")
         }
         guard status == 0 else {
-            throw Failure(reason: describe(status: status, host: hostName))
+            throw Failure(reason: describe(status: status, host: hostName) + "; its SHA-256 fingerprint is " + fingerprint(chain[0]))
         }
+    }
+
+    /// `AB:CD:…`, as browsers and `openssl x509 -fingerprint -sha256` show it.
+    static func fingerprint(_ der: [UInt8]) -> String {
+        let hex = SHA256.hex(bytes: der).uppercased()
+        return stride(from: 0, to: hex.count, by: 2).map { offset in
+            let start = hex.index(hex.startIndex, offsetBy: offset)
+            return String(hex[start..<hex.index(start, offsetBy: 2)])
+        }.joined(separator: ":")
     }
 
     private static func describe(status: UInt32, host: String) -> String {

@@ -52,6 +52,7 @@ public final class WebApp: Service, Sendable {
         addActionRoutes(to: router)
         addComposeRoutes(to: router)
         addSettingsRoutes(to: router)
+        addAccountRoutes(to: router)
         addEventRoutes(to: router)
 
         let application = Application(

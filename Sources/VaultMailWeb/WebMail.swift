@@ -25,6 +25,8 @@ public struct WebMail: Sendable {
     public var markdown: any MarkdownRenderer
     /// The notification engine's decisions ("why did it (not) notify").
     public var ledger: any NotificationLedger
+    /// Adding, checking, changing and removing accounts with their secrets.
+    public var administration: any AccountAdministration
     /// The desktop's notification server, asked now.
     public var notificationServer: @Sendable () async -> NotificationServerStatus
 
@@ -32,9 +34,10 @@ public struct WebMail: Sendable {
                 emails: any EmailRepository, accounts: any AccountRepository, attachments: ReadAttachmentUseCase,
                 changes: any MailChangeFeed, settings: SettingsStore, coordinator: NotificationSyncCoordinator,
                 compose: ComposeEmailService, contacts: ContactDirectory, markdown: any MarkdownRenderer,
-                ledger: any NotificationLedger, notificationServer: @escaping @Sendable () async -> NotificationServerStatus,
+                ledger: any NotificationLedger, administration: any AccountAdministration, notificationServer: @escaping @Sendable () async -> NotificationServerStatus,
                 clock: any WallClock = SystemWallClock()) {
         self.ledger = ledger
+        self.administration = administration
         self.notificationServer = notificationServer
         self.compose = compose
         self.contacts = contacts

@@ -73,7 +73,7 @@ enum WebBenchmarks {
         logger.logLevel = .warning
         let sending = MailSending(database: corpus.database, secret: { _ in "" }, undoDelaySeconds: { 5 },
                                   transport: RecordingMailTransport(), remoteMailbox: RecordingRemoteMailbox())
-        let web = try await WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(compose: sending.compose),
+        let web = try await WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(compose: sending.compose, credentials: InMemoryCredentialStore()),
                                    logger: logger)
         let task = Task { try await web.run() }
         defer { task.cancel() }

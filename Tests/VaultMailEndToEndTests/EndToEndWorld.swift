@@ -84,12 +84,17 @@ final class EndToEndWorld {
 
     /// Starts `vaultmail daemon` (with `options`) and waits until its first sync is done and
     /// it is in IDLE on the inbox.
+    /// With `accounts: false` (none added yet) it waits only for the web app.
     @discardableResult
-    func startDaemon(_ options: [String] = []) async throws -> ChildProcess {
+    func startDaemon(_ options: [String] = [], accounts: Bool = true) async throws -> ChildProcess {
         // The web app on a free port, unless the test says otherwise: a fixed one may be taken.
         let web = options.contains("--web-port") || options.contains("--no-web") ? [] : ["--web-port", "0"]
         let process = try ChildProcess(Self.binary, ["daemon"] + options + web, environment: environment)
         daemon = process
+        if !accounts {
+            try await waitForLog("web app at http://127.0.0.1:")
+            return process
+        }
         try await waitForLog("first sync done")
         try await waitForLog("IDLE on the inbox")
         return process

@@ -26,12 +26,13 @@ extension EndToEndWorld {
     }
 
     /// A browser signed in through `vaultmail open --no-browser`'s page, on the unified inbox.
-    func signedInBrowser(width: Int = 1280, height: Int = 800) async throws -> BrowserSession {
+    func signedInBrowser(width: Int = 1280, height: Int = 800, landing: String = "/mail") async throws -> BrowserSession {
         let browser = try await BrowserSession.start(driver: Self.browserDriver, width: width, height: height)
         let opened = try await vaultmail(["open", "--no-browser"], errors: false)
         try #require(opened.status == 0, "vaultmail open failed: \(opened.text)")
         try await browser.get("file://" + opened.text.trimmingCharacters(in: .whitespacesAndNewlines))
-        try await browser.wait("return location.pathname === '/mail' && document.querySelector('#list-pane') !== null", timeout: 60)
+        let ready = landing == "/mail" ? "document.querySelector('#list-pane') !== null" : "document.querySelector('#main') !== null"
+        try await browser.wait("return location.pathname === '\(landing)' && \(ready)", timeout: 60)
         return browser
     }
 

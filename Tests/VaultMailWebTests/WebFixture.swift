@@ -45,7 +45,7 @@ final class WebFixture {
         remote = RecordingRemoteMailbox()
         let sending = MailSending(database: database, secret: { _ in "secret" }, undoDelaySeconds: { 0 },
                                   transport: transport, remoteMailbox: remote)
-        web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(compose: sending.compose),
+        web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(compose: sending.compose, credentials: InMemoryCredentialStore()),
                          logger: Logger(label: "web-test"))
         let web = self.web
         task = Task { try await web.run() }

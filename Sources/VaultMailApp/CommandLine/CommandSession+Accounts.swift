@@ -115,7 +115,7 @@ extension CommandSession {
             port = try parsePort(String(text[text.index(after: colon)...]), option)
         }
         guard !host.isEmpty else { throw CommandError("\(option) needs a host name, as HOST or HOST:PORT", usage: true) }
-        if security == .plain, !["127.0.0.1", "::1", "localhost"].contains(host.lowercased()), !host.hasPrefix("127.") {
+        if security == .plain, !ConnectionSecurity.isLoopback(host) {
             throw CommandError("--security plain is only allowed to loopback (127.0.0.1, ::1, localhost): passwords would cross the network unencrypted; use tls or starttls", usage: true)
         }
         return (host, port)

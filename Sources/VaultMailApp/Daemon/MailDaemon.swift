@@ -64,7 +64,7 @@ public final class MailDaemon {
         let opener = ThreadOpener(command: options.openCommand ?? (options.webPort != nil ? ThreadOpener.webCommand : ThreadOpener.defaultCommand),
                                   home: home.directory.path)
         let web = try options.webPort.map { port in
-            try WebApp(configuration: WebConfiguration(port: port, home: home.directory), mail: app.webMail(compose: sending.compose) { await center.status() }, logger: logger)
+            try WebApp(configuration: WebConfiguration(port: port, home: home.directory), mail: app.webMail(compose: sending.compose, credentials: credentials) { await center.status() }, logger: logger)
         }
         return MailDaemon(app: app, services: services, sending: sending, center: center, opener: opener, options: options,
                           logger: logger, lock: lock, web: web)

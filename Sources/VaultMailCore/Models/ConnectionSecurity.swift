@@ -6,6 +6,11 @@ public enum ConnectionSecurity: String, Sendable, Codable, CaseIterable, Hashabl
     case starttls
     /// No encryption. Only ever allowed to a loopback address.
     case plain
+
+    /// True for this computer's own addresses, the only ones `plain` may connect to.
+    public static func isLoopback(_ host: String) -> Bool {
+        ["127.0.0.1", "::1", "localhost"].contains(host.lowercased()) || host.hasPrefix("127.")
+    }
 }
 
 /// How the account proves who it is. The secret itself never lives in the account record.

@@ -269,6 +269,29 @@ legend{font-weight:650;padding:0}
 #settings-status[hidden]{display:none}
 #settings-status.error{color:var(--danger)}
 @media (max-width:700px){.settings-main{flex-direction:column}.settings-nav{position:static;width:auto}.settings-nav ul{display:flex;flex-wrap:wrap;gap:4px}}
+.onboarding-page{overflow:auto}
+.onboarding{flex:1;display:flex;justify-content:center;padding:28px 16px 60px}
+.onboarding-card{width:100%;max-width:620px;background:var(--pane);border:1px solid var(--line);border-radius:14px;padding:22px 26px;box-shadow:var(--shadow);align-self:flex-start}
+.onboarding-card h1{margin:0 0 10px;font-size:24px}
+.lead{font-size:16px;color:var(--muted)}
+.stack{display:flex;flex-direction:column;gap:8px}
+.stack input[type=text],.stack input[type=email],.stack input[type=password],.stack input[type=number],.stack select,.stack textarea{width:100%;padding:8px 10px;border:1px solid var(--line);border-radius:8px;background:var(--bg);color:inherit;font:inherit}
+.stack-field{display:flex;flex-direction:column;gap:4px;flex:1}
+.stack-field .hint-text{margin:0}
+.pair{display:flex;gap:10px}.pair .stack-field:last-child{flex:0 0 110px}
+.stack details{border:1px solid var(--line);border-radius:8px;padding:8px 12px}
+.stack summary{cursor:pointer;font-weight:600}
+.stack fieldset{border:0;padding:0;margin:4px 0}
+.conn-check{margin:10px 0;padding:10px 14px;border-radius:10px;border:1px solid var(--line)}
+.conn-check.passed{border-color:#0a7d4f}
+.conn-check.failed{border-color:var(--danger)}
+.conn-check ol{margin:6px 0 0;padding-left:20px}
+.conn-check li.ok::marker{color:#0a7d4f}
+.conn-check li.bad{color:var(--danger)}
+.conn-check .detail{color:var(--text)}
+.button-link{display:inline-block;text-decoration:none}
+.danger-button{background:var(--danger)}
+.danger-zone{margin-top:22px;padding-top:12px;border-top:1px solid var(--line)}
 @media (prefers-reduced-motion:no-preference){.toast,.banner{animation:rise .18s ease-out}@keyframes rise{from{opacity:0;transform:translateY(8px)}to{opacity:1;transform:none}}}
 """#
 }

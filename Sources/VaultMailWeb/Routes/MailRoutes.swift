@@ -77,6 +77,7 @@ extension WebApp {
         guard let mailbox = Mailbox(parameter: query["box"]) else { return Pages.redirect("/mail") }
         let csrf = self.csrf(context: requestContext)
         let context = await screen.context(counts: true)
+        if context.accounts.isEmpty { return Pages.redirect("/welcome") }
         var list = listView(mailbox, context, query: query, csrf: csrf)
         if request.uri.path == "/mail/search" {
             list.title = "Search"
@@ -97,9 +98,6 @@ extension WebApp {
                 list.notice = message
                 list.failed = true
             }
-        }
-        if context.accounts.isEmpty {
-            list.notice = "No account yet. Add one with `vaultmail account add` in a terminal; setting up accounts here comes with the next version."
         }
         var conversation: ConversationView?
         var problem: String?

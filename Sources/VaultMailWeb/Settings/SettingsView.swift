@@ -186,10 +186,11 @@ struct SettingsView {
     private func accountList() -> String {
         var out = "<section class=\"settings-section\" id=\"accounts\" aria-labelledby=\"accounts-title\"><h2 id=\"accounts-title\">Accounts</h2><ul class=\"plain-list\">"
         for account in accounts {
-            out += "<li><span><strong>\(HTML.escape(account.name))</strong> \(HTML.escape(account.email))</span></li>"
+            out += "<li><span><strong>\(HTML.escape(account.name))</strong> \(HTML.escape(account.email))</span>"
+                + "<a class=\"tool\" href=\"/settings/account?id=\(FormFields.encode(account.id))\" aria-label=\"Settings of \(HTML.escape(account.name))\">Settings</a></li>"
         }
-        if accounts.isEmpty { out += "<li class=\"hint-text\">No account yet: add one with <code>vaultmail account add</code>.</li>" }
-        return out + "</ul></section>"
+        if accounts.isEmpty { out += "<li class=\"hint-text\">No account yet.</li>" }
+        return out + "</ul><p><a class=\"tool\" href=\"/welcome?add=1\">Add an account</a></p></section>"
     }
 
     static func sentence(_ decision: NotificationDecision) -> String {

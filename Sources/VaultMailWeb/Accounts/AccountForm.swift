@@ -1,0 +1,91 @@
+import Foundation
+import VaultMailCore
+
+/// The account fields the onboarding and account pages post, read and checked: what was
+/// wrong is said in words, per field, and nothing posted is trusted (ports, plain text only to
+/// loopback, names the command line accepts too).
+struct AccountForm {
+    var name: String
+    var email: String
+    var displayName: String
+    var username: String
+    var imapHost: String
+    var imapPort: String
+    var smtpHost: String
+    var smtpPort: String
+    var security: ConnectionSecurity
+    var caFile: String
+    var syncWindowDays: Int
+    var password: String
+    var passwordCommand: String
+    var problems: [String] = []
+
+    /// The fields prefilled for `address` from the provider list (`MailProvider`).
+    init(address: String, displayName: String) {
+        let provider = MailProvider.forAddress(address)
+        let domain = address.split(separator: "@").last.map(String.init) ?? ""
+        name = provider.isGeneric ? (domain.split(separator: ".").first.map(String.init) ?? "mail") : provider.name.lowercased()
+        email = address
+        self.displayName = displayName
+        username = provider.username(for: address)
+        imapHost = provider.imapHost
+        imapPort = String(provider.imapPort)
+        smtpHost = provider.smtpHost
+        smtpPort = String(provider.smtpPort)
+        security = provider.security
+        caFile = ""
+        syncWindowDays = AppConstants.defaultSyncWindowDays
+        password = ""
+        passwordCommand = ""
+    }
+
+    init(_ form: FormFields) {
+        func text(_ key: String) -> String { (form[key] ?? "").trimmingCharacters(in: .whitespaces) }
+        name = text("name")
+        email = text("email")
+        displayName = text("displayName")
+        username = text("username")
+        imapHost = text("imapHost")
+        imapPort = text("imapPort")
+        smtpHost = text("smtpHost")
+        smtpPort = text("smtpPort")
+        security = ConnectionSecurity(rawValue: text("security")) ?? .tls
+        caFile = text("caFile")
+        syncWindowDays = Int(text("syncWindow")) ?? AppConstants.defaultSyncWindowDays
+        password = form["password"] ?? ""
+        passwordCommand = text("passwordCommand")
+    }
+
+    /// The account described, or nil with `problems` saying why not.
+    mutating func account(id: String? = nil) -> Account? {
+        problems = []
+        if name.isEmpty || !name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) {
+            problems.append("Name the account with letters, digits, '-', '_' or '.' (such as work or personal).")
+        }
+        do {
+            try EmailAddress.validate(email, field: "Email address")
+        } catch {
+            problems.append("\(error)")
+        }
+        let imap = Int(imapPort), smtp = Int(smtpPort)
+        if imapHost.isEmpty || imap.map({ !(1...65535).contains($0) }) ?? true { problems.append("Give the IMAP server's host name and port (usually 993).") }
+        if smtpHost.isEmpty || smtp.map({ !(1...65535).contains($0) }) ?? true { problems.append("Give the SMTP server's host name and port (usually 465 or 587).") }
+        if security == .plain, !ConnectionSecurity.isLoopback(imapHost) || !ConnectionSecurity.isLoopback(smtpHost) {
+            problems.append("Unencrypted connections are only allowed to this computer (127.0.0.1): choose TLS or STARTTLS.")
+        }
+        if !(1...AppConstants.allMailSyncWindowDays).contains(syncWindowDays) { problems.append("Choose how much mail to keep here.") }
+        guard problems.isEmpty, let imap, let smtp else { return nil }
+        return Account(
+            id: id ?? UUID().uuidString.lowercased(), name: name, email: email, displayName: displayName.isEmpty ? nil : displayName,
+            imapHost: imapHost, imapPort: imap, smtpHost: smtpHost, smtpPort: smtp, security: security,
+            username: username.isEmpty ? email : username, caFile: caFile.isEmpty ? nil : caFile, syncWindowDays: syncWindowDays)
+    }
+
+    /// The secret given, or nil with a problem added.
+    mutating func secret() -> AccountSecret? {
+        if !passwordCommand.isEmpty { return .passwordCommand(passwordCommand) }
+        if !password.isEmpty { return .password(password) }
+        problems.append("Type the password (or an app password), or give a command that prints it.")
+        return nil
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+import VaultMailCore
+
+extension WebApp {
+    /// Onboarding (`/welcome`), "Test connection", adding an account, and one account's
+    /// settings and removal. Passwords are posted once, go to the Secret Service, and are never
+    /// written into a page.
+    func addAccountRoutes(to router: Router<WebRequestContext>) {
+        router.get("/welcome") { request, context -> Response in
+            let accounts = (try? await self.mail.accounts.getAccounts()) ?? []
+            return await self.onboarding(.welcome(firstAccount: accounts.isEmpty), context)
+        }
+        router.get("/welcome/servers") { request, context -> Response in
+            let query = FormFields(request.uri.query ?? "")
+            var form = AccountForm(address: (query["email"] ?? "").trimmingCharacters(in: .whitespaces), displayName: query["displayName"] ?? "")
+            _ = form.account()
+            form.problems = form.problems.filter { !$0.contains("password") }
+            return await self.onboarding(.servers(form, check: nil), context)
+        }
+        router.post("/welcome/check") { request, context -> Response in
+            var form = AccountForm(context.form)
+            let account = form.account(), secret = form.secret()
+            let check: ConnectionCheck
+            if let account, let secret {
+                check = await self.mail.administration.check(account, secret: secret)
+            } else {
+                check = ConnectionCheck(steps: form.problems.map { .init(name: "Settings", passed: false, detail: $0) })
+            }
+            if request.headers[.accept]?.contains("application/json") == true {
+                return Pages.json("{\"passed\":\(check.passed),\"html\":\(ActionOutcome.quote(OnboardingView.checkReport(check)))}")
+            }
+            form.problems = []
+            return await self.onboarding(.servers(form, check: check), context)
+        }
+        router.post("/welcome/add") { _, context -> Response in
+            var form = AccountForm(context.form)
+            guard let account = form.account(), let secret = form.secret() else {
+                return await self.onboarding(.servers(form, check: nil), context)
+            }
+            let check = await self.mail.administration.check(account, secret: secret)
+            guard check.passed else { return await self.onboarding(.servers(form, check: check), context) }
+            do {
+                try await self.mail.administration.add(account, secret: secret)
+            } catch {
+                form.problems = ["\(error)"]
+                return await self.onboarding(.servers(form, check: nil), context)
+            }
+            await self.mail.contacts.invalidate()
+            await self.events.publish(.changed)
+            return await self.onboarding(.done(account), context)
+        }
+        router.get("/settings/account") { request, context -> Response in
+            await self.accountPage(FormFields(request.uri.query ?? "")["id"], problems: [], confirm: false, context)
+        }
+        router.get("/settings/account/remove") { request, context -> Response in
+            await self.accountPage(FormFields(request.uri.query ?? "")["id"], problems: [], confirm: true, context)
+        }
+        router.post("/settings/account") { _, context -> Response in
+            let form = context.form
+            guard let id = form["id"], var account = try? await self.mail.accounts.getAccount(id: id) else {
+                return Pages.redirect("/settings#accounts")
+            }
+            var problems: [String] = []
+            let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
+            if name.isEmpty || !name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) {
+                problems.append("Name the account with letters, digits, '-', '_' or '.'.")
+            } else {
+                account.name = name
+            }
+            let displayName = (form["displayName"] ?? "").trimmingCharacters(in: .whitespaces)
+            account.displayName = displayName.isEmpty ? nil : displayName
+            if let days = Int(form["syncWindow"] ?? ""), (1...AppConstants.allMailSyncWindowDays).contains(days) { account.syncWindowDays = days }
+            if problems.isEmpty {
+                do {
+                    try await self.mail.administration.update(account)
+                } catch {
+                    problems.append("\(error)")
+                }
+            }
+            let signature = (form["signature"] ?? "").replacingOccurrences(of: "\r\n", with: "\n")
+            let notify = form["notifications"] == "1"
+            await MainActor.run {
+                self.mail.settings.setSignature(signature, for: id)
+                if self.mail.settings.notificationsEnabled(for: id) != notify { self.mail.settings.setNotificationsEnabled(notify, for: id) }
+            }
+            if !problems.isEmpty { return await self.accountPage(id, problems: problems, confirm: false, context) }
+            await self.events.publish(.changed)
+            return Pages.redirect("/settings?notice=\(FormFields.encode("Saved \(account.name)."))#accounts")
+        }
+        router.post("/settings/account/remove") { _, context -> Response in
+            guard let id = context.form["id"], let account = try? await self.mail.accounts.getAccount(id: id) else {
+                return Pages.redirect("/settings#accounts")
+            }
+            var message = "Removed \(account.name) and all it kept on this computer."
+            do {
+                if let warning = try await self.mail.administration.remove(accountId: id) { message += " But \(warning)." }
+            } catch {
+                message = "\(account.name) could not be removed: \(error)"
+            }
+            await self.mail.contacts.invalidate()
+            await self.events.publish(.changed)
+            return Pages.redirect("/settings?notice=\(FormFields.encode(message))#accounts")
+        }
+    }
+
+    private func onboarding(_ screen: OnboardingView.Screen, _ context: WebRequestContext) async -> Response {
+        Pages.html(OnboardingView(screen: screen, csrf: csrf(context: context), display: await display()).render())
+    }
+
+    private func accountPage(_ id: String?, problems: [String], confirm: Bool, _ context: WebRequestContext) async -> Response {
+        guard let id, let account = try? await mail.accounts.getAccount(id: id) else {
+            return Pages.redirect("/settings?notice=\(FormFields.encode("That account no longer exists."))#accounts")
+        }
+        let (signature, notifications) = await MainActor.run { (mail.settings.signatures[id] ?? "", mail.settings.notificationsEnabled(for: id)) }
+        return Pages.html(AccountSettingsView(account: account, signature: signature, notifications: notifications, problems: problems,
+                                              confirmRemoval: confirm, csrf: csrf(context: context), display: await display()).render())
+    }
+}
