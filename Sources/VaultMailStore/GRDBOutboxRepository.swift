@@ -18,9 +18,10 @@ public struct GRDBOutboxRepository: OutboxRepository {
     public func saveDraft(_ email: Email, attachments: [DraftAttachment]) async throws {
         try await writer.write { db in
             var touchedThreads: Set<String> = [email.threadId]
-            if let row = try Row.fetchOne(db, sql: "SELECT sendState, threadId FROM email WHERE id = ?", arguments: [email.id]) {
+            if let row = try Row.fetchOne(db, sql: "SELECT sendState, threadId, isDraft FROM email WHERE id = ?", arguments: [email.id]) {
                 let state = SendState(rawValue: row["sendState"]) ?? .none
-                guard state == .draft else {
+                let synced = state == .none && (row["isDraft"] as Bool? ?? false)
+                guard state == .draft || synced else {
                     throw ComposeError.wrongState(emailId: email.id, state: state, action: "save as a draft")
                 }
                 touchedThreads.insert(row["threadId"])
@@ -51,6 +52,16 @@ public struct GRDBOutboxRepository: OutboxRepository {
                            arguments: [draft.id, draft.accountId])
             try Self.linkDrafts(db, emailId: draft.id, accountId: draft.accountId)
             try db.refreshThreads(touchedThreads)
+        }
+    }
+
+    public func syncedDraft(emailId: String) async throws -> Email? {
+        try await writer.read { db in
+            let isSynced = try Bool.fetchOne(db, sql: """
+                SELECT 1 FROM email e WHERE e.id = ? AND e.isDraft = 1 AND e.sendState = 'none'
+                AND NOT EXISTS (SELECT 1 FROM outgoing o WHERE o.emailId = e.id)
+                """, arguments: [emailId]) ?? false
+            return isSynced ? try db.emails(ids: [emailId]).first : nil
         }
     }
 

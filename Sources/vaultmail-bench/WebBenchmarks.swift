@@ -8,8 +8,9 @@ import VaultMailWeb
 
 /// `vaultmail-bench web`: the web app in this process over a 100K-email store (the store
 /// suite's synthetic mailbox, in WAL on disk), measured as a browser sees it over loopback:
-/// the inbox page, a 10-message HTML conversation, store commit → `change` event, and the
-/// bytes of a first visit (page, stylesheet, script, icon; no compression).
+/// the inbox page, a 10-message HTML conversation, store commit → `change` event, the bytes
+/// of a first visit (page, stylesheet, script, icon; no compression), opening the composer,
+/// and recipient suggestions over 10,000 people the user wrote to.
 enum WebBenchmarks {
     static func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-bench-web-\(getpid())")
@@ -20,12 +21,17 @@ enum WebBenchmarks {
         let corpus = try await StoreBenchmarks.Corpus(path: directory.appendingPathComponent("store.sqlite").path)
         _ = try await corpus.grow(to: size, from: 0)
         let conversation = try await addHTMLConversation(corpus)
+        let people = try await addContacts(corpus, count: 10_000)
+        guard let latest = try await corpus.emails.getEmails(threadId: conversation).last?.id else {
+            throw HTTPTestClient.Failure(description: "the benchmark conversation is empty")
+        }
         try await serve(corpus, home: directory.appendingPathComponent("home")) { port, cookie in
             let figures = [
                 // The floor of this way of measuring: a new connection and a tiny reply.
                 ("web-request-floor", "/favicon.ico"), ("web-inbox-page", "/mail"), ("web-list-fragment", "/mail/list?box=inbox&limit=25"),
                 // Opened by the page script (the full page adds the list and the sidebar).
                 ("web-conversation-10-html", "/mail/conversation?box=inbox&t=\(conversation)"),
+                ("web-composer-new", "/compose"), ("web-composer-reply", "/compose?kind=reply&email=\(latest)"),
             ]
             for (figure, path) in figures {
                 Measure.report(figure, try await Measure.medianMillis(runs: 30) { _ = try await get(port, path, cookie) }, "ms", n: size)
@@ -45,9 +51,36 @@ enum WebBenchmarks {
                 }
             }
             Measure.report("web-conversation-10-frames", frames, "ms", n: size)
+            // Suggestions as the user types: one request per keystroke, over the people in the mail.
+            for query in ["a", "ali", "smith", "zz-nobody"] {
+                Measure.report("web-autocomplete-\(query)", try await Measure.medianMillis(runs: 30) {
+                    let reply = try await kept.get("/compose/contacts?q=\(query)", headers: [("Cookie", cookie), ("Accept", "application/json")])
+                    guard reply.status == 200 else { throw HTTPTestClient.Failure(description: "contacts answered \(reply.status)") }
+                }, "ms", n: people)
+            }
             try await commitToEvent(corpus, port: port, cookie: cookie, n: size)
             try await firstVisit(port: port, cookie: cookie, n: size)
         }
+    }
+
+    /// Messages sent from the account to `count` different people (two each), so the
+    /// composer suggests among that many. Returns how many people the mail now holds.
+    private static func addContacts(_ corpus: StoreBenchmarks.Corpus, count: Int) async throws -> Int {
+        let first = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy", "Mallory", "Niaj", "Olivia", "Peggy", "Rupert", "Sybil", "Trent", "Victor", "Walter", "Zoe"]
+        let last = ["Smith", "Jones", "Garcia", "Müller", "Rossi", "Dubois", "Novak", "Silva", "Kim", "Tanaka"]
+        let sent = corpus.folders.of(.sent)
+        for batchStart in stride(from: 0, to: count * 2, by: 1000) {
+            let batch = (batchStart..<min(batchStart + 1000, count * 2)).map { index -> IncomingEmail in
+                let person = index % count
+                var email = MailFixtures.email(accountId: corpus.account.id, number: 7_000_000 + index, from: corpus.account.email,
+                                               date: Date().addingTimeInterval(-Double(index) * 600))
+                let name = "\(first[person % first.count]) \(last[(person / first.count) % last.count])"
+                email.toAddresses = [Participant(name: name, email: "\(name.lowercased().replacingOccurrences(of: " ", with: "."))\(person)@example.org")]
+                return MailFixtures.incoming(email, in: [sent], uid: UInt32(7_000_000 + index))
+            }
+            try await corpus.emails.saveEmails(batch)
+        }
+        return try await GRDBContactSource(database: corpus.database).contacts().count
     }
 
     /// A conversation of 10 HTML messages (a newsletter-like table layout, ~12 KB each).

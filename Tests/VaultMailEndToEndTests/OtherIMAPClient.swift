@@ -17,7 +17,8 @@ struct OtherIMAPClient {
     let user: String
     let password: String
 
-    /// Appends every file of `directory` (sorted by name) to `mailbox` in one session.
+    /// Appends every file of `directory` (sorted by name) to `mailbox` in one session (flagged
+    /// \Draft when the mailbox is a Drafts folder).
     func append(directory: URL, to mailbox: String = "INBOX") async throws {
         _ = try await run(["append", mailbox, directory.path], errors: true)
     }
@@ -67,7 +68,7 @@ imap.login(user, sys.stdin.read())
 if action == "append":
     for name in sorted(os.listdir(sys.argv[7])):
         with open(os.path.join(sys.argv[7], name), "rb") as f:
-            imap.append(mailbox, None, None, f.read())
+            imap.append(mailbox, "(\\Draft)" if mailbox.lower().endswith("drafts") else None, None, f.read())
 elif action in ("seen", "move", "delete"):
     imap.select(mailbox)
     _, data = imap.uid("SEARCH", "CHARSET", "UTF-8", "SUBJECT", '"%s"' % sys.argv[7].replace('"', ''))

@@ -89,6 +89,7 @@ struct WebAppAccountsTests {
             try await browser.wait("return document.querySelector('a[aria-label=\"Settings of work\"]') !== null")
             try await browser.click("a[aria-label=\"Settings of work\"]")
             try await browser.wait("return document.querySelector('#signature') !== null")
+            try await world.expectAccessible(browser, page: "an account's settings")
             try await browser.click("#signature")
             try await browser.keys(["Ada, from VaultMail"])
             try await browser.js("document.querySelector('#syncWindow').value = '\(AppConstants.allMailSyncWindowDays)'")

@@ -242,4 +242,41 @@ struct WebAppComposeTests {
             try await browser.wait("return document.querySelector('.outbox-row') === null", timeout: 30)
         }
     }
+
+    @Test("AC-U-10: a draft written in another client continues here under its Message-ID, replacing its copy in Drafts, and goes")
+    func draftFromAnotherClient() async throws {
+        try await EndToEndWorld.with { world in
+            let folder = world.home.deletingLastPathComponent().appendingPathComponent("\(world.home.lastPathComponent)-drafts")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try EndToEndWorld.message("Started on my phone", from: "Ada <\(EndToEndWorld.address)>", messageId: "<phone-draft@localhost>",
+                                      headers: [], body: "Half a thought").write(to: folder.appendingPathComponent("1.eml"))
+            try await world.otherClient.append(directory: folder, to: "Drafts")
+            let copies = { try await world.otherClient.messages(in: "Drafts").filter { $0.subject == "Started on my phone" } }
+            let original = try #require(try await copies().first)
+            try await world.addAccount()
+            try await world.startDaemon()
+            let browser = try await world.signedInBrowser()
+            defer { browser.stop() }
+
+            try await browser.js("Array.from(document.querySelectorAll('#sidebar a')).find(a => a.textContent.includes('Drafts')).click()")
+            try await browser.wait("return Array.from(document.querySelectorAll('#threads .subject')).some(s => s.textContent === 'Started on my phone')")
+            try await world.openRow(browser, containing: "Started on my phone")
+            try await browser.js("document.querySelector('.draft-bar a').click()")
+            try await browser.wait("return document.querySelector('#body') !== null && document.querySelector('#body').value.includes('Half a thought')")
+            try await browser.click("[data-field=to] input")
+            try await browser.keys(["alan@example.org", ","])
+            try await browser.js("const b = document.querySelector('#body'); b.focus(); b.setSelectionRange(b.value.length, b.value.length)")
+            try await browser.keys([", finished here."])
+            try await world.eventually("one copy in Drafts, the new version", timeout: .seconds(30)) {
+                let now = try await copies()
+                return now.count == 1 && now[0].uid != original.uid
+            }
+            try await browser.keys(["CTRL+ENTER"])
+            let sent = try PythonEmailParser.parse(try await world.smtp.waitForMessages(count: 1)[0].raw)
+            #expect(sent.messageId == "<phone-draft@localhost>")
+            #expect(sent.text?.contains("Half a thought") == true && sent.text?.contains(", finished here.") == true, "\(sent.text ?? "")")
+            try await world.eventually("the draft gone from Drafts", timeout: .seconds(30)) { try await copies().isEmpty }
+        }
+    }
 }

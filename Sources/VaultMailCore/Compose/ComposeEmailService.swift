@@ -102,8 +102,15 @@ public actor ComposeEmailService: ComposeEmailUseCase {
         }
         var existing: OutboxEntry?
         if let draftId = content.draftId {
-            guard let found = try await outbox.entry(emailId: draftId) else { throw ComposeError.draftNotFound(id: draftId) }
-            existing = found
+            if let found = try await outbox.entry(emailId: draftId) {
+                existing = found
+            } else if let synced = try await outbox.syncedDraft(emailId: draftId) {
+                // A draft from the server's Drafts (another client, another machine): continued
+                // under its own Message-ID, so saving it replaces the copy there.
+                existing = OutboxEntry(email: synced)
+            } else {
+                throw ComposeError.draftNotFound(id: draftId)
+            }
         }
         let messageId = existing?.email.messageId ?? OutgoingMessage.makeMessageId(senderAddress: account.email)
         let emailId = existing?.id ?? Email.stableID(accountId: account.id, messageId: messageId)
@@ -154,10 +161,17 @@ public actor ComposeEmailService: ComposeEmailUseCase {
     /// are gone, else why the server copy stays (the local draft is deleted either way).
     public func discardDraft(emailId: String) async throws -> String? {
         pendingDraftCopies.removeValue(forKey: emailId)?.cancel()
-        guard let entry = try await outbox.entry(emailId: emailId) else { throw ComposeError.draftNotFound(id: emailId) }
-        guard entry.state == .draft else { throw ComposeError.wrongState(emailId: emailId, state: entry.state, action: "discard") }
+        let entry: OutboxEntry
+        if let found = try await outbox.entry(emailId: emailId) {
+            guard found.state == .draft else { throw ComposeError.wrongState(emailId: emailId, state: found.state, action: "discard") }
+            entry = found
+        } else if let synced = try await outbox.syncedDraft(emailId: emailId) {
+            entry = OutboxEntry(email: synced)  // only on the server: the next sync removes it here
+        } else {
+            throw ComposeError.draftNotFound(id: emailId)
+        }
         return try await serialized(emailId) {
-            try await outbox.deleteDraft(emailId: emailId)
+            if entry.state == .draft { try await outbox.deleteDraft(emailId: emailId) }
             guard let account = try await sender.accounts.getAccount(id: entry.email.accountId) else { return nil }
             do {
                 try await sender.remoteMailbox.remove(messageId: entry.email.messageId, from: .drafts, account: account)
@@ -273,10 +287,15 @@ public actor ComposeEmailService: ComposeEmailUseCase {
         _ = try? await sender.transmit(emailId: emailId, ignoringSchedule: true)
     }
 
-    /// A draft with its attachments, to continue it; nil when there is no such draft.
+    /// A draft with its attachments, to continue it: one written here, or one synced from the
+    /// server's Drafts (its attachments are carried when it is first saved here). Nil when
+    /// there is no such draft.
     public func draft(emailId: String) async throws -> (entry: OutboxEntry, attachments: [DraftAttachment])? {
-        guard let entry = try await outbox.entry(emailId: emailId) else { return nil }
-        return (entry, try await outbox.attachments(emailId: emailId))
+        if let entry = try await outbox.entry(emailId: emailId) {
+            return (entry, try await outbox.attachments(emailId: emailId))
+        }
+        guard let synced = try await outbox.syncedDraft(emailId: emailId) else { return nil }
+        return (OutboxEntry(email: synced), [])
     }
 
     /// Undo (AC-U-11) or cancel from the outbox (AC-U-05): a queued or failed message becomes

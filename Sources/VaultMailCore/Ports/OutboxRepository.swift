@@ -12,6 +12,9 @@ public protocol OutboxRepository: Sendable {
     /// Throws `ComposeError.wrongState` when the email exists and is not a draft.
     func saveDraft(_ email: Email, attachments: [DraftAttachment]) async throws
     func entry(emailId: String) async throws -> OutboxEntry?
+    /// A draft synced from the server's Drafts folder that is not in the outbox (written by
+    /// another client); `saveDraft` of the same email id takes it in.
+    func syncedDraft(emailId: String) async throws -> Email?
     /// Deletes a draft with its attachments. Throws `ComposeError.wrongState` when the email is
     /// not a draft (a queued message is cancelled first).
     func deleteDraft(emailId: String) async throws

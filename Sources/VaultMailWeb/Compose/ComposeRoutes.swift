@@ -126,6 +126,8 @@ extension WebApp {
         var attachments: [DraftAttachment]?
         if content.draftId == nil, let original = content.forwardedEmailId {
             attachments = try await mail.attachments.forwardable(emailId: original)
+        } else if let id = content.draftId, let draft = try await mail.compose.draft(emailId: id), draft.entry.state == .none {
+            attachments = try await mail.attachments.forwardable(emailId: id)  // a synced draft, taken in: keep its files
         }
         let id = try await mail.compose.saveDraft(content, html: html, attachments: attachments,
                                                   serverCopy: Self.draftCopyDelay, checkAddresses: checkAddresses)
@@ -254,8 +256,10 @@ extension WebApp {
         content.cc = email.ccAddresses.map(ComposeTemplate.formatted)
         content.bcc = email.bccAddresses.map(ComposeTemplate.formatted)
         content.subject = email.subject
-        content.body = email.bodyPlain ?? ""
-        content.markdown = email.bodyHTML != nil
+        // A draft written elsewhere may be HTML only: its text is continued, as plain text.
+        let writtenHere = email.sendState == .draft
+        content.body = email.bodyPlain ?? (writtenHere ? "" : email.bodyHTML.map(HTMLText.plainText) ?? "")
+        content.markdown = writtenHere && email.bodyHTML != nil
         content.inReplyTo = email.inReplyTo
         content.references = email.references
         content.threadId = email.threadId

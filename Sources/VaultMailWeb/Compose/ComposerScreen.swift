@@ -20,9 +20,13 @@ extension WebApp {
 
         switch kind {
         case .draft:
-            if let id = query["draft"], let draft = try? await mail.compose.draft(emailId: id), draft.entry.state == .draft {
+            if let id = query["draft"], let draft = try? await mail.compose.draft(emailId: id), draft.entry.state == .draft || draft.entry.email.isDraft {
                 content = Self.content(of: draft.entry.email)
                 attachments = draft.attachments.map { .init(filename: $0.filename, size: $0.data.count) }
+                if draft.entry.state == .none {  // synced from the server: its files are taken in on the first save
+                    forwarded = ((try? await mail.emails.getAttachments(emailId: id)) ?? []).filter { !$0.isInline }
+                        .map { .init(filename: $0.filename, size: $0.sizeBytes) }
+                }
             } else {
                 problem = problem ?? "That draft was sent or discarded; this is a new message."
                 kind = .new

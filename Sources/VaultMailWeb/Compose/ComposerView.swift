@@ -104,7 +104,7 @@ struct ComposerView {
             out += "<button type=\"submit\" class=\"link-button\" formaction=\"/compose/detach\" name=\"index\" value=\"\(index)\" aria-label=\"Remove \(HTML.escape(item.filename))\">Remove</button></li>"
         }
         for item in forwarded {
-            out += "<li class=\"forwarded\"><span class=\"file-name\">\(Icon.paperclip.svg())\(HTML.escape(item.filename))</span> <span class=\"file-size\">\(ByteSize.string(item.size))</span> <span class=\"hint-text\">from the forwarded message</span></li>"
+            out += "<li class=\"forwarded\"><span class=\"file-name\">\(Icon.paperclip.svg())\(HTML.escape(item.filename))</span> <span class=\"file-size\">\(ByteSize.string(item.size))</span> <span class=\"hint-text\">from the original message</span></li>"
         }
         out += "</ul><p class=\"attach-row\"><label class=\"tool\" for=\"attach\">\(Icon.paperclip.svg())<span>Attach files</span></label>"
         out += "<input type=\"file\" id=\"attach\" multiple class=\"visually-hidden-file\"> <span class=\"hint-text\" id=\"size-note\">"

@@ -57,7 +57,7 @@ struct ConversationView {
 
     /// The message Reply, Reply all and Forward answer: the latest one that is not a draft.
     var answerable: Email? {
-        messages.last { $0.email.sendState == .none || $0.email.sendState == .sent }?.email
+        messages.last { !$0.email.isDraft && ($0.email.sendState == .none || $0.email.sendState == .sent) }?.email
     }
 
     /// Where the composer goes back to: this conversation.
@@ -110,11 +110,11 @@ struct ConversationView {
         out += "<span class=\"msg-snippet\">\(HTML.escape(String((email.snippet ?? "").prefix(120))))</span>"
         out += "<time datetime=\"\(email.dateReceived.formatted(.iso8601))\">\(HTML.escape(dates.string(for: email.dateReceived)))</time></summary>"
         var draftLink = ""
-        if email.sendState == .draft {
+        if email.sendState == .draft || (email.isDraft && email.sendState == .none) {
             let url = "/compose?kind=draft&draft=\(FormFields.encode(email.id))&return=\(FormFields.encode(here))"
             draftLink = "<p class=\"draft-bar\"><span class=\"pill\">Draft</span> <a class=\"tool\" href=\"\(HTML.escape(url))\">\(Icon.compose.svg())<span>Continue writing</span></a></p>"
         }
-        let answers = email.sendState == .draft ? "" : messageAnswers(email, sender: isMe ? "me" : sender)
+        let answers = email.isDraft || email.sendState == .draft ? "" : messageAnswers(email, sender: isMe ? "me" : sender)
         out += "<div class=\"msg-body\">" + draftLink + answers + headers(email, isMe: isMe) + body(message) + attachments(message) + "</div>"
         return out + "</details></li>"
     }
