@@ -77,6 +77,8 @@ public final class WebApp: Service, Sendable {
                 try await withThrowingDiscardingTaskGroup { group in
                     group.addTask { await self.forwardStoreChanges() }
                     group.addTask { await self.heartbeat() }
+                    // The people for recipient suggestions, read before the first keystroke needs them.
+                    group.addTask { _ = await self.mail.contacts.count() }
                     try await application.run()
                     group.cancelAll()
                 }

@@ -22,6 +22,10 @@ enum WebBenchmarks {
         _ = try await corpus.grow(to: size, from: 0)
         let conversation = try await addHTMLConversation(corpus)
         let people = try await addContacts(corpus, count: 10_000)
+        // Reading the people out of the mail, once per process (then on changes, in the background).
+        Measure.report("web-contacts-load", try await Measure.medianMillis(runs: 5) {
+            _ = try await GRDBContactSource(database: corpus.database).contacts()
+        }, "ms", n: size + 20_000)
         guard let latest = try await corpus.emails.getEmails(threadId: conversation).last?.id else {
             throw HTTPTestClient.Failure(description: "the benchmark conversation is empty")
         }

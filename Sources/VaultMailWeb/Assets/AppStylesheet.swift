@@ -181,7 +181,7 @@ dialog td,dialog th{padding:4px 8px;text-align:left;border-bottom:1px solid var(
 .compose-main{flex:1;display:flex;justify-content:center;padding:18px 16px 60px;overflow:auto}
 .composer{width:100%;max-width:820px;background:var(--pane);border:1px solid var(--line);border-radius:12px;padding:18px 22px;box-shadow:var(--shadow);align-self:flex-start}
 .composer h1{margin:0 0 12px;font-size:20px}
-.composer .field{display:grid;grid-template-columns:72px 1fr;align-items:start;gap:4px 10px;margin:0;padding:6px 0;border-bottom:1px solid var(--line)}
+.composer .field{display:grid;grid-template-columns:72px minmax(0,1fr);align-items:start;gap:4px 10px;margin:0;padding:6px 0;border-bottom:1px solid var(--line)}
 .composer .field>label,.composer .field .label{padding-top:6px;color:var(--muted);font-size:14px}
 .composer input[type=text],.composer select{width:100%;padding:6px 0;border:1px solid transparent;border-radius:6px;background:transparent}
 .composer input[type=text]:focus,.composer select:focus{border-color:var(--line);background:var(--bg)}
@@ -189,7 +189,7 @@ dialog td,dialog th{padding:4px 8px;text-align:left;border-bottom:1px solid var(
 .token-box{display:flex;flex-wrap:wrap;gap:4px;align-items:center;min-height:34px;cursor:text}
 .token-box input[type=text]{flex:1;min-width:12ch;width:auto}
 .token{display:inline-flex;align-items:center;gap:2px;padding:2px 4px 2px 10px;border-radius:999px;background:var(--pill);font-size:14px;max-width:100%}
-.token-text{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.token-text{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;min-width:0}
 .token.invalid{background:transparent;border:2px dashed var(--danger);color:var(--danger)}
 .token-remove{border:0;background:none;width:24px;height:24px;border-radius:50%;font-size:16px;line-height:1}
 .token-remove:hover{background:var(--hover)}
