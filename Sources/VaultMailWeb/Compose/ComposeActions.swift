@@ -1,0 +1,122 @@
+import Foundation
+import Hummingbird
+import VaultMailCore
+
+extension WebApp {
+    /// Saves, checks, and starts sending with the undo window (AC-U-11). Without the script
+    /// the browser goes back where it came from with a notice.
+    func send(_ fields: FormFields, wantsJSON: Bool, csrf: String) async -> Response {
+        let form = ComposeForm(fields, defaultAccount: "")
+        func refuse(_ message: String, draft: String?) -> Response {
+            if wantsJSON {
+                return Pages.json("{\"error\":\(ActionOutcome.quote(message)),\"draft\":\(ActionOutcome.quote(draft ?? ""))}", status: .badRequest)
+            }
+            var query = FormFields()
+            query.append("kind", draft == nil ? form.content.forwardedEmailId == nil ? "new" : "forward" : "draft")
+            if let draft { query.append("draft", draft) }
+            query.append("problem", message)
+            query.append("return", form.returnTo)
+            return Pages.redirect("/compose?" + query.encoded)
+        }
+        if form.content.to.isEmpty && form.content.cc.isEmpty && form.content.bcc.isEmpty {
+            return refuse("Add at least one recipient in To, Cc or Bcc.", draft: form.content.draftId)
+        }
+        let id: String
+        do {
+            id = try await saveDraft(fields, checkAddresses: true)
+        } catch {
+            return refuse("Not sent: \(error)", draft: form.content.draftId)
+        }
+        if let draft = try? await mail.compose.draft(emailId: id),
+           let limit = await mail.compose.sizeLimit(accountId: draft.entry.email.accountId) {
+            let estimate = Self.encodedSize(draft.entry.email, attachments: draft.attachments)
+            if estimate > limit {
+                return refuse("Not sent: with its attachments the message is about \(ByteSize.string(estimate)), and the server accepts at most \(ByteSize.string(limit)). Remove an attachment or share it another way.", draft: id)
+            }
+        }
+        let sendsAt: Date
+        do {
+            sendsAt = try await mail.compose.startSending(emailId: id)
+        } catch {
+            return refuse("Not sent: \(error)", draft: id)
+        }
+        await mail.contacts.invalidate()
+        let seconds = max(0, Int(sendsAt.timeIntervalSince(mail.clock.now).rounded()))
+        if wantsJSON {
+            return Pages.json("{\"draft\":\(ActionOutcome.quote(id)),\"undoSeconds\":\(seconds),\"url\":\(ActionOutcome.quote(form.returnTo)),\"subject\":\(ActionOutcome.quote(form.content.subject))}")
+        }
+        let message = seconds > 0
+            ? "Sending in \(seconds) seconds. To take it back, cancel it in the Outbox before then."
+            : "Sending. The Outbox shows it until it has gone."
+        return Pages.redirect(Self.withNotice(form.returnTo, message))
+    }
+
+    /// About the size of the message on the wire: attachments grow by a third in base64.
+    static func encodedSize(_ email: Email, attachments: [DraftAttachment]) -> Int {
+        let text = (email.bodyPlain?.utf8.count ?? 0) + (email.bodyHTML?.utf8.count ?? 0)
+        return 2_048 + text * 105 / 100 + attachments.reduce(0) { $0 + ($1.data.count + 2) / 3 * 4 * 78 / 76 }
+    }
+
+    /// One file posted as the request body (`name=` in the query, its type in Content-Type),
+    /// added to the draft (`draft=`).
+    func attach(_ request: Request, context: WebRequestContext) async -> Response {
+        let query = FormFields(request.uri.query ?? "")
+        guard let id = query["draft"], let name = query["name"], !name.isEmpty else {
+            return Pages.plain(.badRequest, "Name the draft (draft=) and the file (name=).")
+        }
+        guard let draft = try? await mail.compose.draft(emailId: id) else {
+            return Pages.plain(.notFound, "That draft was sent or discarded.")
+        }
+        let limit = await mail.compose.sizeLimit(accountId: draft.entry.email.accountId) ?? Self.largestAttachment
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: min(limit, Self.largestAttachment))
+        } catch {
+            return Pages.plain(.contentTooLarge, "\(name) is larger than the \(ByteSize.string(min(limit, Self.largestAttachment))) the server accepts; share it another way.")
+        }
+        let type = request.headers[.contentType].flatMap { $0.isEmpty ? nil : $0 } ?? "application/octet-stream"
+        let file = DraftAttachment(filename: Self.safeFilename(name), mimeType: type, data: Data(buffer.readableBytesView))
+        let files = draft.attachments + [file]
+        do {
+            _ = try await mail.compose.saveDraft(
+                Self.content(of: draft.entry.email), html: draft.entry.email.bodyHTML, attachments: files,
+                serverCopy: Self.draftCopyDelay, checkAddresses: false)
+        } catch {
+            return Pages.plain(.badRequest, "\(name) could not be attached: \(error)")
+        }
+        return Pages.json(Self.attachmentsJSON(files))
+    }
+
+    /// The largest file the composer takes when the server names no limit.
+    static let largestAttachment = 50 << 20
+
+    static func attachmentsJSON(_ files: [DraftAttachment]) -> String {
+        "[" + files.map { "{\"name\":\(ActionOutcome.quote($0.filename)),\"size\":\($0.data.count),\"sizeText\":\(ActionOutcome.quote(ByteSize.string($0.data.count)))}" }
+            .joined(separator: ",") + "]"
+    }
+
+    /// A file name without a path or control characters.
+    static func safeFilename(_ name: String) -> String {
+        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? "attachment"
+        let clean = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
+        return clean.isEmpty ? "attachment" : String(clean.prefix(200))
+    }
+
+    /// A saved draft's fields, to save it again with other attachments.
+    static func content(of email: Email) -> DraftContent {
+        var content = DraftContent(accountId: email.accountId)
+        content.draftId = email.id
+        content.to = email.toAddresses.map(ComposeTemplate.formatted)
+        content.cc = email.ccAddresses.map(ComposeTemplate.formatted)
+        content.bcc = email.bccAddresses.map(ComposeTemplate.formatted)
+        content.subject = email.subject
+        // A draft written elsewhere may be HTML only: its text is continued, as plain text.
+        let writtenHere = email.sendState == .draft
+        content.body = email.bodyPlain ?? (writtenHere ? "" : email.bodyHTML.map(HTMLText.plainText) ?? "")
+        content.markdown = writtenHere && email.bodyHTML != nil
+        content.inReplyTo = email.inReplyTo
+        content.references = email.references
+        content.threadId = email.threadId
+        return content
+    }
+}
