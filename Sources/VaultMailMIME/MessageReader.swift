@@ -75,6 +75,24 @@ struct MessageReader {
             }
         }
 
+        // Encoded-words decoded by us (`EncodedWords`): GMime's address parser cuts a name of two
+        // adjacent words short, and garbles a word it cannot read instead of keeping it.
+        let words = TextDecoder(options: options)
+        var decodedHeaders = Set<String>()
+        for header in headers where EncodedWords.contains(header.value) && !header.needsCharsetGuess
+            && decodedHeaders.insert(header.name).inserted {
+            let quoted = { Self.parseAddresses(Array(EncodedWords.quoted(header.value, decoder: words).utf8), options: self.options) }
+            switch header.name {
+            case "subject": subject = EncodedWords.decode(header.value, decoder: words)
+            case "from": from = quoted()
+            case "to": to = quoted()
+            case "cc": cc = quoted()
+            case "bcc": bcc = quoted()
+            case "reply-to": replyTo = quoted()
+            default: break
+            }
+        }
+
         problems.append(contentsOf: builder.problems)
         problems.append(contentsOf: options.warnings)
         if headers.isEmpty {
