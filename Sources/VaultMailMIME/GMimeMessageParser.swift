@@ -36,7 +36,8 @@ public struct GMimeMessageParser: MessageParser {
         let options = ParserOptions()
         // Everything parsed with `options` must be gone before it is freed (see ParserOptions).
         return withExtendedLifetime(options) {
-            let input = HeaderRepair.escapingEightBitInEncodedWords(Self.withoutMboxSeparator(raw))
+            let start = HeaderRepair.skippingLeadingJunk(Self.withoutMboxSeparator(HeaderRepair.skippingLeadingJunk(raw[...])))
+            let input = HeaderRepair.escapingEightBitInEncodedWords(start)
             return body(Result { () throws(MIMEError) in try Self.construct(input, options: options) }, options)
         }
     }
@@ -67,10 +68,10 @@ public struct GMimeMessageParser: MessageParser {
     }
 
     /// `raw` without a leading mbox "From " line, which is a mailbox separator, not a header.
-    static func withoutMboxSeparator(_ raw: [UInt8]) -> ArraySlice<UInt8> {
+    static func withoutMboxSeparator(_ raw: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         let prefix: [UInt8] = Array("From ".utf8)
-        guard raw.count > prefix.count, raw[0..<prefix.count].elementsEqual(prefix),
-              let newline = raw.firstIndex(of: 0x0A) else { return raw[...] }
+        guard raw.count > prefix.count, raw.prefix(prefix.count).elementsEqual(prefix),
+              let newline = raw.firstIndex(of: 0x0A) else { return raw }
         return raw[(newline + 1)...]
     }
 }

@@ -1,6 +1,38 @@
 /// Byte-level repairs of a message's top-level header block before GMime reads it, for
 /// breakage common enough in real mail that readers are expected to cope.
 enum HeaderRepair {
+    /// The message from its first header line: lines before it that are not headers are
+    /// dropped, as Python's `email` and Dovecot read them — lines of spaces or tabs, a first
+    /// line that is a continuation (it folds onto nothing), and empty lines when a header field
+    /// follows. Without this the whole message became its body: no subject, no sender.
+    static func skippingLeadingJunk(_ message: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var start = message.startIndex
+        for _ in 0..<64 {
+            guard start < message.endIndex, let newline = message[start...].firstIndex(of: 0x0A) else { break }
+            let line = message[start..<newline]
+            let blank = line.allSatisfy { $0 == 0x0D || $0 == 0x20 || $0 == 0x09 }
+            let folded = line.first == 0x20 || line.first == 0x09
+            if (blank && !line.isEmpty && line != [0x0D]) || folded || (blank && headerFieldFollows(message[(newline + 1)...])) {
+                start = newline + 1
+            } else {
+                break
+            }
+        }
+        return message[start...]
+    }
+
+    /// True when the first line of `text` that is not empty opens with `Name:` (printable
+    /// ASCII without spaces, then a colon).
+    private static func headerFieldFollows(_ text: ArraySlice<UInt8>) -> Bool {
+        var index = text.startIndex
+        while index < text.endIndex, text[index] == 0x0D || text[index] == 0x0A { index += 1 }
+        let start = index
+        while index < text.endIndex, text[index] > 0x20, text[index] < 0x7F, text[index] != UInt8(ascii: ":") {
+            index += 1
+        }
+        return index > start && index < text.endIndex && text[index] == UInt8(ascii: ":")
+    }
+
     /// Escapes raw 8-bit bytes inside Q-encoded words (`=?iso-8859-1?Q?J\xFCrgen?=` →
     /// `=?iso-8859-1?Q?J=FCrgen?=`), which old Outlook versions wrote. Left alone, GMime reads
     /// the raw byte through the undeclared-8-bit fallback (as UTF-8 "ü") and then again through
