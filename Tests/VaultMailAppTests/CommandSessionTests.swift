@@ -56,6 +56,30 @@ struct CommandSessionTests {
         #expect(!row.contains("\n"))
     }
 
+    @Test("A row with wide characters (CJK, emoji, combining marks) still fits 80 columns, counted as a terminal shows them", arguments: [
+        ("山田 太郎", "会議の議題について話し合いましょう、来週の予定も確認してください", "資料を添付します"),
+        ("Zoë 🎉", "🎉 Launch party 🚀 on Friday 🥳🥳🥳", "Bring 🍕 and 🎂 please, everyone is invited"),
+        ("Ма́рия", "Приве́т, как дела? Это длинная тема письма", "e\u{301}e\u{301}e\u{301} combining accents"),
+    ])
+    func wideRows(name: String, subject: String, preview: String) {
+        let participants = Participant.encode([Participant(name: name, email: "p@x")])
+        let thread = EmailThread(id: String(repeating: "cd", count: 32), accountId: "a", subject: subject, latestDate: MailFixtures.referenceDate,
+                                 messageCount: 1, unreadCount: 1, snippet: preview, participants: participants)
+        let row = ThreadRow.render(thread, dates: RelativeDate(now: MailFixtures.referenceDate, timeZone: TimeZone(identifier: "UTC")!))
+        #expect(DisplayWidth.of(row) == 80, "\(row) is \(DisplayWidth.of(row)) columns")
+        #expect(row.hasSuffix("12:00 PM"))
+    }
+
+    @Test("Display width: wide characters two columns, combining marks none")
+    func displayWidth() {
+        #expect(DisplayWidth.of("abc") == 3)
+        #expect(DisplayWidth.of("日本語") == 6)
+        #expect(DisplayWidth.of("🎉") == 2)
+        #expect(DisplayWidth.of("e\u{301}") == 1)
+        #expect(DisplayWidth.of("👩‍👩‍👧") == 2)
+        #expect(DisplayWidth.cut("日本語のテキスト", 7) == "日本語…")
+    }
+
     @Test("`threads --json` has the documented fields; `show --json` adds the emails")
     func json() async throws {
         let (session, home) = try await session()

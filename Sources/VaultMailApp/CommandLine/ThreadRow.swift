@@ -14,26 +14,24 @@ public struct ThreadRow: Sendable {
         let id = String(thread.id.prefix(idLength))
         let sender = fit(thread.senderSummary(me: me), 18)
         let time = dates.string(for: thread.latestDate)
-        let fixed = markers.count + 1 + id.count + 1 + 18 + 1 + 1 + 8
+        let fixed = DisplayWidth.of(markers) + 1 + id.count + 1 + 18 + 1 + 1 + 8
         let room = max(10, width - fixed)
         let preview = (thread.snippet ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let text = preview.isEmpty ? thread.subject : "\(thread.subject) — \(preview)"
         return "\(markers) \(id) \(sender) \(fit(text, room)) \(pad(time, 8, leading: true))"
     }
 
-    /// `text` cut to `width` characters (with "…") or padded to it.
+    /// `text` cut to `width` columns (with "…") or padded to it; wide characters count two.
     static func fit(_ text: String, _ width: Int) -> String {
         pad(cut(text, width), width)
     }
 
-    /// `text` on one line, cut to `width` characters (with "…"): for a line's last column.
+    /// `text` on one line, cut to `width` columns (with "…"): for a line's last column.
     static func cut(_ text: String, _ width: Int) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: " ")
-        return flat.count > width ? String(flat.prefix(width - 1)) + "…" : flat
+        DisplayWidth.cut(text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " "), width)
     }
 
     static func pad(_ text: String, _ width: Int, leading: Bool = false) -> String {
-        let spaces = String(repeating: " ", count: max(0, width - text.count))
-        return leading ? spaces + text : text + spaces
+        DisplayWidth.pad(text, width, leading: leading)
     }
 }
