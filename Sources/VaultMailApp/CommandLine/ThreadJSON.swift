@@ -6,6 +6,12 @@ public enum ThreadJSON {
     public struct Person: Codable, Sendable, Equatable {
         public var name: String?
         public var email: String
+
+        public func encode(to encoder: any Encoder) throws {
+            var keys = encoder.container(keyedBy: CodingKeys.self)
+            try keys.encode(name, forKey: .name)
+            try keys.encode(email, forKey: .email)
+        }
     }
 
     public struct Thread: Codable, Sendable {
@@ -21,12 +27,36 @@ public enum ThreadJSON {
         public var hasAttachments: Bool
         public var category: String?
         public var emails: [Message]?
+
+        /// Every key of the contract, `null` when there is no value; `emails` only in `show`.
+        public func encode(to encoder: any Encoder) throws {
+            var keys = encoder.container(keyedBy: CodingKeys.self)
+            try keys.encode(id, forKey: .id)
+            try keys.encode(accountId, forKey: .accountId)
+            try keys.encode(subject, forKey: .subject)
+            try keys.encode(participants, forKey: .participants)
+            try keys.encode(snippet, forKey: .snippet)
+            try keys.encode(latestDate, forKey: .latestDate)
+            try keys.encode(messageCount, forKey: .messageCount)
+            try keys.encode(unreadCount, forKey: .unreadCount)
+            try keys.encode(isStarred, forKey: .isStarred)
+            try keys.encode(hasAttachments, forKey: .hasAttachments)
+            try keys.encode(category, forKey: .category)
+            try keys.encodeIfPresent(emails, forKey: .emails)
+        }
     }
 
     public struct Page: Codable, Sendable {
         public var threads: [Thread]
         public var nextCursor: String?
         public var hasMore: Bool
+
+        public func encode(to encoder: any Encoder) throws {
+            var keys = encoder.container(keyedBy: CodingKeys.self)
+            try keys.encode(threads, forKey: .threads)
+            try keys.encode(nextCursor, forKey: .nextCursor)
+            try keys.encode(hasMore, forKey: .hasMore)
+        }
     }
 
     public struct AttachmentInfo: Codable, Sendable {
@@ -49,6 +79,23 @@ public enum ThreadJSON {
         public var references: [String]
         public var bodyPlain: String?
         public var attachments: [AttachmentInfo]
+
+        public func encode(to encoder: any Encoder) throws {
+            var keys = encoder.container(keyedBy: CodingKeys.self)
+            try keys.encode(id, forKey: .id)
+            try keys.encode(messageId, forKey: .messageId)
+            try keys.encode(from, forKey: .from)
+            try keys.encode(to, forKey: .to)
+            try keys.encode(cc, forKey: .cc)
+            try keys.encode(subject, forKey: .subject)
+            try keys.encode(date, forKey: .date)
+            try keys.encode(isRead, forKey: .isRead)
+            try keys.encode(isStarred, forKey: .isStarred)
+            try keys.encode(inReplyTo, forKey: .inReplyTo)
+            try keys.encode(references, forKey: .references)
+            try keys.encode(bodyPlain, forKey: .bodyPlain)
+            try keys.encode(attachments, forKey: .attachments)
+        }
     }
 
     static func iso(_ date: Date) -> String {
