@@ -9,6 +9,20 @@ public enum SearchText {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
+    /// A folded copy of text whose accents the index's tokenizer keeps (it removes only Latin
+    /// ones): Greek tonos and dialytika, Cyrillic ё. Nil for other text, which needs none.
+    public static func extraFolding(_ text: String?) -> String? {
+        guard let text, text.unicodeScalars.contains(where: needsExtraFolding) else { return nil }
+        return fold(text)
+    }
+
+    private static func needsExtraFolding(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0370...0x03FF, 0x1F00...0x1FFF, 0x0401, 0x0451: true
+        default: false
+        }
+    }
+
     /// The body text to index: the plain part, else the text of the HTML part.
     public static func body(plain: String?, html: String?) -> String? {
         if let plain, !plain.isEmpty { return plain }

@@ -1,0 +1,18 @@
+import GRDB
+
+/// A search query as SQL over the store: which rows of `email e` (joined to its
+/// `searchDocument d`) match, and what the result rows can highlight.
+struct CompiledSearch {
+    /// The FROM clause. It starts from an index table when the query's top level has words
+    /// (or address parts) to match, so only matching rows are read.
+    var from: String
+    /// The WHERE clause over `e` and `d` (and the index table `from` starts from).
+    var condition: String
+    var arguments: StatementArguments
+    /// `from` starts from `emailSearch`, so `bm25(emailSearch)` can rank the rows.
+    var ranked: Bool
+    /// An FTS5 expression of the query's positive words and phrases, to mark in snippets.
+    var highlight: String?
+    /// Positive words of scripts without spaces (CJK), marked in snippets by Swift.
+    var unspacedWords: [String]
+}

@@ -1,0 +1,156 @@
+import Foundation
+import GRDB
+import VaultMailCore
+
+/// `MailSearch` over the store's FTS5 index (see `createSearchIndex`).
+public struct GRDBMailSearch: MailSearch {
+    let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    /// bm25 weights per `emailSearch` column: subject, sender, recipients, cc, body, the grams
+    /// of subject and body, folded text.
+    private static let bm25 = "bm25(emailSearch, 5.0, 3.0, 1.0, 1.0, 1.0, 5.0, 1.0, 1.0)"
+    /// A month, in milliseconds: how fast the recency boost fades.
+    private static let recencyScale = 2_592_000_000.0
+
+    public func searchThreads(_ query: SearchQuery, options: SearchOptions) async throws -> SearchPage<ThreadSearchHit> {
+        let compiled = SearchCompiler.compile(query.expression)
+        return try await database.writer.read { db in
+            let limit = max(1, options.limit)
+            let relevance = options.sort == .relevance && compiled.ranked
+            var arguments: StatementArguments = []
+            // bm25() cannot sit inside an aggregate: score each email first, then keep each
+            // conversation's best (newest, or best ranked) email.
+            let score = relevance ? "\(Self.bm25) * \(try Self.recency(db, &arguments))" : "e.dateReceived"
+            arguments += compiled.arguments
+            var sql = """
+                WITH scored AS MATERIALIZED (
+                    SELECT e.threadId, e.id AS emailId, d.docId, e.snippet AS emailSnippet, \(score) AS score
+                    FROM \(compiled.from) WHERE \(compiled.condition))
+                SELECT \(EmailThread.columns), h.emailId, h.docId, h.emailSnippet FROM (
+                    SELECT threadId, emailId, docId, emailSnippet, \(relevance ? "min" : "max")(score) AS score
+                    FROM scored GROUP BY threadId) h
+                JOIN thread t ON t.id = h.threadId
+                """
+            var offset = 0
+            switch options.cursor {
+            case .after(let date, let id) where !relevance:
+                sql += " WHERE (t.latestDate, t.id) < (?, ?)"
+                arguments += [date.millis, id]
+            case .offset(let start):
+                offset = start
+            default:
+                break
+            }
+            sql += relevance ? " ORDER BY h.score, t.latestDate DESC, t.id DESC" : " ORDER BY t.latestDate DESC, t.id DESC"
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [limit + 1, offset]
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            let shown = rows.prefix(limit)
+            let snippets = try Self.snippets(db, compiled, docIds: shown.map { $0["docId"] })
+            let hits = shown.map { row in
+                let docId: Int64 = row["docId"]
+                return ThreadSearchHit(thread: EmailThread(row: row), emailId: row["emailId"],
+                                       highlight: snippets[docId] ?? (row["emailSnippet"] as String?).map(SearchSnippet.init(marked:)))
+            }
+            var next: SearchCursor?
+            if rows.count > limit, let last = hits.last {
+                next = relevance || offset > 0 ? .offset(offset + limit) : .after(date: last.thread.latestDate, id: last.thread.id)
+            }
+            return SearchPage(hits: hits, nextCursor: next)
+        }
+    }
+
+    public func searchMessages(_ query: SearchQuery, options: SearchOptions) async throws -> SearchPage<MessageSearchHit> {
+        let compiled = SearchCompiler.compile(query.expression)
+        return try await database.writer.read { db in
+            let limit = max(1, options.limit)
+            let relevance = options.sort == .relevance && compiled.ranked
+            var arguments: StatementArguments = []
+            var select = "SELECT \(Self.emailColumns), d.docId"
+            if relevance {
+                select += ", \(Self.bm25) * \(try Self.recency(db, &arguments)) AS score"
+            }
+            arguments += compiled.arguments
+            var sql = "\(select) FROM \(compiled.from) WHERE \(compiled.condition)"
+            var offset = 0
+            switch options.cursor {
+            case .after(let date, let id) where !relevance:
+                sql += " AND (e.dateReceived, e.id) < (?, ?)"
+                arguments += [date.millis, id]
+            case .offset(let start):
+                offset = start
+            default:
+                break
+            }
+            sql += relevance ? " ORDER BY score, e.dateReceived DESC, e.id DESC" : " ORDER BY e.dateReceived DESC, e.id DESC"
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [limit + 1, offset]
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            var emails = rows.prefix(limit).map(Email.init(row:))
+            let types = try db.folderTypes(forEmailIds: emails.map(\.id))
+            for index in emails.indices { emails[index].folderTypes = types[emails[index].id] ?? [] }
+            let docIds: [Int64] = rows.prefix(limit).map { $0["docId"] }
+            let snippets = try Self.snippets(db, compiled, docIds: docIds)
+            let hits = zip(emails, docIds).map { email, docId in
+                MessageSearchHit(email: email, highlight: snippets[docId] ?? email.snippet.map(SearchSnippet.init(marked:)))
+            }
+            var next: SearchCursor?
+            if rows.count > limit, let last = emails.last {
+                next = relevance || offset > 0 ? .offset(offset + limit) : .after(date: last.dateReceived, id: last.id)
+            }
+            return SearchPage(hits: hits, nextCursor: next)
+        }
+    }
+
+    public func count(_ query: SearchQuery, messages: Bool) async throws -> Int {
+        let compiled = SearchCompiler.compile(query.expression)
+        return try await database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT \(messages ? "COUNT(*)" : "COUNT(DISTINCT e.threadId)") FROM \(compiled.from) WHERE \(compiled.condition)",
+                             arguments: compiled.arguments) ?? 0
+        }
+    }
+
+    /// The email columns, qualified (the index tables have columns of the same names).
+    private static let emailColumns = Email.columns.split(separator: ",")
+        .map { "e." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+
+    /// The factor that favours recent mail: 2 for the newest, fading towards 1 over months
+    /// (bm25 is negative, better when lower, so the factor strengthens recent matches).
+    private static func recency(_ db: Database, _ arguments: inout StatementArguments) throws -> String {
+        let newest = try Int64.fetchOne(db, sql: "SELECT max(dateReceived) FROM email") ?? 0
+        arguments += [newest]
+        return "(1.0 + 1.0 / (1.0 + (? - e.dateReceived) / \(recencyScale)))"
+    }
+
+    /// The body text around the matches of each document, matches marked.
+    private static func snippets(_ db: Database, _ compiled: CompiledSearch, docIds: [Int64]) throws -> [Int64: SearchSnippet] {
+        guard !docIds.isEmpty, compiled.highlight != nil || !compiled.unspacedWords.isEmpty else { return [:] }
+        var snippets: [Int64: SearchSnippet] = [:]
+        if let highlight = compiled.highlight {
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT rowid, snippet(emailSearch, 4, char(1), char(2), '…', 24) AS marked FROM emailSearch
+                WHERE emailSearch MATCH ? AND rowid IN (\(placeholders(docIds.count)))
+                """, arguments: [highlight] + StatementArguments(docIds))
+            for row in rows {
+                let marked: String = row["marked"] ?? ""
+                if marked.contains(SearchSnippet.openMark) { snippets[row["rowid"]] = SearchSnippet(marked: marked) }
+            }
+        }
+        if !compiled.unspacedWords.isEmpty {
+            let missing = docIds.filter { snippets[$0] == nil }
+            guard !missing.isEmpty else { return snippets }
+            let rows = try Row.fetchAll(db, sql: "SELECT rowid, body FROM emailSearch WHERE rowid IN (\(placeholders(missing.count)))",
+                                        arguments: StatementArguments(missing))
+            for row in rows {
+                if let body: String = row["body"], let snippet = UnspacedHighlighter.snippet(body, words: compiled.unspacedWords) {
+                    snippets[row["rowid"]] = snippet
+                }
+            }
+        }
+        return snippets
+    }
+}
