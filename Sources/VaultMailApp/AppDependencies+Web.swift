@@ -9,10 +9,12 @@ extension AppDependencies {
     /// stored sources, and the store's change feed.
     public func webMail() -> WebMail {
         let local = GRDBEmailRepository(database: database)
-        return WebMail(
+        var mail = WebMail(
             fetchThreads: fetchThreads, actions: manageThreadActions, markRead: markRead, emails: emailRepository,
             accounts: accountRepository,
             attachments: ReadAttachmentUseCase(emails: emailRepository, sources: local, parts: GMimeMessageParser()),
             changes: GRDBMailChangeFeed(database: database), settings: settingsStore, coordinator: notificationSyncCoordinator)
+        mail.search = SearchMailUseCase(search: GRDBMailSearch(database: database), clock: mail.clock)
+        return mail
     }
 }

@@ -17,6 +17,8 @@ public struct WebMail: Sendable {
     /// Where opened and read threads are reported, so notifications follow what is on screen.
     public var coordinator: NotificationSyncCoordinator
     public var clock: any WallClock
+    /// Search over the local store (issue 14); nil where no index is at hand.
+    public var search: SearchMailUseCase?
 
     public init(fetchThreads: FetchThreadsUseCase, actions: ManageThreadActionsUseCase, markRead: MarkReadUseCase,
                 emails: any EmailRepository, accounts: any AccountRepository, attachments: ReadAttachmentUseCase,

@@ -51,6 +51,7 @@ enum Pages {
             <link rel="icon" href="\(Assets.favicon.path)" type="image/svg+xml">
             \(token)
             <script src="\(Assets.script.path)" defer></script>
+            <script src="\(Assets.searchScript.path)" defer></script>
             </head>
             <body class="\(bodyClass)">
             \(body)
