@@ -101,7 +101,7 @@ extension AppDatabase {
 
     /// Indexes mail stored before the index existed, oldest first, in batches (the new
     /// `searchDocument` ids run 1…total, so a batch is a range of them).
-    private static func indexExistingMail(_ db: Database, progress: SearchIndexProgress?) throws {
+    static func indexExistingMail(_ db: Database, progress: SearchIndexProgress?) throws {
         try db.execute(sql: "INSERT INTO searchDocument(emailId) SELECT id FROM email ORDER BY dateReceived, id")
         let total = try Int.fetchOne(db, sql: "SELECT ifnull(max(docId), 0) FROM searchDocument") ?? 0
         let batch = 1000
