@@ -35,19 +35,8 @@ public struct GRDBMailSearch: MailSearch {
                     FROM scored GROUP BY threadId) h
                 JOIN thread t ON t.id = h.threadId
                 """
-            var offset = 0
-            switch options.cursor {
-            case .after(let date, let id) where !relevance:
-                sql += " WHERE (t.latestDate, t.id) < (?, ?)"
-                arguments += [date.millis, id]
-            case .offset(let start):
-                offset = start
-            default:
-                break
-            }
-            sql += relevance ? " ORDER BY h.score, t.latestDate DESC, t.id DESC" : " ORDER BY t.latestDate DESC, t.id DESC"
-            sql += " LIMIT ? OFFSET ?"
-            arguments += [limit + 1, offset]
+            let offset = Self.page(&sql, &arguments, options, relevance: relevance, limit: limit, after: "WHERE (t.latestDate, t.id) < (?, ?)",
+                                   order: relevance ? "h.score, t.latestDate DESC, t.id DESC" : "t.latestDate DESC, t.id DESC")
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             let shown = rows.prefix(limit)
             let snippets = try Self.snippets(db, compiled, docIds: shown.map { $0["docId"] })
@@ -76,19 +65,8 @@ public struct GRDBMailSearch: MailSearch {
             }
             arguments += compiled.arguments
             var sql = "\(select) FROM \(compiled.from) WHERE \(compiled.condition)"
-            var offset = 0
-            switch options.cursor {
-            case .after(let date, let id) where !relevance:
-                sql += " AND (e.dateReceived, e.id) < (?, ?)"
-                arguments += [date.millis, id]
-            case .offset(let start):
-                offset = start
-            default:
-                break
-            }
-            sql += relevance ? " ORDER BY score, e.dateReceived DESC, e.id DESC" : " ORDER BY e.dateReceived DESC, e.id DESC"
-            sql += " LIMIT ? OFFSET ?"
-            arguments += [limit + 1, offset]
+            let offset = Self.page(&sql, &arguments, options, relevance: relevance, limit: limit, after: "AND (e.dateReceived, e.id) < (?, ?)",
+                                   order: relevance ? "score, e.dateReceived DESC, e.id DESC" : "e.dateReceived DESC, e.id DESC")
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             var emails = rows.prefix(limit).map(Email.init(row:))
             let types = try db.folderTypes(forEmailIds: emails.map(\.id))
@@ -112,6 +90,26 @@ public struct GRDBMailSearch: MailSearch {
             try Int.fetchOne(db, sql: "SELECT \(messages ? "COUNT(*)" : "COUNT(DISTINCT e.threadId)") FROM \(compiled.from) WHERE \(compiled.condition)",
                              arguments: compiled.arguments) ?? 0
         }
+    }
+
+    /// Appends where the page starts (`after`, the row tuple below the cursor's, for newest
+    /// first; an offset by relevance), the order and the limit (one more row than shown, to
+    /// tell whether there is a next page). Returns the offset.
+    private static func page(_ sql: inout String, _ arguments: inout StatementArguments, _ options: SearchOptions,
+                             relevance: Bool, limit: Int, after: String, order: String) -> Int {
+        var offset = 0
+        switch options.cursor {
+        case .after(let date, let id) where !relevance:
+            sql += " " + after
+            arguments += [date.millis, id]
+        case .offset(let start):
+            offset = start
+        default:
+            break
+        }
+        sql += " ORDER BY \(order) LIMIT ? OFFSET ?"
+        arguments += [limit + 1, offset]
+        return offset
     }
 
     /// The email columns, qualified (the index tables have columns of the same names).

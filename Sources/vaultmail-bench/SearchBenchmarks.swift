@@ -19,8 +19,6 @@ import VaultMailTesting
 ///   first page (25) as a whole `vaultmail search` process and as `notmuch search --limit=25`,
 ///   our in-process time, and both counts of matching messages.
 enum SearchBenchmarks {
-    static let user = "bench"
-    static let password = "bench password"
     static var corpusSize: Int {
         ProcessInfo.processInfo.environment["VAULTMAIL_BENCH_SEARCH_SIZE"].flatMap(Int.init) ?? 10_000
     }
@@ -53,11 +51,23 @@ enum SearchBenchmarks {
         let scratch = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
 
-        let server = try await DovecotServer.start(users: [user: password])
-        defer { Task { try? await server.stop() } }
-        try corpus.write(home: server.directory.appendingPathComponent("home/\(user)"))
+        let server = try await DovecotServer.start(users: [SyncBenchmarks.user: SyncBenchmarks.password])
+        do {
+            try await measure(corpus, server: server, scratch: scratch, notmuch: &notmuch, tool: tool)
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        try await server.stop()
+    }
+
+    static func measure(_ corpus: SearchCorpus, server: DovecotServer, scratch: URL, notmuch: inout SearchPeer, tool: VaultMailTool) async throws {
+        try corpus.write(home: server.directory.appendingPathComponent("home/\(SyncBenchmarks.user)"))
         let home = scratch.appendingPathComponent("vaultmail")
-        let (syncSeconds, database) = try await initialSync(server: server, home: home, expected: corpus.distinctMessages)
+        let (syncSeconds, engine) = try await SyncBenchmarks.initialSync(
+            server: server, path: home.appendingPathComponent("vaultmail.sqlite").path, expected: corpus.distinctMessages)
+        await engine.sync.connections.closeAll()
+        let database = engine.database
         Measure.report("initial-sync-with-index", Double(corpus.distinctMessages) / syncSeconds, "msg/s", n: corpus.distinctMessages)
 
         var rebuilds: [Double] = []
@@ -101,26 +111,6 @@ enum SearchBenchmarks {
         Measure.report("search-\(query.name)-vs-notmuch", ours / theirs, "x", n: n)
         print("# \(query.name): ours `\(query.ours)` \(countOurs) messages (first page \(page.hits.count) conversations);"
               + " notmuch `\(query.notmuch)` \(countTheirs) messages")
-    }
-
-    /// A fresh store in `home` and one timed whole-account sync of the server's INBOX.
-    static func initialSync(server: DovecotServer, home: URL, expected: Int) async throws -> (seconds: Double, database: AppDatabase) {
-        let database = try AppDatabase.open(path: home.appendingPathComponent("vaultmail.sqlite").path)
-        let accounts = GRDBAccountRepository(database: database)
-        let account = Account(
-            id: "acct-bench", name: "bench", email: "bench@example.com", imapHost: server.host, imapPort: server.imapPort,
-            smtpHost: server.host, smtpPort: 25, security: .plain, username: user, syncWindowDays: 36_500)
-        try await accounts.addAccount(account)
-        let sync = SyncEmailsUseCase(
-            accounts: accounts, store: GRDBEmailRepository(database: database), syncStore: GRDBSyncRepository(database: database),
-            parser: GMimeMessageParser(), connections: IMAPConnectionPool(credentials: FixedCredentialProvider([account.id: password])),
-            options: SyncOptions(batchSize: 100, parallelParsing: 2))
-        let started = ContinuousClock.now
-        let new = try await sync.syncAccount(accountId: account.id)
-        let seconds = (ContinuousClock.now - started).seconds
-        await sync.connections.closeAll()
-        precondition(new.count == expected, "the initial sync must store \(expected) emails, stored \(new.count)")
-        return (seconds, database)
     }
 
     static func scratchDirectory() throws -> URL {

@@ -51,15 +51,8 @@ struct SearchCorpus {
             }
             repetition += 1
         }
-        var ids = Set<String>()
-        for message in messages {
-            let text = String(decoding: message.prefix(16_384), as: UTF8.self)
-            if let line = text.split(separator: "\n").first(where: { $0.lowercased().hasPrefix("message-id:") }),
-               let id = MessageIDs.parseFirst(String(line.dropFirst(11))) {
-                ids.insert(id)
-            }
-        }
-        return SearchCorpus(originals: originals.count, messages: messages, dates: dates, distinctMessages: ids.count)
+        return SearchCorpus(originals: originals.count, messages: messages, dates: dates,
+                            distinctMessages: SyncBenchmarks.Corpus.distinctIds(messages))
     }
 
     /// The message with a Message-ID header, one made up when it has none.

@@ -10,20 +10,13 @@ import VaultMailTesting
 struct SearchCommandTests {
     /// A session over a fresh home with one account and a few conversations about invoices.
     func session() async throws -> (CommandSession, URL) {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-search-\(UUID().uuidString.prefix(8))")
-        let session = try CommandSession(home: VaultMailHome(explicit: home.path),
-                                         clock: FixedClock(MailFixtures.referenceDate.addingTimeInterval(3600)))
-        _ = try await session.addAccount(.init(name: "work", email: "ada@example.com", imap: "127.0.0.1:1143",
-                                               smtp: "127.0.0.1:1025", credential: .passwordCommand("echo pw")))
-        let account = try await session.account(named: "work")
-        let folders = MailFixtures.standardFolders(accountId: account.id)
-        try await session.emails.saveFolders(folders)
-        for n in 0..<30 {
-            var email = MailFixtures.email(accountId: account.id, number: n, threadId: "\(n)abc", from: "p\(n)@x.org", fromName: "Person \(n)")
-            email.bodyPlain = n % 2 == 0 ? "The invoice number \(n) is attached." : "Lunch on Friday?"
-            try await session.emails.saveEmails([MailFixtures.incoming(email, in: [folders.of(.inbox)])])
+        try await CLIFixture.session { accountId in
+            (0..<30).map { n in
+                var email = MailFixtures.email(accountId: accountId, number: n, threadId: "\(n)abc", from: "p\(n)@x.org", fromName: "Person \(n)")
+                email.bodyPlain = n % 2 == 0 ? "The invoice number \(n) is attached." : "Lunch on Friday?"
+                return email
+            }
         }
-        return (session, home)
     }
 
     @Test("Rows as `threads` prints them, each with its snippet, matches marked; a cursor line when there is more")

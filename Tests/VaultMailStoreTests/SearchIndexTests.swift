@@ -223,24 +223,24 @@ struct SearchIndexTests {
         for number in 100..<160 {
             try await add(number) { $0.subject = "bulk \(number)"; $0.bodyPlain = "bulk mailing"; $0.dateReceived = Self.at(Double(number / 2)) }
         }
-        var seen: [String] = []
-        var cursor: SearchCursor?
-        repeat {
-            let page = try await search.threads("bulk", options: SearchOptions(limit: 25, cursor: cursor))
-            seen += page.hits.map(\.thread.id)
-            cursor = page.nextCursor
-        } while cursor != nil
-        #expect(seen.count == 60)
-        #expect(Set(seen).count == 60)
-        var messages: [String] = []
-        cursor = nil
-        repeat {
-            let page = try await search.messages("bulk", options: SearchOptions(limit: 7, cursor: cursor))
-            messages += page.hits.map(\.email.id)
-            cursor = page.nextCursor
-        } while cursor != nil
+        let threads = try await everyPage { try await search.threads("bulk", options: SearchOptions(limit: 25, cursor: $0)).ids(\.thread.id) }
+        #expect(threads.count == 60)
+        #expect(Set(threads).count == 60)
+        let messages = try await everyPage { try await search.messages("bulk", options: SearchOptions(limit: 7, cursor: $0)).ids(\.email.id) }
         #expect(messages.count == 60)
         #expect(Set(messages).count == 60)
+    }
+
+    /// The ids of every page, following the cursors from the first page to the last.
+    func everyPage(_ page: (SearchCursor?) async throws -> (ids: [String], next: SearchCursor?)) async throws -> [String] {
+        var ids: [String] = []
+        var cursor: SearchCursor?
+        repeat {
+            let (more, next) = try await page(cursor)
+            ids += more
+            cursor = next
+        } while cursor != nil
+        return ids
     }
 
     @Test("The index follows every insert, update and delete at once, and the threads' moves")
@@ -299,5 +299,12 @@ struct SearchIndexTests {
             guard case .invalidQuery(let problem) = error else { Issue.record("expected invalidQuery, got \(error)"); return }
             #expect(problem.position == 8)
         }
+    }
+}
+
+extension SearchPage {
+    /// The page's ids and where the next page starts.
+    func ids(_ id: (Hit) -> String) -> (ids: [String], next: SearchCursor?) {
+        (hits.map(id), nextCursor)
     }
 }
