@@ -10,13 +10,13 @@ extension AppDatabase {
         }
     }
 
-    /// Bytes the search index takes in the database file: its FTS5 tables, the document ids
-    /// and the date index the newest-first message search reads.
+    /// Bytes the search index takes in the database file: its FTS5 tables and the documents
+    /// (ids, threads, dates) with their indexes.
     public func searchIndexBytes() throws -> Int {
         try writer.read { db in
             try Int.fetchOne(db, sql: """
                 SELECT ifnull(sum(pgsize), 0) FROM dbstat WHERE name LIKE 'emailSearch%' OR name LIKE 'emailFieldSearch%'
-                OR name = 'searchDocument' OR name LIKE 'sqlite_autoindex_searchDocument%' OR name = 'email_by_date'
+                OR name LIKE 'searchDocument%' OR name LIKE 'sqlite_autoindex_searchDocument%'
                 """) ?? 0
         }
     }

@@ -7,7 +7,9 @@ extension AppDatabase {
     /// The search index (issue 14), kept by triggers in the same transaction as every insert,
     /// update and delete of an email or attachment, whoever makes it (sync, actions, compose):
     /// - `searchDocument` gives each email a stable integer id, the rowid of its index rows
-    ///   (an email's own rowid may change on VACUUM: its key is text);
+    ///   (an email's own rowid may change on VACUUM: its key is text), with the email's thread,
+    ///   account and date, so results are grouped, filtered and ordered without reading the
+    ///   email rows (whose bodies come first and spill onto overflow pages);
     /// - `emailSearch` (unicode61, diacritics removed): subject, sender, recipients, cc and
     ///   body for words and phrases; `subjectGrams`/`bodyGrams` hold character bigrams of
     ///   scripts written without spaces (CJK, Thai); `folded`, a copy of Greek text without
@@ -20,8 +22,12 @@ extension AppDatabase {
         try db.execute(sql: """
             CREATE TABLE searchDocument (
                 docId INTEGER PRIMARY KEY,
-                emailId TEXT NOT NULL UNIQUE
+                emailId TEXT NOT NULL UNIQUE,
+                threadId TEXT NOT NULL,
+                accountId TEXT NOT NULL,
+                date INTEGER NOT NULL
             );
+            CREATE INDEX searchDocument_by_date ON searchDocument(date);
             CREATE VIRTUAL TABLE emailSearch USING fts5(
                 subject, sender, recipients, cc, body, subjectGrams, bodyGrams, folded,
                 tokenize = 'unicode61 remove_diacritics 2'
@@ -30,10 +36,9 @@ extension AppDatabase {
                 sender, recipients, cc, filenames,
                 tokenize = 'trigram'
             );
-            CREATE INDEX email_by_date ON email(dateReceived DESC, id DESC);
 
             CREATE TRIGGER email_search_insert AFTER INSERT ON email BEGIN
-                INSERT INTO searchDocument(emailId) VALUES (NEW.id);
+                INSERT INTO searchDocument(emailId, threadId, accountId, date) VALUES (NEW.id, NEW.threadId, NEW.accountId, NEW.dateReceived);
                 \(insertRows(email: "NEW", docId: "(SELECT docId FROM searchDocument WHERE emailId = NEW.id)"))
             END;
 
@@ -43,6 +48,11 @@ extension AppDatabase {
                 DELETE FROM emailSearch WHERE rowid = (SELECT docId FROM searchDocument WHERE emailId = OLD.id);
                 DELETE FROM emailFieldSearch WHERE rowid = (SELECT docId FROM searchDocument WHERE emailId = OLD.id);
                 \(insertRows(email: "NEW", docId: "(SELECT docId FROM searchDocument WHERE emailId = NEW.id)"))
+            END;
+
+            CREATE TRIGGER email_search_place AFTER UPDATE OF threadId, accountId, dateReceived ON email BEGIN
+                UPDATE searchDocument SET threadId = NEW.threadId, accountId = NEW.accountId, date = NEW.dateReceived
+                WHERE emailId = NEW.id;
             END;
 
             CREATE TRIGGER email_search_delete AFTER DELETE ON email BEGIN
@@ -102,7 +112,10 @@ extension AppDatabase {
     /// Indexes mail stored before the index existed, oldest first, in batches (the new
     /// `searchDocument` ids run 1…total, so a batch is a range of them).
     static func indexExistingMail(_ db: Database, progress: SearchIndexProgress?) throws {
-        try db.execute(sql: "INSERT INTO searchDocument(emailId) SELECT id FROM email ORDER BY dateReceived, id")
+        try db.execute(sql: """
+            INSERT INTO searchDocument(emailId, threadId, accountId, date)
+            SELECT id, threadId, accountId, dateReceived FROM email ORDER BY dateReceived, id
+            """)
         let total = try Int.fetchOne(db, sql: "SELECT ifnull(max(docId), 0) FROM searchDocument") ?? 0
         let batch = 1000
         for start in stride(from: 0, to: total, by: batch) {

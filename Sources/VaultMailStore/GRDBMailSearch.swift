@@ -24,26 +24,22 @@ public struct GRDBMailSearch: MailSearch {
             var arguments: StatementArguments = []
             // bm25() cannot sit inside an aggregate: score each email first, then keep each
             // conversation's best (newest, or best ranked) email.
-            let score = relevance ? "\(Self.bm25) * \(try Self.recency(db, &arguments))" : "e.dateReceived"
+            let score = relevance ? "\(Self.bm25) * \(try Self.recency(db, &arguments))" : "d.date"
             arguments += compiled.arguments
             var sql = """
                 WITH scored AS MATERIALIZED (
-                    SELECT e.threadId, e.id AS emailId, d.docId, e.snippet AS emailSnippet, \(score) AS score
-                    FROM \(compiled.from) WHERE \(compiled.condition))
-                SELECT \(EmailThread.columns), h.emailId, h.docId, h.emailSnippet FROM (
-                    SELECT threadId, emailId, docId, emailSnippet, \(relevance ? "min" : "max")(score) AS score
-                    FROM scored GROUP BY threadId) h
+                    SELECT d.threadId, d.emailId, d.docId, \(score) AS score FROM \(compiled.from) WHERE \(compiled.condition))
+                SELECT \(EmailThread.columns), h.emailId, h.docId FROM (
+                    SELECT threadId, emailId, docId, \(relevance ? "min" : "max")(score) AS score FROM scored GROUP BY threadId) h
                 JOIN thread t ON t.id = h.threadId
                 """
             let offset = Self.page(&sql, &arguments, options, relevance: relevance, limit: limit, after: "WHERE (t.latestDate, t.id) < (?, ?)",
                                    order: relevance ? "h.score, t.latestDate DESC, t.id DESC" : "t.latestDate DESC, t.id DESC")
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let shown = rows.prefix(limit)
-            let snippets = try Self.snippets(db, compiled, docIds: shown.map { $0["docId"] })
+            let shown = Array(rows.prefix(limit))
+            let highlights = try Self.highlights(db, compiled, shown.map { ($0["docId"], $0["emailId"]) })
             let hits = shown.map { row in
-                let docId: Int64 = row["docId"]
-                return ThreadSearchHit(thread: EmailThread(row: row), emailId: row["emailId"],
-                                       highlight: snippets[docId] ?? (row["emailSnippet"] as String?).map(SearchSnippet.init(marked:)))
+                ThreadSearchHit(thread: EmailThread(row: row), emailId: row["emailId"], highlight: highlights[row["emailId"]])
             }
             var next: SearchCursor?
             if rows.count > limit, let last = hits.last {
@@ -59,26 +55,24 @@ public struct GRDBMailSearch: MailSearch {
             let limit = max(1, options.limit)
             let relevance = options.sort == .relevance && compiled.ranked
             var arguments: StatementArguments = []
-            var select = "SELECT \(Self.emailColumns), d.docId"
+            var select = "SELECT d.emailId, d.docId, d.date"
             if relevance {
                 select += ", \(Self.bm25) * \(try Self.recency(db, &arguments)) AS score"
             }
             arguments += compiled.arguments
             var sql = "\(select) FROM \(compiled.from) WHERE \(compiled.condition)"
-            let offset = Self.page(&sql, &arguments, options, relevance: relevance, limit: limit, after: "AND (e.dateReceived, e.id) < (?, ?)",
-                                   order: relevance ? "score, e.dateReceived DESC, e.id DESC" : "e.dateReceived DESC, e.id DESC")
+            let offset = Self.page(&sql, &arguments, options, relevance: relevance, limit: limit, after: "AND (d.date, d.emailId) < (?, ?)",
+                                   order: relevance ? "score, d.date DESC, d.emailId DESC" : "d.date DESC, d.emailId DESC")
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            var emails = rows.prefix(limit).map(Email.init(row:))
-            let types = try db.folderTypes(forEmailIds: emails.map(\.id))
-            for index in emails.indices { emails[index].folderTypes = types[emails[index].id] ?? [] }
-            let docIds: [Int64] = rows.prefix(limit).map { $0["docId"] }
-            let snippets = try Self.snippets(db, compiled, docIds: docIds)
-            let hits = zip(emails, docIds).map { email, docId in
-                MessageSearchHit(email: email, highlight: snippets[docId] ?? email.snippet.map(SearchSnippet.init(marked:)))
+            let shown: [(docId: Int64, emailId: String)] = rows.prefix(limit).map { ($0["docId"], $0["emailId"]) }
+            let emails = Dictionary(try db.emails(ids: shown.map(\.emailId)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let highlights = try Self.highlights(db, compiled, shown)
+            let hits = shown.compactMap { hit in
+                emails[hit.emailId].map { MessageSearchHit(email: $0, highlight: highlights[hit.emailId]) }
             }
             var next: SearchCursor?
-            if rows.count > limit, let last = emails.last {
-                next = relevance || offset > 0 ? .offset(offset + limit) : .after(date: last.dateReceived, id: last.id)
+            if rows.count > limit, let last = rows.prefix(limit).last {
+                next = relevance || offset > 0 ? .offset(offset + limit) : .after(date: Date(millis: last["date"]), id: last["emailId"])
             }
             return SearchPage(hits: hits, nextCursor: next)
         }
@@ -87,7 +81,7 @@ public struct GRDBMailSearch: MailSearch {
     public func count(_ query: SearchQuery, messages: Bool) async throws -> Int {
         let compiled = SearchCompiler.compile(query.expression)
         return try await database.writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT \(messages ? "COUNT(*)" : "COUNT(DISTINCT e.threadId)") FROM \(compiled.from) WHERE \(compiled.condition)",
+            try Int.fetchOne(db, sql: "SELECT \(messages ? "COUNT(*)" : "COUNT(DISTINCT d.threadId)") FROM \(compiled.from) WHERE \(compiled.condition)",
                              arguments: compiled.arguments) ?? 0
         }
     }
@@ -112,16 +106,30 @@ public struct GRDBMailSearch: MailSearch {
         return offset
     }
 
-    /// The email columns, qualified (the index tables have columns of the same names).
-    private static let emailColumns = Email.columns.split(separator: ",")
-        .map { "e." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
-
     /// The factor that favours recent mail: 2 for the newest, fading towards 1 over months
     /// (bm25 is negative, better when lower, so the factor strengthens recent matches).
     private static func recency(_ db: Database, _ arguments: inout StatementArguments) throws -> String {
-        let newest = try Int64.fetchOne(db, sql: "SELECT max(dateReceived) FROM email") ?? 0
+        let newest = try Int64.fetchOne(db, sql: "SELECT max(date) FROM searchDocument") ?? 0
         arguments += [newest]
-        return "(1.0 + 1.0 / (1.0 + (? - e.dateReceived) / \(recencyScale)))"
+        return "(1.0 + 1.0 / (1.0 + (? - d.date) / \(recencyScale)))"
+    }
+
+    /// For each shown email (document id, email id): its body text around the matches,
+    /// matches marked; else its stored snippet.
+    private static func highlights(_ db: Database, _ compiled: CompiledSearch, _ shown: [(docId: Int64, emailId: String)]) throws -> [String: SearchSnippet] {
+        guard !shown.isEmpty else { return [:] }
+        let marked = try snippets(db, compiled, docIds: shown.map(\.docId))
+        var result: [String: SearchSnippet] = [:]
+        var missing: [String] = []
+        for hit in shown {
+            if let snippet = marked[hit.docId] { result[hit.emailId] = snippet } else { missing.append(hit.emailId) }
+        }
+        for chunk in missing.chunked(500) {
+            let rows = try Row.fetchAll(db, sql: "SELECT id, snippet FROM email WHERE id IN (\(placeholders(chunk.count)))",
+                                        arguments: StatementArguments(chunk))
+            for row in rows { result[row["id"]] = (row["snippet"] as String?).map(SearchSnippet.init(marked:)) }
+        }
+        return result
     }
 
     /// The body text around the matches of each document, matches marked.

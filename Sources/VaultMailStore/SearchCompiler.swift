@@ -9,6 +9,8 @@ import VaultMailCore
 /// `docId IN (… MATCH …)` condition.
 struct SearchCompiler {
     private var arguments: StatementArguments = []
+    /// A condition reads the email row itself (flags, category), not only `searchDocument`.
+    private var readsEmail = false
 
     /// Values shorter than this match the trigram index poorly (it needs three characters);
     /// they fall back to a word-prefix match.
@@ -18,23 +20,24 @@ struct SearchCompiler {
         var compiler = SearchCompiler()
         let items: [SearchExpression] = if case .and(let items) = expression { items } else { [expression] }
 
-        var from = "email e JOIN searchDocument d ON d.emailId = e.id"
+        var from = "searchDocument d"
         var clauses: [String] = []
         var ranked = false
         var rest = items
         if let drive = driving(items, using: mainExpression) {
-            from = "emailSearch JOIN searchDocument d ON d.docId = emailSearch.rowid JOIN email e ON e.id = d.emailId"
+            from = "emailSearch JOIN searchDocument d ON d.docId = emailSearch.rowid"
             clauses.append("emailSearch MATCH ?")
             compiler.arguments += [drive.match]
             rest = drive.rest
             ranked = true
         } else if let drive = driving(items, using: fieldExpression) {
-            from = "emailFieldSearch JOIN searchDocument d ON d.docId = emailFieldSearch.rowid JOIN email e ON e.id = d.emailId"
+            from = "emailFieldSearch JOIN searchDocument d ON d.docId = emailFieldSearch.rowid"
             clauses.append("emailFieldSearch MATCH ?")
             compiler.arguments += [drive.match]
             rest = drive.rest
         }
         for item in rest { clauses.append(compiler.condition(item)) }
+        if compiler.readsEmail { from += " JOIN email e ON e.id = d.emailId" }
 
         let positives = expression.terms().filter { !$0.negated }.map(\.term)
         let highlights = positives.compactMap(highlightExpression)
@@ -185,39 +188,47 @@ struct SearchCompiler {
         case .field(.filename, let text):
             // Shorter than a trigram: look through the attachment names themselves.
             arguments += ["%" + Self.escapeLike(text) + "%"]
-            return "EXISTS (SELECT 1 FROM attachment a WHERE a.emailId = e.id AND a.filename LIKE ? ESCAPE '\\')"
+            return "EXISTS (SELECT 1 FROM attachment a WHERE a.emailId = d.emailId AND a.filename LIKE ? ESCAPE '\\')"
         case .word, .phrase, .field:
             return "0" // every text term has an index expression above
         case .hasAttachment:
+            readsEmail = true
             return "e.hasAttachments = 1"
         case .flag(.unread):
+            readsEmail = true
             return "e.isRead = 0"
         case .flag(.read):
+            readsEmail = true
             return "e.isRead = 1"
         case .flag(.starred):
+            readsEmail = true
             return "e.isStarred = 1"
         case .folder(let name):
             let type = Self.folderType(name)
             arguments += [type?.rawValue, name, name]
             let inFolder = """
-                EXISTS (SELECT 1 FROM emailFolder ef JOIN folder f ON f.id = ef.folderId WHERE ef.emailId = e.id \
+                EXISTS (SELECT 1 FROM emailFolder ef JOIN folder f ON f.id = ef.folderId WHERE ef.emailId = d.emailId \
                 AND (f.folderType = ? OR f.name = ? COLLATE NOCASE OR f.path = ? COLLATE NOCASE))
                 """
-            return type == .starred ? "(e.isStarred = 1 OR \(inFolder))" : inFolder
+            guard type == .starred else { return inFolder }
+            readsEmail = true
+            return "(e.isStarred = 1 OR \(inFolder))"
         case .account(let name):
             arguments += [name, name, name]
-            return "e.accountId IN (SELECT id FROM account WHERE name = ? COLLATE NOCASE OR email = ? COLLATE NOCASE OR id = ?)"
+            return "d.accountId IN (SELECT id FROM account WHERE name = ? COLLATE NOCASE OR email = ? COLLATE NOCASE OR id = ?)"
         case .category(.uncategorized):
+            readsEmail = true
             return "(e.aiCategory IS NULL OR e.aiCategory = 'uncategorized')"
         case .category(let category):
+            readsEmail = true
             arguments += [category.rawValue]
             return "e.aiCategory = ?"
         case .receivedOnOrAfter(let date):
             arguments += [date.millis]
-            return "e.dateReceived >= ?"
+            return "d.date >= ?"
         case .receivedBefore(let date):
             arguments += [date.millis]
-            return "e.dateReceived < ?"
+            return "d.date < ?"
         }
     }
 
