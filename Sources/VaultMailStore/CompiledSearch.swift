@@ -11,8 +11,4 @@ struct CompiledSearch {
     var arguments: StatementArguments
     /// `from` starts from `emailSearch`, so `bm25(emailSearch)` can rank the rows.
     var ranked: Bool
-    /// An FTS5 expression of the query's positive words and phrases, to mark in snippets.
-    var highlight: String?
-    /// Positive words of scripts without spaces (CJK), marked in snippets by Swift.
-    var unspacedWords: [String]
 }

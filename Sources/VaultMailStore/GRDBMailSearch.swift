@@ -37,7 +37,7 @@ public struct GRDBMailSearch: MailSearch {
                                    order: relevance ? "h.score, t.latestDate DESC, t.id DESC" : "t.latestDate DESC, t.id DESC")
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             let shown = Array(rows.prefix(limit))
-            let highlights = try Self.highlights(db, compiled, shown.map { ($0["docId"], $0["emailId"]) })
+            let highlights = try Self.highlights(db, query, shown.map { ($0["docId"], $0["emailId"]) })
             let hits = shown.map { row in
                 ThreadSearchHit(thread: EmailThread(row: row), emailId: row["emailId"], highlight: highlights[row["emailId"]])
             }
@@ -66,7 +66,7 @@ public struct GRDBMailSearch: MailSearch {
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             let shown: [(docId: Int64, emailId: String)] = rows.prefix(limit).map { ($0["docId"], $0["emailId"]) }
             let emails = Dictionary(try db.emails(ids: shown.map(\.emailId)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            let highlights = try Self.highlights(db, compiled, shown)
+            let highlights = try Self.highlights(db, query, shown)
             let hits = shown.compactMap { hit in
                 emails[hit.emailId].map { MessageSearchHit(email: $0, highlight: highlights[hit.emailId]) }
             }
@@ -116,9 +116,9 @@ public struct GRDBMailSearch: MailSearch {
 
     /// For each shown email (document id, email id): its body text around the matches,
     /// matches marked; else its stored snippet.
-    private static func highlights(_ db: Database, _ compiled: CompiledSearch, _ shown: [(docId: Int64, emailId: String)]) throws -> [String: SearchSnippet] {
+    private static func highlights(_ db: Database, _ query: SearchQuery, _ shown: [(docId: Int64, emailId: String)]) throws -> [String: SearchSnippet] {
         guard !shown.isEmpty else { return [:] }
-        let marked = try snippets(db, compiled, docIds: shown.map(\.docId))
+        let marked = try snippets(db, SearchHighlighter(query.expression), docIds: shown.map(\.docId))
         var result: [String: SearchSnippet] = [:]
         var missing: [String] = []
         for hit in shown {
@@ -132,30 +132,16 @@ public struct GRDBMailSearch: MailSearch {
         return result
     }
 
-    /// The body text around the matches of each document, matches marked.
-    private static func snippets(_ db: Database, _ compiled: CompiledSearch, docIds: [Int64]) throws -> [Int64: SearchSnippet] {
-        guard !docIds.isEmpty, compiled.highlight != nil || !compiled.unspacedWords.isEmpty else { return [:] }
+    /// The indexed body text around the first match of each document, matches marked (by
+    /// Swift: FTS5's `snippet()` would run the query again for each row, and cannot mark
+    /// CJK words it sees as character pairs).
+    private static func snippets(_ db: Database, _ highlighter: SearchHighlighter, docIds: [Int64]) throws -> [Int64: SearchSnippet] {
+        guard !docIds.isEmpty, !highlighter.isEmpty else { return [:] }
         var snippets: [Int64: SearchSnippet] = [:]
-        if let highlight = compiled.highlight {
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT rowid, snippet(emailSearch, 4, char(1), char(2), '…', 24) AS marked FROM emailSearch
-                WHERE emailSearch MATCH ? AND rowid IN (\(placeholders(docIds.count)))
-                """, arguments: [highlight] + StatementArguments(docIds))
-            for row in rows {
-                let marked: String = row["marked"] ?? ""
-                if marked.contains(SearchSnippet.openMark) { snippets[row["rowid"]] = SearchSnippet(marked: marked) }
-            }
-        }
-        if !compiled.unspacedWords.isEmpty {
-            let missing = docIds.filter { snippets[$0] == nil }
-            guard !missing.isEmpty else { return snippets }
-            let rows = try Row.fetchAll(db, sql: "SELECT rowid, body FROM emailSearch WHERE rowid IN (\(placeholders(missing.count)))",
-                                        arguments: StatementArguments(missing))
-            for row in rows {
-                if let body: String = row["body"], let snippet = UnspacedHighlighter.snippet(body, words: compiled.unspacedWords) {
-                    snippets[row["rowid"]] = snippet
-                }
-            }
+        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, body FROM emailSearch WHERE rowid IN (\(placeholders(docIds.count)))",
+                                       arguments: StatementArguments(docIds))
+        while let row = try rows.next() {
+            if let body: String = row["body"], let snippet = highlighter.snippet(body) { snippets[row["rowid"]] = snippet }
         }
         return snippets
     }

@@ -39,18 +39,9 @@ struct SearchCompiler {
         for item in rest { clauses.append(compiler.condition(item)) }
         if compiler.readsEmail { from += " JOIN email e ON e.id = d.emailId" }
 
-        let positives = expression.terms().filter { !$0.negated }.map(\.term)
-        let highlights = positives.compactMap(highlightExpression)
-        let unspaced = positives.compactMap { term -> String? in
-            switch term {
-            case .word(let text, _), .phrase(let text): SearchText.hasUnspaced(text) ? text : nil
-            default: nil
-            }
-        }
         return CompiledSearch(
             from: from, condition: clauses.isEmpty ? "1" : clauses.joined(separator: " AND "),
-            arguments: compiler.arguments, ranked: ranked,
-            highlight: highlights.isEmpty ? nil : highlights.joined(separator: " OR "), unspacedWords: unspaced)
+            arguments: compiler.arguments, ranked: ranked)
     }
 
     /// The top-level items one index can match at once: the positive ones joined with AND,
@@ -135,14 +126,6 @@ struct SearchCompiler {
     private static func withFolding(_ text: String, _ match: String) -> String {
         guard let folded = SearchText.extraFolding(text) else { return match }
         return "(\(match) OR {folded} : \(quote(folded)))"
-    }
-
-    private static func highlightExpression(_ term: SearchTerm) -> String? {
-        switch term {
-        case .word(let text, let prefix) where !SearchText.hasUnspaced(text): quote(text) + (prefix ? " *" : "")
-        case .phrase(let text) where !SearchText.hasUnspaced(text): quote(text)
-        default: nil
-        }
     }
 
     private static func column(_ field: SearchField) -> String {

@@ -49,7 +49,9 @@ enum SearchBenchmarks {
               + " rewritten Message-IDs to \(size) (\(corpus.distinctMessages) distinct), dated by their Date headers;"
               + " ours synced from Dovecot (plain IMAP, 127.0.0.1), notmuch \(notmuch.version) on a copy of the Maildir")
         let scratch = try scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        // VAULTMAIL_BENCH_SEARCH_KEEP=1 keeps the store and notmuch's database for a look afterwards.
+        let keep = ProcessInfo.processInfo.environment["VAULTMAIL_BENCH_SEARCH_KEEP"] == "1"
+        defer { if keep { print("# kept \(scratch.path)") } else { try? FileManager.default.removeItem(at: scratch) } }
 
         let server = try await DovecotServer.start(users: [SyncBenchmarks.user: SyncBenchmarks.password])
         do {

@@ -183,4 +183,26 @@ struct SearchQueryTests {
         #expect(SearchText.body(plain: nil, html: "<p>Hi <b>there</b></p>")?.contains("Hi there") == true)
         #expect(SearchText.body(plain: "text", html: "<p>html</p>") == "text")
     }
+
+    func marks(_ query: String, in text: String) throws -> [String]? {
+        let highlighter = SearchHighlighter(try parse(query))
+        return highlighter.snippet(text)?.segments.filter(\.isMatch).map(\.text)
+    }
+
+    @Test("The highlighter marks words, phrases and prefixes as the index matches them: case and accents folded, negated words not")
+    func highlighter() throws {
+        #expect(try marks("invoice", in: "The INVOICE and the invoices") == ["INVOICE"])
+        #expect(try marks("invoic*", in: "The INVOICE and the invoices") == ["INVOICE", "invoices"])
+        #expect(try marks("cafe", in: "Un café, deux Cafés") == ["café"])
+        #expect(try marks("\"quarterly report\"", in: "a quarterly plan, the quarterly report, a report") == ["quarterly report"])
+        #expect(try marks("report -plan", in: "the plan and the report") == ["report"])
+        #expect(try marks("東京", in: "明日の東京都での会議") == ["東京"])
+        #expect(try marks("from:alice", in: "alice wrote") == nil, "operators mark nothing")
+        #expect(try marks("zanzibar", in: "nothing here") == nil)
+        let long = String(repeating: "filler words here ", count: 20) + "the needle is here " + String(repeating: "and more text ", count: 30)
+        let snippet = try #require(SearchHighlighter(try parse("needle")).snippet(long))
+        #expect(snippet.text.hasPrefix("…") && snippet.text.hasSuffix("…"))
+        #expect(snippet.text.count < 220)
+        #expect(!snippet.text.hasPrefix("…ere"), "the window starts at a word")
+    }
 }
