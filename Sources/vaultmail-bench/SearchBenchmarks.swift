@@ -17,7 +17,8 @@ import VaultMailTesting
 /// - sizes: the index, the whole store, notmuch's database;
 /// - per query (a common word, `from:ADDRESS`, `subject:WORD`, a date range, a phrase): the
 ///   first page (25) as a whole `vaultmail search` process and as `notmuch search --limit=25`,
-///   our in-process time, and both counts of matching messages.
+///   our in-process time, and both counts of matching messages; `process-start` (`vaultmail
+///   --version`) is the floor under our whole-process figures.
 enum SearchBenchmarks {
     static var corpusSize: Int {
         ProcessInfo.processInfo.environment["VAULTMAIL_BENCH_SEARCH_SIZE"].flatMap(Int.init) ?? 12_000
@@ -94,6 +95,9 @@ enum SearchBenchmarks {
         Measure.report("notmuch-database-size", Double(try directoryBytes(mail.appendingPathComponent("Maildir/.notmuch"))) / 1_048_576, "MiB",
                        n: corpus.distinctMessages)
 
+        // The floor under every whole-process figure: starting the tool at all.
+        let start = try TimedProcess.median(runs: 11, tool.binary, ["--version"])
+        Measure.report("process-start", start, "ms", n: corpus.distinctMessages)
         let search = SearchMailUseCase(search: GRDBMailSearch(database: database))
         for query in queries {
             try await compare(query, search: search, tool: tool, home: home, notmuch: notmuch, n: corpus.distinctMessages)
