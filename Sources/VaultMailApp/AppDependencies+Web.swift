@@ -17,7 +17,7 @@ extension AppDependencies {
         }
     ) -> WebMail {
         let local = GRDBEmailRepository(database: database)
-        return WebMail(
+        var mail = WebMail(
             fetchThreads: fetchThreads, actions: manageThreadActions, markRead: markRead, emails: emailRepository,
             accounts: accountRepository,
             attachments: ReadAttachmentUseCase(emails: emailRepository, sources: local, parts: GMimeMessageParser()),
@@ -26,5 +26,7 @@ extension AppDependencies {
             ledger: notificationLedger,
             administration: AccountAdministrator(database: database, credentials: credentials, settings: settingsStore),
             notificationServer: notificationServer)
+        mail.search = SearchMailUseCase(search: GRDBMailSearch(database: database), clock: mail.clock)
+        return mail
     }
 }

@@ -7,20 +7,21 @@ public final class AppDatabase: Sendable {
     /// GRDB's writer; repositories share it.
     let writer: any DatabaseWriter
 
-    private init(writer: any DatabaseWriter) throws {
+    private init(writer: any DatabaseWriter, searchProgress: SearchIndexProgress? = nil) throws {
         self.writer = writer
-        try Self.migrator.migrate(writer)
+        try Self.migrator(searchProgress: searchProgress).migrate(writer)
     }
 
-    /// Opens (creating when needed) the database file at `path`, in WAL mode.
-    public static func open(path: String) throws -> AppDatabase {
+    /// Opens (creating when needed) the database file at `path`, in WAL mode. A store made
+    /// before search existed is indexed first; `searchProgress` hears how far that has come.
+    public static func open(path: String, searchProgress: SearchIndexProgress? = nil) throws -> AppDatabase {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         do {
             let pool = try DatabasePool(path: path, configuration: configuration())
-            return try AppDatabase(writer: pool)
+            return try AppDatabase(writer: pool, searchProgress: searchProgress)
         } catch let error as DatabaseError {
             throw RepositoryStoreError.cannotOpen(path: path, reason: error.message ?? "\(error)")
         }
@@ -36,6 +37,8 @@ public final class AppDatabase: Sendable {
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
         configuration.label = "VaultMail"
+        // The search index's triggers call these on every write of an email.
+        configuration.prepareDatabase { db in SearchFunctions.register(db) }
         return configuration
     }
 
@@ -44,11 +47,12 @@ public final class AppDatabase: Sendable {
         try writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
     }
 
-    /// Rows per table, for tests that prove nothing is left behind.
+    /// Rows per table, for tests that prove nothing is left behind. The search index counts
+    /// as its virtual tables' rows; FTS5's own shadow tables are left out.
     public func rowCounts() throws -> [String: Int] {
         try writer.read { db in
             let tables = try String.fetchAll(db, sql: """
-                SELECT name FROM sqlite_master WHERE type = 'table'
+                SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual')
                 AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'
                 """)
             var counts: [String: Int] = [:]

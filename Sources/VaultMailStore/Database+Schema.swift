@@ -2,13 +2,17 @@ import GRDB
 
 extension AppDatabase {
     /// The versioned schema. Never edit a registered migration: add a new one.
-    static var migrator: DatabaseMigrator {
+    static var migrator: DatabaseMigrator { migrator(searchProgress: nil) }
+
+    /// The migrator, reporting how far indexing existing mail for search has come.
+    static func migrator(searchProgress: SearchIndexProgress?) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-mail", migrate: createMailSchema)
         migrator.registerMigration("v2-notification-decisions", migrate: createNotificationDecisions)
         migrator.registerMigration("v3-message-references", migrate: createMessageReferences)
         migrator.registerMigration("v4-outbox", migrate: createOutbox)
         migrator.registerMigration("v5-unread-threads", migrate: createUnreadThreads)
+        migrator.registerMigration("v6-search") { db in try createSearchIndex(db, progress: searchProgress) }
         return migrator
     }
 

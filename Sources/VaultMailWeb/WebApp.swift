@@ -48,6 +48,7 @@ public final class WebApp: Service, Sendable {
         addSignInRoutes(to: router)
         addAssetRoutes(to: router)
         addMailRoutes(to: router)
+        addSearchRoutes(to: router)
         addMessageRoutes(to: router)
         addActionRoutes(to: router)
         addComposeRoutes(to: router)

@@ -29,6 +29,8 @@ public struct WebMail: Sendable {
     public var administration: any AccountAdministration
     /// The desktop's notification server, asked now.
     public var notificationServer: @Sendable () async -> NotificationServerStatus
+    /// Search over the local store (issue 14); nil where no index is at hand.
+    public var search: SearchMailUseCase?
 
     public init(fetchThreads: FetchThreadsUseCase, actions: ManageThreadActionsUseCase, markRead: MarkReadUseCase,
                 emails: any EmailRepository, accounts: any AccountRepository, attachments: ReadAttachmentUseCase,

@@ -11,6 +11,7 @@ struct Bench {
         "send": SendBenchmarks.run,
         "e2e": { try await E2EBenchmarks.run() },
         "web": { try await WebBenchmarks.run() },
+        "search": { try await SearchBenchmarks.run() },
     ]
 
     static func main() async {

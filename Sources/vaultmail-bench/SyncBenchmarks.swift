@@ -83,7 +83,12 @@ enum SyncBenchmarks {
     static func initialSync(
         server: DovecotServer, scratch: URL, round: Int, expected: Int
     ) async throws -> (seconds: Double, engine: Engine) {
-        let database = try AppDatabase.open(path: scratch.appendingPathComponent("ours-\(round)/store.sqlite").path)
+        try await initialSync(server: server, path: scratch.appendingPathComponent("ours-\(round)/store.sqlite").path, expected: expected)
+    }
+
+    /// A fresh store at `path` with the bench account, then one timed whole-account sync.
+    static func initialSync(server: DovecotServer, path: String, expected: Int) async throws -> (seconds: Double, engine: Engine) {
+        let database = try AppDatabase.open(path: path)
         let accounts = GRDBAccountRepository(database: database)
         let account = Account(
             id: "acct-bench", name: "bench", email: "bench@example.com", imapHost: server.host, imapPort: server.imapPort,
@@ -262,6 +267,11 @@ extension SyncBenchmarks {
                 }
                 repetition += 1
             }
+            return Corpus(originals: originals.count, messages: messages, distinctMessages: distinctIds(messages))
+        }
+
+        /// How many distinct Message-IDs the messages have.
+        static func distinctIds(_ messages: [[UInt8]]) -> Int {
             var ids = Set<String>()
             for message in messages {
                 let text = String(decoding: message.prefix(16_384), as: UTF8.self)
@@ -270,7 +280,7 @@ extension SyncBenchmarks {
                     ids.insert(id)
                 }
             }
-            return Corpus(originals: originals.count, messages: messages, distinctMessages: ids.count)
+            return ids.count
         }
 
         /// `<id>` → `<r<n>.id>` in Message-ID, In-Reply-To and References (and their folded lines).

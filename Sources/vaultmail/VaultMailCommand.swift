@@ -17,7 +17,7 @@ struct VaultMailCommand: AsyncParsableCommand {
             """,
         version: VaultMailVersion.current,
         subcommands: [
-            AccountCommand.self, SyncCommand.self, DaemonCommand.self, ThreadsCommand.self, ShowCommand.self, SendCommand.self,
+            AccountCommand.self, SyncCommand.self, DaemonCommand.self, ThreadsCommand.self, SearchCommand.self, ShowCommand.self, SendCommand.self,
             ReadCommand.self, UnreadCommand.self, StarCommand.self, UnstarCommand.self,
             ArchiveCommand.self, DeleteCommand.self, MoveCommand.self, OutboxCommand.self, DraftsCommand.self, NotifyCommand.self, OpenCommand.self,
         ]

@@ -10,20 +10,13 @@ import VaultMailTesting
 struct CommandSessionTests {
     /// A session over a fresh home directory with one account and a few conversations.
     func session(emails count: Int = 3) async throws -> (CommandSession, URL) {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-cli-\(UUID().uuidString.prefix(8))")
-        let session = try CommandSession(home: VaultMailHome(explicit: home.path),
-                                         clock: FixedClock(MailFixtures.referenceDate.addingTimeInterval(3600)))
-        _ = try await session.addAccount(.init(name: "work", email: "ada@example.com", imap: "127.0.0.1:1143",
-                                               smtp: "127.0.0.1:1025", credential: .passwordCommand("echo pw")))
-        let account = try await session.account(named: "work")
-        let folders = MailFixtures.standardFolders(accountId: account.id)
-        try await session.emails.saveFolders(folders)
-        for n in 0..<count {
-            var email = MailFixtures.email(accountId: account.id, number: n, threadId: "\(n)abc\(n)", from: "p\(n)@x.org", fromName: "Person \(n)")
-            email.references = "<root@x.org>"
-            try await session.emails.saveEmails([MailFixtures.incoming(email, in: [folders.of(.inbox)])])
+        try await CLIFixture.session { accountId in
+            (0..<count).map { n in
+                var email = MailFixtures.email(accountId: accountId, number: n, threadId: "\(n)abc\(n)", from: "p\(n)@x.org", fromName: "Person \(n)")
+                email.references = "<root@x.org>"
+                return email
+            }
         }
-        return (session, home)
     }
 
     @Test("AC-U-03: timestamps read \"3:42 PM\", \"Yesterday\", \"Tue\", \"Jan 15\", \"1/15/24\"")

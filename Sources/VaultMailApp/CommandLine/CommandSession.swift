@@ -22,13 +22,18 @@ public final class CommandSession {
                 credentials: any CredentialStore = SecretServiceCredentialStore()) throws {
         self.home = home
         try home.prepare()
-        database = try AppDatabase.open(path: home.databasePath)
+        database = try AppDatabase.open(path: home.databasePath, searchProgress: Self.reportIndexing)
         emails = GRDBEmailRepository(database: database)
         accounts = GRDBAccountRepository(database: database)
         settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
         ledger = GRDBNotificationLedger(database: database)
         self.clock = clock
         self.credentials = credentials
+    }
+
+    /// A store made before search is indexed when first opened: say so on standard error.
+    private static let reportIndexing: SearchIndexProgress = { indexed, total in
+        FileHandle.standardError.write(Data("Indexing mail for search (once): \(indexed) of \(total)\n".utf8))
     }
 
     public var dates: RelativeDate { RelativeDate(now: clock.now, timeZone: clock.timeZone) }

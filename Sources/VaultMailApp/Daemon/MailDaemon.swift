@@ -53,7 +53,9 @@ public final class MailDaemon {
                              logger: Logger) async throws -> MailDaemon {
         try home.prepare()
         let lock = try DaemonLock(path: home.daemonLockPath)
-        let database = try AppDatabase.open(path: home.databasePath)
+        let database = try AppDatabase.open(path: home.databasePath) { indexed, total in
+            logger.info("indexing mail for search: \(indexed) of \(total)")
+        }
         let accountCredentials = AccountCredentials(store: credentials)
         let services = MailServices(database: database, credentials: accountCredentials)
         let settings = SettingsStore(storage: GRDBSettingsStorage(database: database))

@@ -18,6 +18,7 @@ enum AppScript {
   function listQuery(extra) {
     const p = new URLSearchParams({ box: box() });
     const cat = params().get("cat"); if (cat) p.set("cat", cat);
+    const q = params().get("q"); if (q) p.set("q", q);
     for (const [k, v] of Object.entries(extra || {})) p.set(k, v);
     return p.toString();
   }
@@ -112,7 +113,7 @@ enum AppScript {
     $("#main").classList.remove("thread-open");
     $("#reading-pane").innerHTML = '<div class="empty reading-empty"><p class="empty-title">No conversation selected</p><p>Pick one from the list, or press <kbd>j</kbd> and <kbd>Enter</kbd>.</p></div>';
     rows().forEach(r => r.classList.remove("open"));
-    if (push) { const p = params(); p.delete("t"); p.delete("images"); history.pushState({}, "", "/mail?" + p); }
+    if (push) { const p = params(); p.delete("t"); p.delete("images"); history.pushState({}, "", location.pathname + "?" + p); }
     reportViewing();
     const row = current(); if (row) setCurrent(row);
   }

@@ -28,7 +28,8 @@ enum Assets {
     static let favicon = Asset(name: "icon.svg", type: "image/svg+xml", content: """
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#3b4fd8"/><path d="M6 10h20v13H6z" fill="none" stroke="#fff" stroke-width="2.2" stroke-linejoin="round"/><path d="M6 10l10 8 10-8" fill="none" stroke="#fff" stroke-width="2.2" stroke-linejoin="round"/></svg>
         """)
-    static let all = [stylesheet, script, composeScript, settingsScript, onboardingScript, favicon]
+    static let searchScript = Asset(name: "search.js", type: "text/javascript; charset=utf-8", content: SearchScript.js)
+    static let all = [stylesheet, script, searchScript, composeScript, settingsScript, onboardingScript, favicon]
 }
 
 extension WebApp {

@@ -45,7 +45,7 @@ enum Pages {
     }
 
     static func document(title: String, bodyClass: String, csrf: String? = nil, body: String,
-                         scripts: [Asset] = [Assets.script], display: Display = Display()) -> String {
+                         scripts: [Asset] = [Assets.script, Assets.searchScript], display: Display = Display()) -> String {
         let token = csrf.map { "<meta name=\"csrf-token\" content=\"\(HTML.escape($0))\">" } ?? ""
         let scriptTags = scripts.map { "<script src=\"\($0.path)\" defer></script>" }.joined(separator: "\n")
         return """

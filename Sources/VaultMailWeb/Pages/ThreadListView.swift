@@ -26,22 +26,26 @@ struct ThreadListView {
     var failed = false
     /// The Outbox's messages (queued, sending, failed), when the Outbox is shown.
     var outbox: [OutboxEntry] = []
+    /// Search results (issue 14): the query, the matching text per thread, a query that could
+    /// not be read. Rows and pages then link to `/mail/search`.
+    var search: SearchListState?
 
     func render() -> String {
         var out = "<section class=\"list-pane\" id=\"list-pane\" aria-labelledby=\"list-title\" data-box=\"\(HTML.escape(mailbox.parameter))\"\(category.map { " data-cat=\"\($0.rawValue)\"" } ?? "")>"
         out += "<div class=\"list-head\"><h1 id=\"list-title\">\(HTML.escape(title))</h1></div>"
         out += tabs()
+        if let search { out += search.problemNotice() }
         if let notice {
             let retry = failed ? " <a href=\"\(HTML.escape(mailbox.url(category: category)))\">Try again</a>" : ""
             out += "<p class=\"notice\(failed ? " error" : "")\" role=\"\(failed ? "alert" : "status")\">\(HTML.escape(notice))\(retry)</p>"
         }
         out += "<form id=\"list-form\" method=\"post\" action=\"/actions\">"
-        out += "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\"><input type=\"hidden\" name=\"return\" value=\"\(HTML.escape(mailbox.url(category: category)))\">"
+        out += "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\"><input type=\"hidden\" name=\"return\" value=\"\(HTML.escape(search?.url() ?? mailbox.url(category: category)))\">"
         if mailbox != .outbox { out += toolbar() }
         if mailbox == .outbox {
             out += outbox.isEmpty ? emptyState() : "<ul class=\"threads outbox\" id=\"threads\" aria-label=\"Messages waiting to be sent\">" + outboxRows() + "</ul>"
         } else if page.threads.isEmpty {
-            out += emptyState()
+            out += search?.emptyState() ?? emptyState()
         } else {
             out += "<ul class=\"threads\" id=\"threads\" aria-label=\"Conversations\">" + rows(page) + "</ul>"
         }
@@ -55,8 +59,12 @@ struct ThreadListView {
         out.reserveCapacity(page.threads.count * 1200)
         for thread in page.threads { out += row(thread) }
         if let next = page.nextCursor {
-            let url = "/mail/list?box=\(FormFields.encode(mailbox.parameter))\(category.map { "&cat=\($0.rawValue)" } ?? "")&cursor=\(FormFields.encode(next.encoded))"
-            let fullPage = mailbox.url(category: category) + "&cursor=\(FormFields.encode(next.encoded))"
+            var url = "/mail/list?box=\(FormFields.encode(mailbox.parameter))\(category.map { "&cat=\($0.rawValue)" } ?? "")&cursor=\(FormFields.encode(next.encoded))"
+            var fullPage = mailbox.url(category: category) + "&cursor=\(FormFields.encode(next.encoded))"
+            if let search {
+                url = "/mail/list?q=\(FormFields.encode(search.query))&cursor=\(FormFields.encode(next.encoded))"
+                fullPage = search.url() + "&cursor=\(FormFields.encode(next.encoded))"
+            }
             out += "<li class=\"more\"><a href=\"\(HTML.escape(fullPage))\" data-next=\"\(HTML.escape(url))\">Older conversations</a></li>"
         }
         return out
@@ -65,7 +73,8 @@ struct ThreadListView {
     private func row(_ thread: EmailThread) -> String {
         let sender = thread.senderSummary(me: me)
         let time = dates.string(for: thread.latestDate)
-        let snippet = (thread.snippet ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let highlight = search?.highlights[thread.id]
+        let snippet = (highlight?.text ?? thread.snippet ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let subject = thread.subject.isEmpty ? "(no subject)" : thread.subject
         let category = thread.category.flatMap { $0 == .uncategorized ? nil : $0 }
         var label = "From \(sender), \(subject)"
@@ -81,7 +90,7 @@ struct ThreadListView {
         if thread.id == openThread { classes += " open" }
         var out = "<li class=\"\(classes)\" data-id=\"\(id)\" data-version=\"\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970))\">"
         out += "<input type=\"checkbox\" class=\"select\" name=\"t\" value=\"\(id)\" aria-label=\"Select: \(HTML.escape(sender)), \(HTML.escape(subject))\">"
-        out += "<a class=\"row-link\" href=\"\(HTML.escape(mailbox.url(category: self.category, thread: thread.id)))\" aria-label=\"\(HTML.escape(label))\">"
+        out += "<a class=\"row-link\" href=\"\(HTML.escape(search?.url(thread: thread.id) ?? mailbox.url(category: self.category, thread: thread.id)))\" aria-label=\"\(HTML.escape(label))\">"
         out += avatar(thread)
         out += "<span class=\"row-main\"><span class=\"row-top\">"
         if thread.isUnread { out += "<span class=\"dot\" aria-hidden=\"true\"></span>" }
@@ -91,7 +100,11 @@ struct ThreadListView {
         out += "<span class=\"sender\">\(HTML.escape(sender))</span>"
         out += "<time datetime=\"\(thread.latestDate.formatted(.iso8601))\">\(HTML.escape(time))</time></span>"
         out += "<span class=\"row-bottom\"><span class=\"subject\">\(HTML.escape(subject))</span>"
-        if !snippet.isEmpty { out += "<span class=\"snippet\"> — \(HTML.escape(String(snippet.prefix(140))))</span>" }
+        if let highlight, highlight.hasMatch {
+            out += "<span class=\"snippet\"> — \(SearchListState.marked(highlight, limit: 140))</span>"
+        } else if !snippet.isEmpty {
+            out += "<span class=\"snippet\"> — \(HTML.escape(String(snippet.prefix(140))))</span>"
+        }
         out += "</span></span><span class=\"marks\" aria-hidden=\"true\">"
         if let category { out += "<span class=\"pill cat-\(category.rawValue)\">\(category.title)</span>" }
         if thread.hasAttachments { out += "<span class=\"clip\" title=\"Has attachments\">\(Icon.paperclip.svg())</span>" }

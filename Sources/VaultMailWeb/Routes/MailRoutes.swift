@@ -11,6 +11,7 @@ extension WebApp {
         router.get("/mail/search") { request, context in try await self.mailPage(request, context) }
         router.get("/mail/list") { request, requestContext -> Response in
             let query = FormFields(request.uri.query ?? "")
+            if query["q"] != nil { return await self.searchRows(query, csrf: self.csrf(context: requestContext)) }
             guard let mailbox = Mailbox(parameter: query["box"]) else { return Pages.plain(.badRequest, "Unknown mailbox.") }
             let screen = self.screen
             let context = await screen.context()
@@ -80,8 +81,7 @@ extension WebApp {
         if context.accounts.isEmpty { return Pages.redirect("/welcome") }
         var list = listView(mailbox, context, query: query, csrf: csrf)
         if request.uri.path == "/mail/search" {
-            list.title = "Search"
-            list.notice = "Searching mail is not part of this version yet: it comes with VaultMail's search engine. Until then, browse your folders."
+            await fillSearch(&list, query: query)
         } else if mailbox == .outbox {
             if let pending = try? await mail.compose.outboxEntries(accountId: nil) {
                 list.outbox = pending

@@ -1,0 +1,120 @@
+import Foundation
+import VaultMailCore
+import VaultMailStore
+
+extension CommandSession {
+    public struct SearchRequest: Sendable {
+        public var query: String
+        public var account: String?
+        public var limit = AppConstants.threadListPageSize
+        public var cursor: String?
+        public var messages = false
+        public var sort = SearchSort.newest
+        public var json = false
+        /// Print how many match instead of the results.
+        public var count = false
+        /// Mark matched words with terminal bold (a terminal), else with [brackets].
+        public var bold = false
+
+        public init(query: String) {
+            self.query = query
+        }
+    }
+
+    /// The search use case over this store.
+    public var searchMail: SearchMailUseCase {
+        SearchMailUseCase(search: GRDBMailSearch(database: database), clock: clock)
+    }
+
+    /// `vaultmail search`: matching conversations (or messages), a page at a time, or a count.
+    public func search(_ request: SearchRequest) async throws -> String {
+        guard (1...500).contains(request.limit) else { throw CommandError("--limit must be between 1 and 500", usage: true) }
+        if let name = request.account { _ = try await account(named: name) }
+        let search = searchMail
+        do {
+            if request.count {
+                let count = try await search.count(request.query, account: request.account, messages: request.messages)
+                let unit = request.messages ? "messages" : "conversations"
+                if request.json { return try ThreadJSON.encode(SearchJSON.Count(query: request.query, count: count, unit: unit)) }
+                return "\(count)"
+            }
+            let options = SearchOptions(sort: request.sort, limit: request.limit, cursor: try cursor(request))
+            if request.messages {
+                let page = try await search.messages(request.query, account: request.account, options: options)
+                if request.json {
+                    return try ThreadJSON.encode(SearchJSON.Page(query: request.query, results: page.hits.map(SearchJSON.message),
+                                                                 nextCursor: page.nextCursor?.encoded, hasMore: page.hasMore))
+                }
+                return render(page.hits.map { messageLines($0, request) }, next: page.nextCursor, request)
+            }
+            let page = try await search.threads(request.query, account: request.account, options: options)
+            if request.json {
+                return try ThreadJSON.encode(SearchJSON.Page(query: request.query, results: page.hits.map(SearchJSON.thread),
+                                                             nextCursor: page.nextCursor?.encoded, hasMore: page.hasMore))
+            }
+            let me = Set(try await accounts.getAccounts().map(\.email))
+            return render(page.hits.map { threadLines($0, me: me, request) }, next: page.nextCursor, request)
+        } catch SearchError.invalidQuery(let problem) {
+            throw CommandError("\(problem.description)\n  \(problem.pointer.replacingOccurrences(of: "\n", with: "\n  "))", usage: true)
+        } catch let error as SearchError {
+            throw CommandError(error.description)
+        }
+    }
+
+    private func cursor(_ request: SearchRequest) throws -> SearchCursor? {
+        guard let text = request.cursor else { return nil }
+        guard let cursor = SearchCursor(encoded: text) else {
+            throw CommandError("--cursor '\(text)' is not a cursor; pass the nextCursor a previous page printed", usage: true)
+        }
+        if case .after = cursor, request.sort == .relevance {
+            throw CommandError("--cursor '\(text)' comes from a newest-first search; pass it with --sort newest", usage: true)
+        }
+        return cursor
+    }
+
+    private func render(_ rows: [[String]], next: SearchCursor?, _ request: SearchRequest) -> String {
+        guard !rows.isEmpty else {
+            return request.cursor == nil ? "No \(request.messages ? "message" : "conversation") matches \(request.query)." : "No more results."
+        }
+        var lines = rows.flatMap { $0 }
+        if let next {
+            var more = "More: vaultmail search \(Self.shellQuoted(request.query)) --cursor \(next.encoded)"
+            if request.messages { more += " --messages" }
+            if request.sort == .relevance { more += " --sort relevance" }
+            if let account = request.account { more += " --account \(Self.shellQuoted(account))" }
+            lines.append(more)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func threadLines(_ hit: ThreadSearchHit, me: Set<String>, _ request: SearchRequest) -> [String] {
+        var thread = hit.thread
+        thread.snippet = nil
+        return [ThreadRow.render(thread, dates: dates, me: me), highlightLine(hit.highlight, request)].compactMap { $0 }
+    }
+
+    private func messageLines(_ hit: MessageSearchHit, _ request: SearchRequest) -> [String] {
+        let email = hit.email
+        let markers = (email.isRead ? " " : "●") + (email.isStarred ? "★" : " ") + (email.hasAttachments ? "+" : " ")
+        let from = ThreadRow.fit(email.fromName.flatMap { $0.isEmpty ? nil : $0 } ?? email.fromAddress, 18)
+        let line = "\(markers) \(email.id.prefix(ThreadRow.idLength)) \(from) \(ThreadRow.fit(email.subject, 37)) \(ThreadRow.pad(dates.string(for: email.dateReceived), 8, leading: true))"
+        return [line, highlightLine(hit.highlight, request)].compactMap { $0 }
+    }
+
+    /// The snippet under a row, indented, cut to the line, matches marked.
+    private func highlightLine(_ snippet: SearchSnippet?, _ request: SearchRequest) -> String? {
+        guard let snippet, !snippet.text.isEmpty else { return nil }
+        var budget = ThreadRow.width - 7
+        var out = ""
+        for segment in snippet.segments where budget > 0 {
+            let text = segment.text.count > budget ? String(segment.text.prefix(budget - 1)) + "…" : segment.text
+            budget -= text.count
+            out += segment.isMatch ? (request.bold ? "\u{1B}[1m\(text)\u{1B}[0m" : "[\(text)]") : text
+        }
+        return "      " + out
+    }
+
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,10 @@
+/// The search index over the local store (issue 14). Queries arrive parsed, their dates
+/// resolved; results come newest first or by relevance, a page at a time.
+public protocol MailSearch: Sendable {
+    /// Conversations with at least one matching message.
+    func searchThreads(_ query: SearchQuery, options: SearchOptions) async throws -> SearchPage<ThreadSearchHit>
+    /// Matching messages, one row each.
+    func searchMessages(_ query: SearchQuery, options: SearchOptions) async throws -> SearchPage<MessageSearchHit>
+    /// How many conversations (or, with `messages`, messages) match.
+    func count(_ query: SearchQuery, messages: Bool) async throws -> Int
+}

@@ -1,0 +1,141 @@
+import GRDB
+
+/// How far the search migration is in indexing a store's existing mail.
+public typealias SearchIndexProgress = @Sendable (_ indexed: Int, _ total: Int) -> Void
+
+extension AppDatabase {
+    /// The search index (issue 14), kept by triggers in the same transaction as every insert,
+    /// update and delete of an email or attachment, whoever makes it (sync, actions, compose):
+    /// - `searchDocument` gives each email a stable integer id, the rowid of its index rows
+    ///   (an email's own rowid may change on VACUUM: its key is text), with the email's thread,
+    ///   account and date, so results are grouped, filtered and ordered without reading the
+    ///   email rows (whose bodies come first and spill onto overflow pages);
+    /// - `emailSearch` (unicode61, diacritics removed): subject, sender, recipients, cc and
+    ///   body for words and phrases; `subjectGrams`/`bodyGrams` hold character bigrams of
+    ///   scripts written without spaces (CJK, Thai); `folded`, a copy of Greek text without
+    ///   its accents (the tokenizer removes Latin ones only);
+    /// - `emailFieldSearch` (trigram, folded): names and addresses and attachment filenames,
+    ///   for `from:`, `to:`, `cc:` and `filename:` matching any part (`from:example.org`).
+    /// Existing mail is indexed here, a batch at a time, reporting progress.
+    static func createSearchIndex(_ db: Database, progress: SearchIndexProgress?) throws {
+        SearchFunctions.register(db)
+        try db.execute(sql: """
+            CREATE TABLE searchDocument (
+                docId INTEGER PRIMARY KEY,
+                emailId TEXT NOT NULL UNIQUE,
+                threadId TEXT NOT NULL,
+                accountId TEXT NOT NULL,
+                date INTEGER NOT NULL
+            );
+            CREATE INDEX searchDocument_by_date ON searchDocument(date);
+            CREATE VIRTUAL TABLE emailSearch USING fts5(
+                subject, sender, recipients, cc, body, subjectGrams, bodyGrams, folded,
+                tokenize = 'unicode61 remove_diacritics 2'
+            );
+            CREATE VIRTUAL TABLE emailFieldSearch USING fts5(
+                sender, recipients, cc, filenames,
+                tokenize = 'trigram'
+            );
+
+            CREATE TRIGGER email_search_insert AFTER INSERT ON email BEGIN
+                INSERT INTO searchDocument(emailId, threadId, accountId, date) VALUES (NEW.id, NEW.threadId, NEW.accountId, NEW.dateReceived);
+                \(insertRows(email: "NEW", docId: "(SELECT docId FROM searchDocument WHERE emailId = NEW.id)"))
+            END;
+
+            CREATE TRIGGER email_search_update
+            AFTER UPDATE OF subject, fromName, fromAddress, toAddresses, ccAddresses, bccAddresses, bodyPlain, bodyHTML ON email
+            BEGIN
+                DELETE FROM emailSearch WHERE rowid = (SELECT docId FROM searchDocument WHERE emailId = OLD.id);
+                DELETE FROM emailFieldSearch WHERE rowid = (SELECT docId FROM searchDocument WHERE emailId = OLD.id);
+                \(insertRows(email: "NEW", docId: "(SELECT docId FROM searchDocument WHERE emailId = NEW.id)"))
+            END;
+
+            CREATE TRIGGER email_search_place AFTER UPDATE OF threadId, accountId, dateReceived ON email BEGIN
+                UPDATE searchDocument SET threadId = NEW.threadId, accountId = NEW.accountId, date = NEW.dateReceived
+                WHERE emailId = NEW.id;
+            END;
+
+            CREATE TRIGGER email_search_delete AFTER DELETE ON email BEGIN
+                DELETE FROM emailSearch WHERE rowid = (SELECT docId FROM searchDocument WHERE emailId = OLD.id);
+                DELETE FROM emailFieldSearch WHERE rowid = (SELECT docId FROM searchDocument WHERE emailId = OLD.id);
+                DELETE FROM searchDocument WHERE emailId = OLD.id;
+            END;
+
+            CREATE TRIGGER attachment_search_insert AFTER INSERT ON attachment BEGIN
+                UPDATE emailFieldSearch SET filenames = \(filenames(of: "NEW.emailId"))
+                WHERE rowid = (SELECT docId FROM searchDocument WHERE emailId = NEW.emailId);
+            END;
+
+            CREATE TRIGGER attachment_search_delete AFTER DELETE ON attachment BEGIN
+                UPDATE emailFieldSearch SET filenames = \(filenames(of: "OLD.emailId"))
+                WHERE rowid = (SELECT docId FROM searchDocument WHERE emailId = OLD.emailId);
+            END;
+            """)
+        try indexExistingMail(db, progress: progress)
+    }
+
+    /// The statements that index one email (`email` is `NEW` in a trigger, or a row alias).
+    private static func insertRows(email e: String, docId: String) -> String {
+        """
+        INSERT INTO emailSearch(rowid, subject, sender, recipients, cc, body, subjectGrams, bodyGrams, folded)
+            SELECT doc, \(e).subject, \(person(e)), \(people("\(e).toAddresses", "\(e).bccAddresses")),
+                   \(people("\(e).ccAddresses")), body, vaultmail_grams(\(e).subject), vaultmail_grams(body),
+                   vaultmail_folded(\(e).subject || ' ' || ifnull(body, ''))
+            FROM (SELECT \(docId) AS doc, vaultmail_body(\(e).bodyPlain, \(e).bodyHTML) AS body);
+        INSERT INTO emailFieldSearch(rowid, sender, recipients, cc, filenames)
+            VALUES (\(docId), vaultmail_fold(\(person(e))),
+                    vaultmail_fold(\(people("\(e).toAddresses", "\(e).bccAddresses"))),
+                    vaultmail_fold(\(people("\(e).ccAddresses"))), \(filenames(of: "\(e).id")));
+        """
+    }
+
+    /// "Name address" of the sender.
+    private static func person(_ e: String) -> String {
+        "(ifnull(\(e).fromName || ' ', '') || \(e).fromAddress)"
+    }
+
+    /// "Name address, Name address" from participant JSON columns (malformed JSON is skipped).
+    private static func people(_ columns: String...) -> String {
+        let parts = columns.map { column in
+            """
+            (SELECT group_concat(ifnull(json_extract(value, '$.name') || ' ', '') || ifnull(json_extract(value, '$.email'), ''), ', ')
+             FROM json_each(CASE WHEN json_valid(\(column)) THEN \(column) ELSE '[]' END))
+            """
+        }
+        return "(" + parts.map { "ifnull(\($0), '')" }.joined(separator: " || ', ' || ") + ")"
+    }
+
+    private static func filenames(of emailId: String) -> String {
+        "(SELECT vaultmail_fold(group_concat(filename, ' ')) FROM attachment WHERE emailId = \(emailId))"
+    }
+
+    /// Indexes mail stored before the index existed, oldest first, in batches (the new
+    /// `searchDocument` ids run 1…total, so a batch is a range of them).
+    static func indexExistingMail(_ db: Database, progress: SearchIndexProgress?) throws {
+        try db.execute(sql: """
+            INSERT INTO searchDocument(emailId, threadId, accountId, date)
+            SELECT id, threadId, accountId, dateReceived FROM email ORDER BY dateReceived, id
+            """)
+        let total = try Int.fetchOne(db, sql: "SELECT ifnull(max(docId), 0) FROM searchDocument") ?? 0
+        let batch = 1000
+        for start in stride(from: 0, to: total, by: batch) {
+            let range: StatementArguments = [start, start + batch]
+            try db.execute(sql: """
+                INSERT INTO emailSearch(rowid, subject, sender, recipients, cc, body, subjectGrams, bodyGrams, folded)
+                SELECT doc, subject, sender, recipients, cc, body, vaultmail_grams(subject), vaultmail_grams(body),
+                       vaultmail_folded(subject || ' ' || ifnull(body, '')) FROM (
+                    SELECT d.docId AS doc, e.subject, \(person("e")) AS sender,
+                           \(people("e.toAddresses", "e.bccAddresses")) AS recipients, \(people("e.ccAddresses")) AS cc,
+                           vaultmail_body(e.bodyPlain, e.bodyHTML) AS body
+                    FROM searchDocument d JOIN email e ON e.id = d.emailId WHERE d.docId > ? AND d.docId <= ?)
+                """, arguments: range)
+            try db.execute(sql: """
+                INSERT INTO emailFieldSearch(rowid, sender, recipients, cc, filenames)
+                SELECT d.docId, vaultmail_fold(\(person("e"))), vaultmail_fold(\(people("e.toAddresses", "e.bccAddresses"))),
+                       vaultmail_fold(\(people("e.ccAddresses"))), \(filenames(of: "e.id"))
+                FROM searchDocument d JOIN email e ON e.id = d.emailId WHERE d.docId > ? AND d.docId <= ?
+                """, arguments: range)
+            progress?(min(start + batch, total), total)
+        }
+    }
+}

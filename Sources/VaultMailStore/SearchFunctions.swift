@@ -1,0 +1,34 @@
+import GRDB
+import VaultMailCore
+
+/// The SQL functions the search index triggers call, registered on every connection the
+/// store opens (`AppDatabase`) and by the migration that creates the index. They are pure
+/// Swift over Core's `SearchText`, so the index and the queries prepare text the same way.
+enum SearchFunctions {
+    /// `vaultmail_body(bodyPlain, bodyHTML)`: the text to index for the body.
+    static let body = DatabaseFunction("vaultmail_body", argumentCount: 2, pure: true) { values in
+        SearchText.body(plain: String.fromDatabaseValue(values[0]), html: String.fromDatabaseValue(values[1]))
+    }
+
+    /// `vaultmail_grams(text)`: bigrams of the runs of unspaced scripts (CJK, Thai, …), or NULL.
+    static let grams = DatabaseFunction("vaultmail_grams", argumentCount: 1, pure: true) { values in
+        SearchText.grams(String.fromDatabaseValue(values[0]))
+    }
+
+    /// `vaultmail_fold(text)`: lower case without diacritics, for the substring index.
+    static let fold = DatabaseFunction("vaultmail_fold", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).map(SearchText.fold)
+    }
+
+    /// `vaultmail_folded(text)`: a folded copy of Greek (or ё) text, or NULL.
+    static let folded = DatabaseFunction("vaultmail_folded", argumentCount: 1, pure: true) { values in
+        SearchText.extraFolding(String.fromDatabaseValue(values[0]))
+    }
+
+    static func register(_ db: Database) {
+        db.add(function: folded)
+        db.add(function: body)
+        db.add(function: grams)
+        db.add(function: fold)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Hummingbird
+import VaultMailCore
+
+extension WebApp {
+    /// Search (issue 14): `/mail/search?q=` is the mail page with the results as its list (see
+    /// `mailPage`); `/mail/search/results?q=` is the list pane alone, for results while typing;
+    /// `/mail/list?q=` gives rows for the next page and live refreshes.
+    func addSearchRoutes(to router: Router<WebRequestContext>) {
+        router.get("/mail/search/results") { request, requestContext -> Response in
+            let query = FormFields(request.uri.query ?? "")
+            let context = await self.screen.context()
+            var list = ThreadListView(
+                mailbox: .allInboxes, title: "Search", category: nil, categoryCounts: [:], page: .empty, openThread: nil,
+                dates: self.dates, me: context.me, accountNames: context.names, csrf: self.csrf(context: requestContext),
+                moveTargets: [], notice: nil)
+            await self.fillSearch(&list, query: query)
+            return Pages.html(list.render(), status: list.search?.problem == nil ? .ok : .badRequest)
+        }
+    }
+
+    /// Fills the list with the results of `q=` (from `cursor=` on), or the parser's error.
+    func fillSearch(_ list: inout ThreadListView, query: FormFields) async {
+        let text = (query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        var state = SearchListState(query: text)
+        defer { list.search = state }
+        list.title = text.isEmpty ? "Search" : "Results for “\(text)”"
+        list.category = nil
+        guard !text.isEmpty else { return }
+        guard let search = mail.search else {
+            list.notice = "Search is not available in this VaultMail."
+            return
+        }
+        let cursor = query["cursor"].flatMap(SearchCursor.init(encoded:))
+        do {
+            let page = try await search.threads(text, options: SearchOptions(cursor: cursor))
+            let next: ThreadCursor? = if case .after(let date, let id) = page.nextCursor { ThreadCursor(date: date, threadId: id) } else { nil }
+            list.page = ThreadPage(threads: page.hits.map(\.thread), nextCursor: next, hasMore: next != nil)
+            for hit in page.hits { state.highlights[hit.thread.id] = hit.highlight }
+        } catch .invalidQuery(let problem) {
+            state.problem = problem
+        } catch {
+            list.notice = "The search could not be run: \(error)."
+            list.failed = true
+        }
+    }
+
+    /// The rows of a page of results (`/mail/list?q=…`): the next page, or a live refresh.
+    func searchRows(_ query: FormFields, csrf: String) async -> Response {
+        let context = await screen.context()
+        var list = ThreadListView(
+            mailbox: .allInboxes, title: "Search", category: nil, categoryCounts: [:], page: .empty, openThread: nil,
+            dates: dates, me: context.me, accountNames: context.names, csrf: csrf, moveTargets: [], notice: nil)
+        await fillSearch(&list, query: query)
+        if let problem = list.search?.problem { return Pages.plain(.badRequest, problem.description) }
+        if list.failed, let notice = list.notice { return Pages.plain(.internalServerError, notice) }
+        return Pages.html(list.rows(list.page))
+    }
+}
