@@ -95,6 +95,7 @@ public final class WebApp: Service, Sendable {
     private func forwardStoreChanges() async {
         for await _ in mail.changes.changes() {
             await events.publish(.changed)
+            await mail.contacts.invalidate()
         }
     }
 

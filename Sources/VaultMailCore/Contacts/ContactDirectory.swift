@@ -25,6 +25,7 @@ public actor ContactDirectory {
     private var loadedAt: Date?
     private var stale = false
     private var loading: Task<[Entry], Never>?
+    private var pendingReload: Task<Void, Never>?
 
     public init(source: any ContactSource, clock: any WallClock = SystemWallClock(), maximumAge: TimeInterval = 300) {
         self.source = source
@@ -55,8 +56,17 @@ public actor ContactDirectory {
     /// How many people the directory holds (loading them if needed).
     public func count() async -> Int { await current().count }
 
-    /// The mail changed (a message sent, a sync): the next suggestion reads the people again.
-    public func invalidate() { stale = true }
+    /// The mail changed (a sync, a message sent): the people are read again once the changes
+    /// pause for a second (a sync's many commits cause one read); until then suggestions come
+    /// from the list before, unless it knew no one.
+    public func invalidate() {
+        stale = true
+        pendingReload?.cancel()
+        pendingReload = Task { [weak self] in
+            do { try await Task.sleep(for: .seconds(1)) } catch { return }
+            _ = await self?.current()
+        }
+    }
 
     private func current() async -> [Entry] {
         let now = clock.now
@@ -67,7 +77,7 @@ public actor ContactDirectory {
             let source = self.source
             loading = Task { Self.rank((try? await source.contacts()) ?? [], now: now) }
         }
-        if let entries { refreshInBackground(); return entries }
+        if let entries, !entries.isEmpty { refreshInBackground(); return entries }
         return await finishLoading()
     }
 
