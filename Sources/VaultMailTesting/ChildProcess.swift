@@ -10,6 +10,8 @@ public final class ChildProcess: @unchecked Sendable {
     private var stderrText = ""
     private var partial = Data()
     private let input = Pipe()
+    private let output = Pipe()
+    private let errors = Pipe()
     public let name: String
 
     public struct Failure: Error, CustomStringConvertible {
@@ -27,14 +29,20 @@ public final class ChildProcess: @unchecked Sendable {
         process.arguments = ["-MPOSIX", "-e", Self.unblockAndExec, executable] + arguments
         if let environment { process.environment = environment }
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        let output = Pipe()
-        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = input
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.receive(handle.availableData) }
+        // At the end of the output each handler removes itself: a handler left in place keeps its
+        // pipe open (its dispatch source holds the handle), and a long test run runs out of
+        // descriptors (libetpan's select() aborts past 1,024).
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
+            self?.receive(data)
+        }
         errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
             guard let self, !data.isEmpty else { return }
             self.lock.withLock { self.stderrText += String(decoding: data, as: UTF8.self) }
         }
@@ -45,7 +53,17 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        for handle in [output.fileHandleForReading, errors.fileHandleForReading] {
+            handle.readabilityHandler = nil
+            try? handle.close()
+        }
+        try? input.fileHandleForWriting.close()
+        try? input.fileHandleForReading.close()
+        try? output.fileHandleForWriting.close()
+        try? errors.fileHandleForWriting.close()
+    }
 
     private static let unblockAndExec =
         #"sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: $!"; exec {$ARGV[0]} @ARGV or die "cannot run $ARGV[0]: $!\n""#
