@@ -40,7 +40,7 @@ let package = Package(
             name: "VaultMailApp",
             dependencies: [
                 "VaultMailCore", "VaultMailNotifications", "VaultMailStore", "VaultMailDesktop",
-                "VaultMailSync", "VaultMailIMAP", "VaultMailMIME", "VaultMailWeb", "VaultMailMarkdown",
+                "VaultMailSync", "VaultMailIMAP", "VaultMailMIME", "VaultMailWeb", "VaultMailMarkdown", "VaultMailAI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -62,6 +62,12 @@ let package = Package(
         // cmark-gfm (Debian libcmark-gfm-dev), for messages written in Markdown; imported by VaultMailMarkdown only.
         .systemLibrary(name: "CCmarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .target(name: "VaultMailMarkdown", dependencies: ["VaultMailCore", "CCmarkGFM"]),
+        // OpenBLAS (Debian libopenblas-dev), the matrix products of the embedding model; imported by VaultMailAI only.
+        .systemLibrary(name: "COpenBLAS", providers: [.apt(["libopenblas-dev"])]),
+        // GnuTLS's digests (Debian libgnutls28-dev): the SHA-256 of model files; imported by VaultMailAI only.
+        .systemLibrary(name: "CGnuTLSHash", path: "Sources/CGnuTLSHash"),
+        // On-device AI (issue 15): the engines behind Core's AIEngine, the model manager.
+        .target(name: "VaultMailAI", dependencies: ["VaultMailCore", "COpenBLAS", "CGnuTLSHash"]),
         .target(name: "VaultMailTesting", dependencies: ["VaultMailCore", "VaultMailNotifications"]),
         // GMime 3 (Debian libgmime-3.0-dev), imported by VaultMailMIME only.
         .systemLibrary(
@@ -88,7 +94,7 @@ let package = Package(
             name: "vaultmail-bench",
             dependencies: [
                 "VaultMailCore", "VaultMailStore", "VaultMailNotifications", "VaultMailDesktop", "VaultMailApp", "VaultMailTesting",
-                "VaultMailSync", "VaultMailIMAP", "VaultMailMIME", "VaultMailWeb",
+                "VaultMailSync", "VaultMailIMAP", "VaultMailMIME", "VaultMailWeb", "VaultMailAI",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -97,6 +103,10 @@ let package = Package(
         .testTarget(
             name: "VaultMailCoreTests",
             dependencies: ["VaultMailCore", "VaultMailTesting"]
+        ),
+        .testTarget(
+            name: "VaultMailAITests",
+            dependencies: ["VaultMailCore", "VaultMailAI", "VaultMailTesting", "VaultMailStore"]
         ),
         .testTarget(
             name: "VaultMailMIMETests",

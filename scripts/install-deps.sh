@@ -30,6 +30,7 @@ packages=(
   chromium-driver  # its WebDriver
   python3-selenium # the web app's browser tests speak WebDriver through it
   python3-pip      # fetches axe-core (inside a PyPI wheel) for the accessibility check
+  libopenblas-dev  # COpenBLAS: the matrix products of the on-device embedding model (VaultMailAI)
 )
 
 "$(dirname "$0")/apt-install-missing.sh" "${packages[@]}"

@@ -13,6 +13,7 @@ extension AppDatabase {
         migrator.registerMigration("v4-outbox", migrate: createOutbox)
         migrator.registerMigration("v5-unread-threads", migrate: createUnreadThreads)
         migrator.registerMigration("v6-search") { db in try createSearchIndex(db, progress: searchProgress) }
+        migrator.registerMigration("v7-ai", migrate: createAISchema)
         return migrator
     }
 

@@ -12,7 +12,7 @@ public struct GRDBMailSearch: MailSearch {
 
     /// bm25 weights per `emailSearch` column: subject, sender, recipients, cc, body, the grams
     /// of subject and body, folded text.
-    private static let bm25 = "bm25(emailSearch, 5.0, 3.0, 1.0, 1.0, 1.0, 5.0, 1.0, 1.0)"
+    static let bm25 = "bm25(emailSearch, 5.0, 3.0, 1.0, 1.0, 1.0, 5.0, 1.0, 1.0)"
     /// A month, in milliseconds: how fast the recency boost fades.
     private static let recencyScale = 2_592_000_000.0
 
@@ -108,7 +108,7 @@ public struct GRDBMailSearch: MailSearch {
 
     /// The factor that favours recent mail: 2 for the newest, fading towards 1 over months
     /// (bm25 is negative, better when lower, so the factor strengthens recent matches).
-    private static func recency(_ db: Database, _ arguments: inout StatementArguments) throws -> String {
+    static func recency(_ db: Database, _ arguments: inout StatementArguments) throws -> String {
         let newest = try Int64.fetchOne(db, sql: "SELECT max(date) FROM searchDocument") ?? 0
         arguments += [newest]
         return "(1.0 + 1.0 / (1.0 + (? - d.date) / \(recencyScale)))"
@@ -116,7 +116,7 @@ public struct GRDBMailSearch: MailSearch {
 
     /// For each shown email (document id, email id): its body text around the matches,
     /// matches marked; else its stored snippet.
-    private static func highlights(_ db: Database, _ query: SearchQuery, _ shown: [(docId: Int64, emailId: String)]) throws -> [String: SearchSnippet] {
+    static func highlights(_ db: Database, _ query: SearchQuery, _ shown: [(docId: Int64, emailId: String)]) throws -> [String: SearchSnippet] {
         guard !shown.isEmpty else { return [:] }
         let marked = try snippets(db, SearchHighlighter(query.expression), docIds: shown.map(\.docId))
         var result: [String: SearchSnippet] = [:]

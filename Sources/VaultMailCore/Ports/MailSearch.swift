@@ -7,4 +7,10 @@ public protocol MailSearch: Sendable {
     func searchMessages(_ query: SearchQuery, options: SearchOptions) async throws -> SearchPage<MessageSearchHit>
     /// How many conversations (or, with `messages`, messages) match.
     func count(_ query: SearchQuery, messages: Bool) async throws -> Int
+    /// The ids of matching emails, best match first (by relevance when the query has words,
+    /// else newest first), at most `limit`.
+    func rankedEmailIds(_ query: SearchQuery, limit: Int) async throws -> [String]
+    /// One hit per conversation of these emails, in their order (a conversation's first email
+    /// stands for it), the text around `query`'s words marked.
+    func threadHits(emailIds: [String], query: SearchQuery) async throws -> [ThreadSearchHit]
 }

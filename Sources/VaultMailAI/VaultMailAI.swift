@@ -1,0 +1,1 @@
+// VaultMailAI: the on-device AI adapters behind Core's `AIEngine` (issue 15).

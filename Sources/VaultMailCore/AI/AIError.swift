@@ -1,0 +1,39 @@
+import Foundation
+
+/// What the AI layer says when it cannot do something: each case names what failed and what
+/// to do. Features without a model say `modelNotInstalled`'s words instead of failing.
+public enum AIError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No model for this feature is installed.
+    case modelNotInstalled(modelId: String, feature: String)
+    /// The engine was asked to run before a model was loaded.
+    case modelNotLoaded
+    /// The model's files are there but could not be read.
+    case modelUnreadable(path: String, reason: String)
+    /// The id is not in the catalog.
+    case unknownModel(String)
+    /// A download or install did not finish.
+    case downloadFailed(modelId: String, reason: String)
+    /// A downloaded or given file is not the published one.
+    case checksumMismatch(file: String, expected: String, actual: String)
+    /// The download was cancelled; what arrived is kept for a resume.
+    case cancelled(modelId: String)
+
+    public var description: String {
+        switch self {
+        case .modelNotInstalled(let modelId, let feature):
+            return "Download a model to enable \(feature): run `vaultmail ai download \(modelId)` or open Settings → On-device AI."
+        case .modelNotLoaded:
+            return "the AI model is not loaded: load it before running it"
+        case .modelUnreadable(let path, let reason):
+            return "cannot read the AI model in \(path): \(reason). Remove it and download it again (`vaultmail ai remove`, then `vaultmail ai download`)."
+        case .unknownModel(let id):
+            return "there is no AI model '\(id)': `vaultmail ai models` lists the ones there are"
+        case .downloadFailed(let modelId, let reason):
+            return "the download of \(modelId) did not finish: \(reason). Run the download again to resume it, or install the files with `vaultmail ai install \(modelId) FILE…`."
+        case .checksumMismatch(let file, let expected, let actual):
+            return "\(file) is not the published file (SHA-256 \(actual), expected \(expected)); it was not installed. Download it again."
+        case .cancelled(let modelId):
+            return "the download of \(modelId) was cancelled; run it again to resume where it stopped"
+        }
+    }
+}

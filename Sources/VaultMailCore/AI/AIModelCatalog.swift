@@ -1,0 +1,86 @@
+import Foundation
+
+/// What a model is for.
+public enum AIModelPurpose: String, Sendable, Codable, Hashable {
+    /// Sentence vectors: categorization and semantic search.
+    case embedding
+    /// Text generation: smart replies and summaries.
+    case generation
+}
+
+/// One file of a model, as published.
+public struct AIModelFile: Sendable, Codable, Hashable {
+    /// The name it has in the model's folder.
+    public var name: String
+    /// Where it is published.
+    public var url: URL
+    /// Its SHA-256, lowercase hex; a file with another digest is never installed.
+    public var sha256: String
+    public var sizeBytes: Int64
+
+    public init(name: String, url: URL, sha256: String, sizeBytes: Int64) {
+        self.name = name
+        self.url = url
+        self.sha256 = sha256
+        self.sizeBytes = sizeBytes
+    }
+}
+
+/// A model the user can download (AC-A-03): name, purpose, size, licence and its files.
+public struct AIModelDescriptor: Sendable, Codable, Hashable, Identifiable {
+    public var id: String
+    public var name: String
+    public var purpose: AIModelPurpose
+    public var licence: String
+    /// What the user gets from it, in a sentence.
+    public var summary: String
+    public var files: [AIModelFile]
+
+    public var sizeBytes: Int64 { files.reduce(0) { $0 + $1.sizeBytes } }
+
+    public init(id: String, name: String, purpose: AIModelPurpose, licence: String, summary: String, files: [AIModelFile]) {
+        self.id = id
+        self.name = name
+        self.purpose = purpose
+        self.licence = licence
+        self.summary = summary
+        self.files = files
+    }
+}
+
+/// The models VaultMail knows. Downloads go only to the URLs written here, or to a mirror
+/// the user names.
+public struct AIModelCatalog: Sendable {
+    public var models: [AIModelDescriptor]
+
+    public init(models: [AIModelDescriptor]) {
+        self.models = models
+    }
+
+    public func model(_ id: String) throws -> AIModelDescriptor {
+        guard let model = models.first(where: { $0.id == id }) else { throw AIError.unknownModel(id) }
+        return model
+    }
+
+    /// The id of the sentence model categorization and semantic search use.
+    public static let embeddingModelId = "all-minilm-l6-v2"
+
+    /// The shipped catalog.
+    public static let standard = AIModelCatalog(models: [miniLM])
+
+    /// sentence-transformers' all-MiniLM-L6-v2: 6 layers, 384 dimensions, English.
+    public static let miniLM: AIModelDescriptor = {
+        let base = "https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2/resolve/main/"
+        func file(_ name: String, _ sha256: String, _ size: Int64) -> AIModelFile {
+            AIModelFile(name: name, url: URL(string: base + name)!, sha256: sha256, sizeBytes: size)
+        }
+        return AIModelDescriptor(
+            id: embeddingModelId, name: "all-MiniLM-L6-v2", purpose: .embedding, licence: "Apache-2.0",
+            summary: "Sorts mail into categories and finds mail by meaning. English; 90 MB.",
+            files: [
+                file("config.json", "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41", 612),
+                file("vocab.txt", "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3", 231_508),
+                file("model.safetensors", "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db", 90_868_376),
+            ])
+    }()
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// A model loaded on first use and unloaded after a quiet period, so an idle daemon keeps no
+/// model in memory. Features see it only as a `TextEmbedder`.
+public actor AIModelSession<Engine: EmbeddingEngine>: TextEmbedder {
+    public nonisolated let modelId: String
+    public nonisolated let dimensions: Int
+    private let engine: Engine
+    private let library: any AIModelLibrary
+    private let idleTimeout: Duration
+    private let feature: String
+    private var loadedFrom: URL?
+    private var lastUse = ContinuousClock.now
+    private var unloadTask: Task<Void, Never>?
+
+    /// - Parameters:
+    ///   - feature: named in the "Download a model to enable …" error.
+    ///   - idleTimeout: how long the model stays in memory after its last use.
+    public init(engine: Engine, library: any AIModelLibrary, modelId: String,
+                feature: String = "categories and search by meaning", idleTimeout: Duration = .seconds(300)) {
+        self.engine = engine
+        self.library = library
+        self.modelId = modelId
+        self.dimensions = engine.dimensions
+        self.feature = feature
+        self.idleTimeout = idleTimeout
+    }
+
+    public func isAvailable() async -> Bool {
+        library.installedDirectory(for: modelId).map(engine.isModelAvailable(at:)) ?? false
+    }
+
+    /// True while the model is in memory.
+    public var isLoaded: Bool { get async { await engine.isLoaded } }
+
+    public func embed(_ texts: [String]) async throws -> [[Float]] {
+        if texts.isEmpty { return [] }
+        try await loadIfNeeded()
+        lastUse = .now
+        defer { lastUse = .now }
+        return try await engine.embed(texts)
+    }
+
+    /// Frees the model now (a removed model, a daemon shutting down).
+    public func unload() async {
+        unloadTask?.cancel()
+        unloadTask = nil
+        loadedFrom = nil
+        await engine.unloadModel()
+    }
+
+    private func loadIfNeeded() async throws {
+        guard let directory = library.installedDirectory(for: modelId), engine.isModelAvailable(at: directory) else {
+            if loadedFrom != nil { await unload() }
+            throw AIError.modelNotInstalled(modelId: modelId, feature: feature)
+        }
+        if loadedFrom != directory {
+            try await engine.loadModel(path: directory)
+            loadedFrom = directory
+        }
+        scheduleUnload()
+    }
+
+    private func scheduleUnload() {
+        guard unloadTask == nil else { return }
+        unloadTask = Task { [weak self] in
+            while let self, !Task.isCancelled {
+                let due = await self.lastUse + self.idleTimeout
+                if ContinuousClock.now >= due {
+                    await self.unloadIfIdle()
+                    return
+                }
+                try? await Task.sleep(until: due, clock: .continuous)
+            }
+        }
+    }
+
+    private func unloadIfIdle() async {
+        guard ContinuousClock.now >= lastUse + idleTimeout else { return }
+        unloadTask = nil
+        loadedFrom = nil
+        await engine.unloadModel()
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Gives every email its sentence vector for search by meaning (AC-A-07): in the daemon after
+/// each sync, and before `vaultmail search --semantic` for mail no model has read yet.
+public struct EmbedEmailsUseCase: Sendable {
+    /// Emails embedded per round trip to the store.
+    public static let batchSize = 64
+
+    private let index: any SemanticIndex
+    private let embedder: any TextEmbedder
+
+    public init(index: any SemanticIndex, embedder: any TextEmbedder) {
+        self.index = index
+        self.embedder = embedder
+    }
+
+    /// Embeds pending emails, newest first, until none is left or the task is cancelled;
+    /// `progress` hears (done, still pending when it started). Returns how many were embedded.
+    /// Without a model it embeds nothing and returns 0.
+    @discardableResult
+    public func run(progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Int {
+        guard await embedder.isAvailable() else { return 0 }
+        let total = try await index.coverage(modelId: embedder.modelId).pending
+        var done = 0
+        while !Task.isCancelled {
+            let inputs = try await index.pendingInputs(modelId: embedder.modelId, limit: Self.batchSize)
+            if inputs.isEmpty { break }
+            let vectors = try await embedder.embed(inputs.map(\.text))
+            try await index.save(zip(inputs, vectors).map { ($0.emailId, $1) }, modelId: embedder.modelId)
+            done += inputs.count
+            progress?(done, max(total, done))
+        }
+        return done
+    }
+
+    /// The text a vector is made from: the subject, then the opening of the body (the model
+    /// reads 256 word pieces at most).
+    public static func text(subject: String, body: String?) -> String {
+        let opening = (body ?? "").split(whereSeparator: \.isWhitespace).prefix(160).joined(separator: " ")
+        return subject.isEmpty ? opening : subject + ". " + opening
+    }
+}
