@@ -19,7 +19,7 @@ struct VaultMailCommand: AsyncParsableCommand {
         subcommands: [
             AccountCommand.self, SyncCommand.self, DaemonCommand.self, ThreadsCommand.self, SearchCommand.self, ShowCommand.self, SendCommand.self,
             ReadCommand.self, UnreadCommand.self, StarCommand.self, UnstarCommand.self,
-            ArchiveCommand.self, DeleteCommand.self, MoveCommand.self, OutboxCommand.self, DraftsCommand.self, NotifyCommand.self, OpenCommand.self,
+            ArchiveCommand.self, DeleteCommand.self, MoveCommand.self, OutboxCommand.self, DraftsCommand.self, NotifyCommand.self, OpenCommand.self, AICommand.self,
         ]
     )
 
