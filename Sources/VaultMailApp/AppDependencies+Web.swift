@@ -9,9 +9,10 @@ extension AppDependencies {
     /// What the web app works through: this graph's use cases (actions reach the server first
     /// when the graph was built over the IMAP-backed repository), attachments read out of the
     /// stored sources, the store's change feed, and `compose` for writing (the daemon's sending).
-    /// `notificationServer` tells the settings page about the desktop's notification server.
+    /// `notificationServer` tells the settings page about the desktop's notification server;
+    /// `textEmbedder`, the sentence model search by meaning reads with.
     public func webMail(
-        compose: ComposeEmailService, credentials: any CredentialStore,
+        compose: ComposeEmailService, credentials: any CredentialStore, textEmbedder: (any TextEmbedder)? = nil,
         notificationServer: @escaping @Sendable () async -> NotificationServerStatus = {
             NotificationServerStatus(server: nil, capabilities: [], authorized: false, problem: "no desktop notifier in this process")
         }
@@ -26,7 +27,11 @@ extension AppDependencies {
             ledger: notificationLedger,
             administration: AccountAdministrator(database: database, credentials: credentials, settings: settingsStore),
             notificationServer: notificationServer)
-        mail.search = SearchMailUseCase(search: GRDBMailSearch(database: database), clock: mail.clock)
+        let search = GRDBMailSearch(database: database)
+        mail.search = SearchMailUseCase(search: search, clock: mail.clock)
+        mail.semanticSearch = textEmbedder.map {
+            SemanticSearchUseCase(search: search, index: GRDBSemanticIndex(database: database), embedder: $0, clock: mail.clock)
+        }
         return mail
     }
 }

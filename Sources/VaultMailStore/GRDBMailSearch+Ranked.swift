@@ -7,9 +7,9 @@ extension GRDBMailSearch {
     public func rankedEmailIds(_ query: SearchQuery, limit: Int) async throws -> [String] {
         let compiled = SearchCompiler.compile(query.expression)
         return try await database.writer.read { db in
-            var arguments: StatementArguments = []
+            // The ORDER BY's parameter follows the WHERE's.
+            var arguments = compiled.arguments
             let order = compiled.ranked ? "\(Self.bm25) * \(try Self.recency(db, &arguments)), d.date DESC" : "d.date DESC"
-            arguments += compiled.arguments
             arguments += [max(1, limit)]
             return try String.fetchAll(db, sql: """
                 SELECT d.emailId FROM \(compiled.from) WHERE \(compiled.condition) ORDER BY \(order) LIMIT ?

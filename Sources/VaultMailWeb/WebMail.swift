@@ -31,6 +31,8 @@ public struct WebMail: Sendable {
     public var notificationServer: @Sendable () async -> NotificationServerStatus
     /// Search over the local store (issue 14); nil where no index is at hand.
     public var search: SearchMailUseCase?
+    /// Search by meaning (issue 15, AC-A-07); nil where no sentence model can be built.
+    public var semanticSearch: SemanticSearchUseCase?
 
     public init(fetchThreads: FetchThreadsUseCase, actions: ManageThreadActionsUseCase, markRead: MarkReadUseCase,
                 emails: any EmailRepository, accounts: any AccountRepository, attachments: ReadAttachmentUseCase,

@@ -23,8 +23,9 @@ final class WebFixture {
     let remote: RecordingRemoteMailbox
     private let task: Task<Void, any Error>
 
-    static func with(_ body: (WebFixture) async throws -> Void) async throws {
-        let fixture = try await WebFixture()
+    /// `embedder` is the sentence model search by meaning reads with (none by default).
+    static func with(embedder: (any TextEmbedder)? = nil, _ body: (WebFixture) async throws -> Void) async throws {
+        let fixture = try await WebFixture(embedder: embedder)
         do {
             try await body(fixture)
         } catch {
@@ -34,7 +35,7 @@ final class WebFixture {
         await fixture.stop()
     }
 
-    private init() async throws {
+    private init(embedder: (any TextEmbedder)?) async throws {
         database = try AppDatabase.inMemory()
         home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-web-\(UUID().uuidString.prefix(8))")
         app = await AppDependencies(database: database, center: MockNotificationCenter(), composeEmail: RecordingComposeEmail())
@@ -45,7 +46,7 @@ final class WebFixture {
         remote = RecordingRemoteMailbox()
         let sending = MailSending(database: database, secret: { _ in "secret" }, undoDelaySeconds: { 0 },
                                   transport: transport, remoteMailbox: remote)
-        web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(compose: sending.compose, credentials: InMemoryCredentialStore()),
+        web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(compose: sending.compose, credentials: InMemoryCredentialStore(), textEmbedder: embedder),
                          logger: Logger(label: "web-test"))
         let web = self.web
         task = Task { try await web.run() }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VaultMailCore
+import VaultMailStore
 import VaultMailTesting
 @testable import VaultMailWeb
 
@@ -74,6 +75,61 @@ struct WebSearchTests {
             let rows = try await web.get("/mail/list?q=form:x", cookie: session.cookie)
             #expect(rows.status == 400)
             #expect(rows.text.contains("unknown operator"))
+        }
+    }
+}
+
+/// Search by meaning in the web app (issue 15, AC-A-07): the mode switch, results fused from
+/// the vectors, and the words a person reads when there is no model. Vectors here are
+/// hand-made (`FixedTextEmbedder`); the real model's sense is tested in VaultMailAITests.
+@Suite("Web app search by meaning (issue 15)", .serialized)
+@MainActor
+struct WebSemanticSearchTests {
+    static let model = "test-model"
+    static let embedder = FixedTextEmbedder(modelId: model, vectors: ["financial planning": [1, 0, 0]])
+
+    func storeMail(_ web: WebFixture) async throws {
+        let id = web.account.id
+        let subjects = ["Quarterly budget review", "Lunch on Friday", "Team offsite"]
+        let stored = try await web.store(subjects.enumerated().map { n, subject in
+            var email = MailFixtures.email(accountId: id, number: n + 1, threadId: "t\(n + 1)", subject: subject)
+            email.bodyPlain = "Message \(n + 1)"
+            return email
+        })
+        let vectors: [[Float]] = [[0.8, 0.6, 0], [0, 1, 0], [0, 0, 1]]
+        let bySubject = Dictionary(uniqueKeysWithValues: stored.map { ($0.subject, $0.id) })
+        try await GRDBSemanticIndex(database: web.database).save(
+            subjects.enumerated().map { (bySubject[$1]!, vectors[$0]) }, modelId: Self.model)
+    }
+
+    @Test("By meaning lists what the words mean, with the switch back to words; the query's URL keeps the mode")
+    func byMeaning() async throws {
+        try await WebFixture.with(embedder: Self.embedder) { web in
+            try await storeMail(web)
+            let session = try await web.signIn()
+            let words = try await web.get("/mail/search?q=" + FormFields.encode("financial planning"), cookie: session.cookie).text
+            #expect(words.contains("No conversations match “financial planning”."))
+            #expect(words.contains("<a href=\"/mail/search?q=financial%20planning&amp;meaning=1\">By meaning</a>"))
+            let page = try await web.get("/mail/search?q=" + FormFields.encode("financial planning") + "&meaning=1", cookie: session.cookie)
+            #expect(page.status == 200)
+            #expect(page.text.matches(of: /class="row-link"/).count == 1)
+            #expect(page.text.contains("Quarterly budget review"))
+            #expect(page.text.contains("href=\"/mail/search?q=financial%20planning&amp;meaning=1&amp;t=t1\""))
+            #expect(page.text.contains("aria-current=\"page\">By meaning</a>"))
+            let pane = try await web.get("/mail/search/results?q=" + FormFields.encode("financial planning") + "&meaning=1", cookie: session.cookie).text
+            #expect(pane.contains("Quarterly budget review"))
+        }
+    }
+
+    @Test("Without a model, search by meaning says how to get one instead of failing")
+    func noModel() async throws {
+        let missing = FixedTextEmbedder(modelId: Self.model, vectors: [:], installed: false)
+        try await WebFixture.with(embedder: missing) { web in
+            try await storeMail(web)
+            let session = try await web.signIn()
+            let page = try await web.get("/mail/search?q=budget&meaning=1", cookie: session.cookie)
+            #expect(page.status == 200)
+            #expect(page.text.contains("Download a model to enable search by meaning"))
         }
     }
 }

@@ -1,6 +1,6 @@
 /// Results while typing in the search box (issue 14): after a short pause the list pane is
 /// replaced by the results of `/mail/search/results`, and the address becomes
-/// `/mail/search?q=…` so a reload or a shared link shows the same. Clearing the box brings the
+/// `/mail/search?q=…` (with `&meaning=1` while results are by meaning) so a reload or a shared link shows the same. Clearing the box brings the
 /// list back that was there before. Without the script, the box submits to the same page.
 enum SearchScript {
     static let js = #"""
@@ -9,12 +9,19 @@ enum SearchScript {
   const doc = document, PAUSE_MS = 200;
   let timer = null, controller = null, before = null, shown = null;
   const box = () => doc.getElementById("q");
+  // Results by meaning stay by meaning while the query is retyped.
+  const params = (text) => {
+    const p = new URLSearchParams({ q: text });
+    if (location.pathname === "/mail/search" && new URLSearchParams(location.search).get("meaning") === "1") p.set("meaning", "1");
+    return p;
+  };
 
   async function show(text) {
     if (controller) controller.abort();
     controller = new AbortController();
     try {
-      const r = await fetch("/mail/search/results?" + new URLSearchParams({ q: text }),
+      const p = params(text);
+      const r = await fetch("/mail/search/results?" + p,
         { signal: controller.signal, headers: { Accept: "text/html" }, credentials: "same-origin" });
       if (!r.ok && r.status !== 400) return;
       const html = await r.text();
@@ -22,7 +29,6 @@ enum SearchScript {
       if (!pane || box().value.trim() !== text) return;
       pane.outerHTML = html;
       shown = text;
-      const p = new URLSearchParams({ q: text });
       history.replaceState({}, "", "/mail/search?" + p);
     } catch (_) { /* aborted by newer typing, or offline: the list stays as it was */ }
   }

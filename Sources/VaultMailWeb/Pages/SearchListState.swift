@@ -8,12 +8,27 @@ struct SearchListState {
     var highlights: [String: SearchSnippet] = [:]
     /// The query could not be read: the parser's words, shown in the page.
     var problem: SearchQueryError?
+    /// Results by meaning (issue 15): the words' sense, fused with the word search.
+    var byMeaning = false
+    /// Where the next page of results starts; nil on the last page.
+    var nextCursor: SearchCursor?
 
     /// The search page's URL, with a conversation open when given.
-    func url(thread: String? = nil) -> String {
+    func url(thread: String? = nil, byMeaning: Bool? = nil) -> String {
         var url = "/mail/search?q=\(FormFields.encode(query))"
+        if byMeaning ?? self.byMeaning { url += "&meaning=1" }
         if let thread { url += "&t=\(FormFields.encode(thread))" }
         return url
+    }
+
+    /// The switch between results by words and by meaning, in the place of the category tabs.
+    func modeSwitch() -> String {
+        guard !query.isEmpty else { return "" }
+        func link(_ label: String, meaning: Bool) -> String {
+            let current = meaning == byMeaning ? " aria-current=\"page\"" : ""
+            return "<li><a href=\"\(HTML.escape(url(byMeaning: meaning)))\"\(current)>\(label)</a></li>"
+        }
+        return "<nav class=\"tabs\" id=\"search-mode\" aria-label=\"Search mode\"><ul>" + link("By words", meaning: false) + link("By meaning", meaning: true) + "</ul></nav>"
     }
 
     func problemNotice() -> String {

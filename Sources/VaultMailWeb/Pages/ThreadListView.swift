@@ -33,8 +33,11 @@ struct ThreadListView {
     func render() -> String {
         var out = "<section class=\"list-pane\" id=\"list-pane\" aria-labelledby=\"list-title\" data-box=\"\(HTML.escape(mailbox.parameter))\"\(category.map { " data-cat=\"\($0.rawValue)\"" } ?? "")>"
         out += "<div class=\"list-head\"><h1 id=\"list-title\">\(HTML.escape(title))</h1></div>"
-        out += tabs()
-        if let search { out += search.problemNotice() }
+        if let search {
+            out += search.modeSwitch() + search.problemNotice()
+        } else {
+            out += tabs()
+        }
         if let notice {
             let retry = failed ? " <a href=\"\(HTML.escape(mailbox.url(category: category)))\">Try again</a>" : ""
             out += "<p class=\"notice\(failed ? " error" : "")\" role=\"\(failed ? "alert" : "status")\">\(HTML.escape(notice))\(retry)</p>"
@@ -58,12 +61,12 @@ struct ThreadListView {
         var out = ""
         out.reserveCapacity(page.threads.count * 1200)
         for thread in page.threads { out += row(thread) }
-        if let next = page.nextCursor {
-            var url = "/mail/list?box=\(FormFields.encode(mailbox.parameter))\(category.map { "&cat=\($0.rawValue)" } ?? "")&cursor=\(FormFields.encode(next.encoded))"
-            var fullPage = mailbox.url(category: category) + "&cursor=\(FormFields.encode(next.encoded))"
+        if let next = search.map({ $0.nextCursor?.encoded }) ?? page.nextCursor?.encoded {
+            var url = "/mail/list?box=\(FormFields.encode(mailbox.parameter))\(category.map { "&cat=\($0.rawValue)" } ?? "")&cursor=\(FormFields.encode(next))"
+            var fullPage = mailbox.url(category: category) + "&cursor=\(FormFields.encode(next))"
             if let search {
-                url = "/mail/list?q=\(FormFields.encode(search.query))&cursor=\(FormFields.encode(next.encoded))"
-                fullPage = search.url() + "&cursor=\(FormFields.encode(next.encoded))"
+                url = "/mail/list?q=\(FormFields.encode(search.query))\(search.byMeaning ? "&meaning=1" : "")&cursor=\(FormFields.encode(next))"
+                fullPage = search.url() + "&cursor=\(FormFields.encode(next))"
             }
             out += "<li class=\"more\"><a href=\"\(HTML.escape(fullPage))\" data-next=\"\(HTML.escape(url))\">Older conversations</a></li>"
         }

@@ -23,10 +23,12 @@ extension WebApp {
     func fillSearch(_ list: inout ThreadListView, query: FormFields) async {
         let text = (query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         var state = SearchListState(query: text)
+        state.byMeaning = query["meaning"] == "1"
         defer { list.search = state }
         list.title = text.isEmpty ? "Search" : "Results for “\(text)”"
         list.category = nil
         guard !text.isEmpty else { return }
+        if state.byMeaning { return await fillSearchByMeaning(&list, &state, text: text, cursor: query["cursor"]) }
         guard let search = mail.search else {
             list.notice = "Search is not available in this VaultMail."
             return
@@ -34,11 +36,34 @@ extension WebApp {
         let cursor = query["cursor"].flatMap(SearchCursor.init(encoded:))
         do {
             let page = try await search.threads(text, options: SearchOptions(cursor: cursor))
-            let next: ThreadCursor? = if case .after(let date, let id) = page.nextCursor { ThreadCursor(date: date, threadId: id) } else { nil }
-            list.page = ThreadPage(threads: page.hits.map(\.thread), nextCursor: next, hasMore: next != nil)
+            list.page = ThreadPage(threads: page.hits.map(\.thread), nextCursor: nil, hasMore: page.hasMore)
+            state.nextCursor = page.nextCursor
             for hit in page.hits { state.highlights[hit.thread.id] = hit.highlight }
         } catch .invalidQuery(let problem) {
             state.problem = problem
+        } catch {
+            list.notice = "The search could not be run: \(error)."
+            list.failed = true
+        }
+    }
+
+    /// Results by meaning (issue 15): conversations best first, a page at a time by offset.
+    /// Without a model the list says how to get one.
+    private func fillSearchByMeaning(_ list: inout ThreadListView, _ state: inout SearchListState, text: String, cursor: String?) async {
+        guard let semantic = mail.semanticSearch else {
+            list.notice = "Search by meaning is not available in this VaultMail."
+            return
+        }
+        let offset: Int = if let cursor, case .offset(let start)? = SearchCursor(encoded: cursor) { start } else { 0 }
+        do {
+            let page = try await semantic.threads(text, options: SearchOptions(sort: .relevance, cursor: .offset(offset)))
+            list.page = ThreadPage(threads: page.hits.map(\.thread), nextCursor: nil, hasMore: page.hasMore)
+            state.nextCursor = page.nextCursor
+            for hit in page.hits { state.highlights[hit.thread.id] = hit.highlight }
+        } catch .invalidQuery(let problem) {
+            state.problem = problem
+        } catch .failed(let underlying as AIError) {
+            list.notice = underlying.description
         } catch {
             list.notice = "The search could not be run: \(error)."
             list.failed = true
