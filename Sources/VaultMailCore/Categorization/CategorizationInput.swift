@@ -1,0 +1,100 @@
+import Foundation
+
+/// What the categorizer reads about one email: who wrote it to whom, its subject and opening
+/// text, the header fields that say how it was sent, and whose mailbox it is in.
+public struct CategorizationInput: Sendable, Hashable {
+    public var emailId: String
+    public var accountId: String
+    public var threadId: String
+    public var from: Participant
+    public var to: [Participant]
+    public var cc: [Participant]
+    /// The decoded subject.
+    public var subject: String
+    /// The start of the body as plain text (the snippet, or the first `openingLength`
+    /// characters of the body).
+    public var openingText: String
+    /// Header fields by lowercased name (the first occurrence, unfolded): `list-id`,
+    /// `list-unsubscribe`, `precedence`, `auto-submitted`, … (`MessageHeaderFields`).
+    public var headers: [String: String]
+    /// True when the message answers another (In-Reply-To or References).
+    public var isReply: Bool
+    /// The account's own addresses, lowercased: mail from them teaches nothing, mail to them
+    /// is addressed to the user.
+    public var ownAddresses: Set<String>
+    /// Who decided the email's category so far; nil when no one has.
+    public var currentSource: CategorySource?
+
+    /// How much of the body the categorizer reads.
+    public static let openingLength = 500
+
+    public init(emailId: String, accountId: String, threadId: String, from: Participant, to: [Participant] = [],
+                cc: [Participant] = [], subject: String, openingText: String = "", headers: [String: String] = [:],
+                isReply: Bool = false, ownAddresses: Set<String> = [], currentSource: CategorySource? = nil) {
+        self.emailId = emailId
+        self.accountId = accountId
+        self.threadId = threadId
+        self.from = from
+        self.to = to
+        self.cc = cc
+        self.subject = subject
+        self.openingText = String(openingText.prefix(Self.openingLength))
+        self.headers = headers
+        self.isReply = isReply
+        self.ownAddresses = Set(ownAddresses.map { $0.lowercased() })
+        self.currentSource = currentSource
+    }
+
+    /// The opening text of a body: the body's first `openingLength` characters with runs of
+    /// whitespace made one space, else the snippet.
+    public static func openingText(body: String?, snippet: String?) -> String {
+        if let body, !body.isEmpty {
+            var out = ""
+            var lastWasSpace = false
+            for character in body {
+                if out.count >= openingLength { break }
+                if character.isWhitespace {
+                    if !lastWasSpace && !out.isEmpty { out.append(" ") }
+                    lastWasSpace = true
+                } else {
+                    out.append(character)
+                    lastWasSpace = false
+                }
+            }
+            if !out.isEmpty { return out }
+        }
+        return snippet ?? ""
+    }
+
+    /// The sender's address, lowercased.
+    public var senderAddress: String { from.email.lowercased() }
+
+    /// The part of the sender's address after the `@`, lowercased ("" when there is none).
+    public var senderDomain: String {
+        guard let at = senderAddress.lastIndex(of: "@") else { return "" }
+        return String(senderAddress[senderAddress.index(after: at)...])
+            .trimmingCharacters(in: CharacterSet(charactersIn: ">. "))
+    }
+
+    /// The part of the sender's address before the `@`, lowercased.
+    public var senderLocalPart: String {
+        guard let at = senderAddress.lastIndex(of: "@") else { return senderAddress }
+        return String(senderAddress[..<at])
+    }
+
+    /// True when one of the user's own addresses is among the To recipients.
+    public var isAddressedToUser: Bool {
+        to.contains { ownAddresses.contains($0.email.lowercased()) }
+    }
+
+    /// True when the user wrote it.
+    public var isFromUser: Bool { ownAddresses.contains(senderAddress) }
+
+    /// The text the model reads: the sender's name and domain, the subject and the opening.
+    public var modelText: String {
+        let name = from.name.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let sender = [name, senderDomain].filter { !$0.isEmpty }.joined(separator: ", ")
+        let opening = openingText.prefix(300)
+        return "\(sender.isEmpty ? "" : "From \(sender). ")\(subject). \(opening)"
+    }
+}
