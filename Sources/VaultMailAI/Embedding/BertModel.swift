@@ -158,9 +158,10 @@ final class BertModel: @unchecked Sendable {  // immutable after init: its weigh
         var offset = 0
         for sequence in sequences {
             var vector = [Float](repeating: 0, count: h)
-            vector.withUnsafeMutableBufferPointer { sum in
+            vector.withUnsafeMutableBufferPointer { vector in
+                guard let sum = vector.baseAddress else { return }
                 for t in offset..<(offset + sequence.count) {
-                    VectorKernels.accumulate(hidden.pointer + t * h, count: h, into: sum.baseAddress!)
+                    VectorKernels.accumulate(hidden.pointer + t * h, count: h, into: sum)
                 }
                 var norm: Float = 0
                 for k in 0..<h { norm += sum[k] * sum[k] }

@@ -19,6 +19,8 @@ public struct BertTokenizer: Sendable {
     let unknownId: Int32
     /// How many tokens the vocabulary has (ids are below it).
     let vocabularySize: Int
+    /// The longest token's length in Unicode scalars: no longer piece is looked up.
+    private let longestToken: Int
     private let vocabulary: [String: Int32]
     /// Special tokens recognised verbatim in the text, before any normalisation.
     private let specialTokens: [(scalars: [Unicode.Scalar], id: Int32)]
@@ -54,6 +56,7 @@ public struct BertTokenizer: Sendable {
         self.maxLength = maxLength
         self.vocabulary = vocabulary
         vocabularySize = tokens.count
+        longestToken = tokens.map(\.unicodeScalars.count).max() ?? 0
         classifierId = try id("[CLS]")
         separatorId = try id("[SEP]")
         unknownId = try id("[UNK]")
@@ -190,10 +193,11 @@ public struct BertTokenizer: Sendable {
         var pieces: [Int32] = []
         var start = word.startIndex
         while start < word.endIndex {
-            var end = word.endIndex
+            let prefix = start == word.startIndex ? "" : "##"
+            var end = min(word.endIndex, start + longestToken - prefix.count)
             var found: Int32?
             while start < end {
-                var candidate = start == word.startIndex ? "" : "##"
+                var candidate = prefix
                 candidate.unicodeScalars.append(contentsOf: word[start..<end])
                 if let id = vocabulary[candidate] {
                     found = id

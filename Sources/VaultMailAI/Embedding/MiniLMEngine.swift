@@ -81,6 +81,7 @@ public actor MiniLMEngine: EmbeddingEngine {
             return parts.flatMap { $0 }
         }
 
+        try Task.checkCancellation()
         var loads = [Int](repeating: 0, count: parallel)
         var assigned = [[Int]](repeating: [], count: parallel)
         for index in sequences.indices.sorted(by: { sequences[$0].count > sequences[$1].count }) {
