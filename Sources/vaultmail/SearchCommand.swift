@@ -11,6 +11,8 @@ struct SearchCommand: AsyncParsableCommand {
             Operators: from: to: cc: subject: filename: has:attachment is:unread|read|starred
             in:inbox|sent|…|FOLDER account:NAME category:C after:/before:2024-01-31 older_than:/newer_than:7d|2w|2m|1y.
             A query that cannot be read exits with 2 and points at the part it could not read.
+            --semantic finds mail by meaning ("financial planning meeting" finds "quarterly budget review") with the
+            on-device model (`vaultmail ai status`); operators still narrow the results exactly.
             """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The query (quote it for the shell).") var query: [String] = []
@@ -21,6 +23,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: "newest or relevance.") var sort = SearchSort.newest
     @Flag(help: "Print how many conversations (with --messages, messages) match.") var count = false
     @Flag(help: "Stable JSON (see docs/cli.md).") var json = false
+    @Flag(help: "By meaning, with the on-device model: conversations best first.") var semantic = false
 
     func validate() throws {
         if query.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
@@ -38,6 +41,7 @@ struct SearchCommand: AsyncParsableCommand {
         request.sort = sort
         request.count = count
         request.json = json
+        request.semantic = semantic
         request.bold = isatty(STDOUT_FILENO) == 1
         emit(try await global.session().search(request))
     }

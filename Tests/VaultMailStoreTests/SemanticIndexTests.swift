@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import VaultMailCore
+@testable import VaultMailCore
 @testable import VaultMailStore
 import VaultMailTesting
 
@@ -94,18 +94,31 @@ struct SemanticIndexTests {
         let inputs = try await index.pendingInputs(modelId: Self.model, limit: 10)  // 4, 3, 2, 1
         // The query means axis 0: the budget review (email 1) is nearest, the offsite (4) next.
         try await index.save([
-            (inputs[0].emailId, Self.vector(0, tilt: 0.6)), (inputs[1].emailId, Self.vector(1)),
+            (inputs[0].emailId, Self.vector(0, tilt: 0.3)), (inputs[1].emailId, Self.vector(1)),
             (inputs[2].emailId, Self.vector(2)), (inputs[3].emailId, Self.vector(0)),
         ], modelId: Self.model)
         let embedder = FixedTextEmbedder(modelId: Self.model, vectors: ["financial planning": Self.vector(0)])
         let semantic = SemanticSearchUseCase(search: search, index: index, embedder: embedder, clock: clock)
         let page = try await semantic.threads("financial planning")
         #expect(page.hits.map(\.thread.subject) == ["Quarterly budget review", "Team offsite"],
-                "orthogonal vectors (cosine 0) are below the similarity floor and left out")
+                "orthogonal vectors (cosine 0) are below the similarity floor and left out; the offsite (0.96) is within the window of the nearest")
         let narrowed = try await semantic.threads("financial planning from:colleague")
         #expect(narrowed.hits.map(\.thread.subject) == ["Quarterly budget review"])
 
         let missing = SemanticSearchUseCase(search: search, index: index, embedder: FixedTextEmbedder(modelId: Self.model, vectors: [:], installed: false), clock: clock)
         await #expect(throws: SearchError.self) { try await missing.threads("financial planning") }
+    }
+}
+
+@Suite("Rank fusion for search by meaning (issue 15)")
+struct RankFusionTests {
+    @Test("a message both rankings find comes first; a meaning-only match needs the floor and the window")
+    func fusion() {
+        let near = [ScoredEmail(emailId: "a", similarity: 0.6), ScoredEmail(emailId: "b", similarity: 0.55),
+                    ScoredEmail(emailId: "c", similarity: 0.45), ScoredEmail(emailId: "d", similarity: 0.1)]
+        #expect(SemanticSearchUseCase.fuse(words: ["b", "x"], near: near) == ["b", "a", "x"],
+                "b is in both; c is 0.15 from the nearest; d is below the floor")
+        #expect(SemanticSearchUseCase.fuse(words: ["d"], near: near) == ["d", "a", "b"], "a word match keeps its place whatever its vector")
+        #expect(SemanticSearchUseCase.fuse(words: [], near: [ScoredEmail(emailId: "z", similarity: 0.12)]).isEmpty)
     }
 }

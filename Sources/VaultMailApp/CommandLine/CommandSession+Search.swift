@@ -15,6 +15,8 @@ extension CommandSession {
         public var count = false
         /// Mark matched words with terminal bold (a terminal), else with [brackets].
         public var bold = false
+        /// By meaning (issue 15): the words' sense fused with the word search.
+        public var semantic = false
 
         public init(query: String) {
             self.query = query
@@ -39,6 +41,9 @@ extension CommandSession {
                 return "\(count)"
             }
             let options = SearchOptions(sort: request.sort, limit: request.limit, cursor: try cursor(request))
+            if request.semantic {
+                return try await searchByMeaning(request, options: options)
+            }
             if request.messages {
                 let page = try await search.messages(request.query, account: request.account, options: options)
                 if request.json {
@@ -61,12 +66,38 @@ extension CommandSession {
         }
     }
 
+    /// `vaultmail search --semantic`: mail no model has read yet is read first (progress on
+    /// standard error), then conversations come best first.
+    private func searchByMeaning(_ request: SearchRequest, options: SearchOptions) async throws -> String {
+        if request.messages || request.count {
+            throw CommandError("--semantic lists conversations by meaning; leave out \(request.messages ? "--messages" : "--count")", usage: true)
+        }
+        let embedder = textEmbedder
+        guard await embedder.isAvailable() else {
+            throw CommandError(AIError.modelNotInstalled(modelId: embedder.modelId, feature: "search by meaning").description)
+        }
+        let index = GRDBSemanticIndex(database: database)
+        try await EmbedEmailsUseCase(index: index, embedder: embedder).run { done, total in
+            if done == total || done % 512 < EmbedEmailsUseCase.batchSize {
+                FileHandle.standardError.write(Data("Reading mail for search by meaning (once): \(done) of \(total)\n".utf8))
+            }
+        }
+        let semantic = SemanticSearchUseCase(search: GRDBMailSearch(database: database), index: index, embedder: embedder, clock: clock)
+        let page = try await semantic.threads(request.query, account: request.account, options: options)
+        if request.json {
+            return try ThreadJSON.encode(SearchJSON.Page(query: request.query, results: page.hits.map(SearchJSON.thread),
+                                                         nextCursor: page.nextCursor?.encoded, hasMore: page.hasMore))
+        }
+        let me = Set(try await accounts.getAccounts().map(\.email))
+        return render(page.hits.map { threadLines($0, me: me, request) }, next: page.nextCursor, request)
+    }
+
     private func cursor(_ request: SearchRequest) throws -> SearchCursor? {
         guard let text = request.cursor else { return nil }
         guard let cursor = SearchCursor(encoded: text) else {
             throw CommandError("--cursor '\(text)' is not a cursor; pass the nextCursor a previous page printed", usage: true)
         }
-        if case .after = cursor, request.sort == .relevance {
+        if case .after = cursor, request.sort == .relevance || request.semantic {
             throw CommandError("--cursor '\(text)' comes from a newest-first search; pass it with --sort newest", usage: true)
         }
         return cursor
@@ -81,6 +112,7 @@ extension CommandSession {
             var more = "More: vaultmail search \(Self.shellQuoted(request.query)) --cursor \(next.encoded)"
             if request.messages { more += " --messages" }
             if request.sort == .relevance { more += " --sort relevance" }
+            if request.semantic { more += " --semantic" }
             if let account = request.account { more += " --account \(Self.shellQuoted(account))" }
             lines.append(more)
         }

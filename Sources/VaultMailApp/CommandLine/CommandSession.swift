@@ -41,6 +41,10 @@ public final class CommandSession {
     /// The server side (sync, server-backed actions), built on first use.
     public lazy var services = MailServices(database: database, credentials: AccountCredentials(store: credentials), clock: clock)
 
+    /// The sentence model categories and search by meaning read with, over this home's models
+    /// folder; its model is loaded on first use.
+    public lazy var textEmbedder: any TextEmbedder = AppDependencies.textEmbedder(library: AppDependencies.modelManager(home: home))
+
     /// Sending: compose, the outbox and SMTP, built on first use.
     public lazy var sending: MailSending = {
         let credentials = AccountCredentials(store: self.credentials)
