@@ -23,3 +23,21 @@ extension AppDependencies {
         AIModelManager(directory: modelsDirectory(home: home, environment: environment), catalog: catalog)
     }
 }
+
+extension AppDependencies {
+    /// What the web app's model pages work through (Core's `AIModelAdministration`): the model
+    /// manager of `home`, downloading from `$VAULTMAIL_MODELS_MIRROR` when it is set (a mirror
+    /// of `<mirror>/<id>/<file name>`, as `vaultmail ai download --mirror`). `onInstalled` and
+    /// `onRemoved` are told a model's id when it becomes usable or goes (to start indexing, to
+    /// unload an engine holding it).
+    public nonisolated static func modelAdministration(
+        home: VaultMailHome, catalog: AIModelCatalog = .standard,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        onInstalled: @escaping @Sendable (String) async -> Void = { _ in },
+        onRemoved: @escaping @Sendable (String) async -> Void = { _ in }
+    ) -> AIModelAdministrator {
+        let mirror = environment["VAULTMAIL_MODELS_MIRROR"].flatMap { $0.isEmpty ? nil : URL(string: $0) }
+        return AIModelAdministrator(manager: modelManager(home: home, catalog: catalog, environment: environment), mirror: mirror,
+                                    onInstalled: onInstalled, onRemoved: onRemoved)
+    }
+}

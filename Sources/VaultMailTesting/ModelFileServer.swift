@@ -3,7 +3,7 @@ import Foundation
 /// A small HTTP/1.1 file server on 127.0.0.1 for the model manager's tests: serves bytes by
 /// path with `Range: bytes=N-` (206), records every request, and can be told, per path, to
 /// ignore ranges (200 with the whole file), answer a status, close the connection after some
-/// bytes, or stall after some bytes until `releaseStalled()` (or `stop()`). Each connection is
+/// bytes, or stall (or pause) after some bytes until `releaseStalled()` (or `stop()`). Each connection is
 /// served on a thread of its own with blocking sockets; `stop()` (and `deinit`) closes them all.
 public final class ModelFileServer: @unchecked Sendable {
     // @unchecked: every mutable field is touched only under `condition`'s lock.
@@ -19,6 +19,9 @@ public final class ModelFileServer: @unchecked Sendable {
         case stall(afterBytes: Int)
         /// Sends the headers and `afterBytes` bytes of the body, then closes the connection.
         case close(afterBytes: Int)
+        /// Sends the headers and `afterBytes` bytes of the body, waits until `releaseStalled()`
+        /// (counted in `stalledConnections` meanwhile), then sends the rest.
+        case pause(afterBytes: Int)
         /// Answers this status with an empty body.
         case status(Int)
     }
@@ -84,7 +87,7 @@ public final class ModelFileServer: @unchecked Sendable {
     /// Every request so far, in order.
     public var requests: [Request] { condition.withLock { received } }
 
-    /// How many connections wait in a stall now.
+    /// How many connections wait in a stall or a pause now.
     public var stalledConnections: Int { condition.withLock { stalled } }
 
     public func setBehaviour(_ behaviour: Behaviour, for path: String) {
@@ -95,7 +98,7 @@ public final class ModelFileServer: @unchecked Sendable {
         condition.withLock { files[path] = data }
     }
 
-    /// Lets every connection waiting in a stall close.
+    /// Lets every connection waiting in a stall close, and every paused one go on.
     public func releaseStalled() {
         condition.withLock {
             releases += 1
@@ -189,16 +192,26 @@ public final class ModelFileServer: @unchecked Sendable {
         switch behaviour {
         case .stall(let afterBytes):
             write(fd, body.prefix(afterBytes))
-            condition.withLock {
-                let release = releases
-                stalled += 1
-                while !stopped && releases == release { condition.wait() }
-                stalled -= 1
-            }
+            waitForRelease()
+        case .pause(let afterBytes):
+            write(fd, body.prefix(afterBytes))
+            if waitForRelease() { write(fd, body.dropFirst(afterBytes)) }
         case .close(let afterBytes):
             write(fd, body.prefix(afterBytes))
         default:
             write(fd, body)
+        }
+    }
+
+    /// Waits until `releaseStalled()` (true) or `stop()` (false).
+    @discardableResult
+    private func waitForRelease() -> Bool {
+        condition.withLock {
+            let release = releases
+            stalled += 1
+            while !stopped && releases == release { condition.wait() }
+            stalled -= 1
+            return !stopped
         }
     }
 

@@ -1,0 +1,99 @@
+import Foundation
+import Hummingbird
+import VaultMailCore
+
+extension WebApp {
+    /// Settings → On-device AI (`/settings/ai`), its status for the script, Download, Cancel,
+    /// Remove (asked first), and the onboarding step `/welcome/ai` (AC-A-03, AC-A-08). With
+    /// no `models` (a process that manages none) the pages send the user on to the settings or
+    /// the mail.
+    func addAIRoutes(to router: Router<WebRequestContext>, models: (any AIModelAdministration)?) {
+        let script = AIModelsScript.asset
+        router.get(RouterPath(script.path)) { _, _ -> Response in
+            var response = Response(status: .ok, headers: [.contentType: script.contentType],
+                                    body: ResponseBody(byteBuffer: ByteBuffer(string: script.content)))
+            response.headers[.cacheControl] = "public, max-age=31536000, immutable"
+            return response
+        }
+        router.get("/settings/ai") { request, context -> Response in
+            guard let models else { return Self.noModels }
+            let query = FormFields(request.uri.query ?? "")
+            return Pages.html(AIModelsView(
+                models: await models.models(), storageUsed: await models.storageUsed(), directory: models.modelsDirectory,
+                confirmRemoval: nil, notice: query["notice"], csrf: self.csrf(context: context), display: await self.display()).render())
+        }
+        router.get("/settings/ai/status") { _, _ -> Response in
+            guard let models else { return Pages.json("{\"storageUsed\":\"0 bytes\",\"models\":[]}") }
+            let entries = await models.models().map { status -> String in
+                var fraction = 0.0
+                switch status.state {
+                case .installed: fraction = 1
+                case .partial(let part): fraction = part
+                case .notInstalled: break
+                }
+                return "{\"id\":\(ActionOutcome.quote(status.id)),\"downloading\":\(status.isDownloading),\"installed\":\(status.state == .installed),"
+                    + "\"percent\":\(Int((fraction * 100).rounded(.down))),\"label\":\(ActionOutcome.quote(AIModelsView.stateText(status))),"
+                    + "\"problem\":\(status.problem.map(ActionOutcome.quote) ?? "null")}"
+            }
+            return Pages.json("{\"storageUsed\":\(ActionOutcome.quote(AIModelsView.size(await models.storageUsed()))),\"models\":[\(entries.joined(separator: ","))]}")
+        }
+        router.get("/settings/ai/remove") { request, context -> Response in
+            guard let models else { return Self.noModels }
+            let id = FormFields(request.uri.query ?? "")["id"] ?? ""
+            let listed = await models.models()
+            guard let status = listed.first(where: { $0.id == id }) else { return Pages.redirect("/settings/ai") }
+            return Pages.html(AIModelsView(
+                models: listed, storageUsed: 0, directory: models.modelsDirectory, confirmRemoval: status, notice: nil,
+                csrf: self.csrf(context: context), display: await self.display()).render())
+        }
+        router.post("/settings/ai/download") { request, context -> Response in
+            guard let models else { return Self.noModels }
+            let id = context.form["id"] ?? ""
+            var notice: String?
+            do {
+                try await models.startDownload(id)
+            } catch {
+                notice = "\(error)"
+            }
+            return Self.done(request, context, notice: notice)
+        }
+        router.post("/settings/ai/cancel") { request, context -> Response in
+            guard let models else { return Self.noModels }
+            await models.cancelDownload(context.form["id"] ?? "")
+            return Self.done(request, context, notice: nil)
+        }
+        router.post("/settings/ai/remove") { request, context -> Response in
+            guard let models else { return Self.noModels }
+            let id = context.form["id"] ?? ""
+            let name = await models.models().first { $0.id == id }?.model.name ?? id
+            let message: String
+            do {
+                let freed = try await models.remove(id)
+                message = "Removed \(name): \(AIModelsView.size(freed)) freed."
+            } catch {
+                message = "\(name) was not removed: \(error)"
+            }
+            await self.events.publish(.changed)
+            return Pages.redirect("/settings/ai?notice=\(FormFields.encode(message))")
+        }
+        router.get("/welcome/ai") { _, context -> Response in
+            guard let models, let status = await models.models().first(where: { $0.id == AIModelCatalog.embeddingModelId }) else {
+                return Pages.redirect("/mail")
+            }
+            return Pages.html(AIOnboardingView(status: status, csrf: self.csrf(context: context), display: await self.display()).render())
+        }
+    }
+
+    private static var noModels: Response {
+        Pages.redirect("/settings?notice=\(FormFields.encode("On-device AI is not managed by this VaultMail: use `vaultmail ai` in a terminal."))")
+    }
+
+    /// JSON for a script, else back to the page the form came from (the settings page or the onboarding step).
+    private static func done(_ request: Request, _ context: WebRequestContext, notice: String?) -> Response {
+        if request.headers[.accept]?.contains("application/json") == true {
+            return Pages.json("{\"message\":\(notice.map(ActionOutcome.quote) ?? "null")}", status: notice == nil ? .ok : .badRequest)
+        }
+        let back = context.form["return"] == "/welcome/ai" ? "/welcome/ai" : "/settings/ai"
+        return Pages.redirect(notice.map { "\(back)?notice=\(FormFields.encode($0))" } ?? back)
+    }
+}
