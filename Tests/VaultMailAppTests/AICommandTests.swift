@@ -41,7 +41,7 @@ struct AICommandTests {
         #expect(model["path"] is NSNull)
         #expect((model["files"] as? [[String: Any]])?.map { $0["name"] as? String } == ["config.json", "vocab.txt", "model.safetensors"])
 
-        let status = try session.aiStatus()
+        let status = session.aiStatus()
         #expect(status.contains("Installed:     none"))
         #expect(status.contains("categories and search by meaning: off. Download a model to enable categories and search by meaning: run `vaultmail ai download all-minilm-l6-v2`"))
         let table = try session.aiModels()
