@@ -34,6 +34,13 @@ public enum CategoryExamples {
         "Feedback on chapter three. I read it twice; the middle part drags a little but the ending is strong.",
         "Can we reschedule? Something came up and I cannot make it on Monday.",
         "Weekend plans. Do you want to go climbing on Sunday if the weather is good?",
+        "Re: the bug in the importer. I looked at your fix and I think the bounds check is still off by one.",
+        "Here is the file you asked for. Let me know if it opens on your machine, I saved it in the old format.",
+        "Checking the new setup. I changed mail programs, can you tell me whether this arrives and looks right?",
+        "Re: your question. Yes, that is how I did it on my machine; send me your config and I'll look.",
+        "Can you send me the slides from your talk? I would like to show them to my team.",
+        "I fixed the typo you found, the new version is on the server now.",
+        "Thanks for the tip about that library, it saved me a day of work.",
     ]
 
     static let social = [
@@ -96,6 +103,9 @@ public enum CategoryExamples {
         "Meet the new model: faster, lighter and available for pre-order today.",
         "Your coupon is waiting: save 10 dollars on orders over 50 dollars.",
         "Spring clearance: everything must go, extra 30% off sale items.",
+        "Dear friend, we offer the best products at the lowest prices. To be removed from our list reply REMOVE.",
+        "Act now: limited stock of our best-selling product at an unbeatable price.",
+        "Lowest mortgage rates guaranteed, apply online in minutes.",
         "Thanks for subscribing! Here is your welcome discount code.",
     ]
 

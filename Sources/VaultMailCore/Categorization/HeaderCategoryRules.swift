@@ -39,8 +39,8 @@ public enum HeaderCategoryRules {
         .decided(CategoryDecision(category: category, source: .header, reason: reason))
     }
 
-    private static func lean(_ category: AICategory, _ reason: String) -> HeaderVerdict {
-        .lean(CategoryLean(category: category, reason: reason))
+    private static func lean(_ category: AICategory, _ reason: String, among alternatives: Set<AICategory>) -> HeaderVerdict {
+        .lean(CategoryLean(category: category, reason: reason, alternatives: alternatives))
     }
 
     /// H1
@@ -149,13 +149,13 @@ public enum HeaderCategoryRules {
         if promotion.score >= 4 && promotion.score > transaction.score + 1 {
             return decide(.promotions, "\(evidence), and it reads like an offer ('\(promotion.example ?? "")')")
         }
-        if let phrase = s.socialPhrase { return lean(.social, "\(evidence), and it says '\(phrase)'") }
-        if let platform = s.marketingPlatform { return lean(.promotions, "it was sent through \(platform)") }
-        if s.isMarketingSender { return lean(.promotions, "it came from \(s.input.from.email), a newsletter or offers address") }
-        if transaction.score > promotion.score { return lean(.updates, "\(evidence), and it mentions '\(transaction.example ?? "")'") }
-        if promotion.score > 0 && bulk != nil { return lean(.promotions, "\(evidence), and it mentions '\(promotion.example ?? "")'") }
-        if s.listUnsubscribe != nil { return lean(.promotions, "it has a List-Unsubscribe header, as newsletters and offers do") }
-        return lean(.updates, evidence)
+        if let phrase = s.socialPhrase { return lean(.social, "\(evidence), and it says '\(phrase)'", among: CategoryLean.bulk) }
+        if let platform = s.marketingPlatform { return lean(.promotions, "it was sent through \(platform)", among: CategoryLean.bulk) }
+        if s.isMarketingSender { return lean(.promotions, "it came from \(s.input.from.email), a newsletter or offers address", among: CategoryLean.bulk) }
+        if transaction.score > promotion.score { return lean(.updates, "\(evidence), and it mentions '\(transaction.example ?? "")'", among: CategoryLean.bulk) }
+        if promotion.score > 0 && bulk != nil { return lean(.promotions, "\(evidence), and it mentions '\(promotion.example ?? "")'", among: CategoryLean.bulk) }
+        if s.listUnsubscribe != nil { return lean(.promotions, "it has a List-Unsubscribe header, as newsletters and offers do", among: CategoryLean.bulk) }
+        return lean(.updates, evidence, among: CategoryLean.bulk)
     }
 
     /// H9
@@ -163,9 +163,9 @@ public enum HeaderCategoryRules {
         if s.input.isReply { return decide(.primary, "it is a reply from a person (\(s.input.from.email))") }
         let transaction = s.transactionScore
         if transaction.score >= 6 {
-            return lean(.updates, "its subject reads like a notice ('\(transaction.example ?? "")')")
+            return lean(.updates, "its subject reads like a notice ('\(transaction.example ?? "")')", among: CategoryLean.personal)
         }
         if s.input.isAddressedToUser { return decide(.primary, "a person (\(s.input.from.email)) wrote it to you") }
-        return lean(.primary, "it reads like mail from a person (\(s.input.from.email.isEmpty ? "no sender" : s.input.from.email))")
+        return lean(.primary, "it reads like mail from a person (\(s.input.from.email.isEmpty ? "no sender" : s.input.from.email))", among: CategoryLean.personal)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// Categorizes by meaning: an email goes to the category whose written examples
 /// (`CategoryExamples`) its text is nearest to — the mean cosine similarity of its `neighbours`
-/// nearest examples in each category — with what the headers leaned added as a small bonus.
+/// nearest examples in each category — among the categories the headers left open, with the
+/// category they leaned to given a small bonus (`leanWeight`, measured on the evaluation set).
 /// The examples' vectors are computed once per model and kept.
 public actor ModelCategorizer {
     public nonisolated let embedder: any TextEmbedder
@@ -15,7 +16,7 @@ public actor ModelCategorizer {
     ///   - neighbours: how many nearest examples of a category make its score.
     ///   - leanWeight: what the headers' lean adds to its category's score (cosine units).
     public init(embedder: any TextEmbedder, examples: [AICategory: [String]] = CategoryExamples.all,
-                neighbours: Int = 3, leanWeight: Float = 0.04) {
+                neighbours: Int = 3, leanWeight: Float = 0.05) {
         self.embedder = embedder
         self.examples = examples
         self.neighbours = max(1, neighbours)
@@ -42,7 +43,7 @@ public actor ModelCategorizer {
             let lean = index < leans.count ? leans[index] : nil
             let scored = scores(of: vectors[index], entries)
             var best: (category: AICategory, total: Float)?
-            for (category, entry) in scored {
+            for (category, entry) in scored where lean?.candidates.contains(category) ?? true {
                 let total = entry.score + (lean?.category == category ? leanWeight : 0)
                 if best == nil || total > best!.total || total == best!.total && category.rawValue < best!.category.rawValue {
                     best = (category, total)
