@@ -54,6 +54,7 @@ public final class WebApp: Service, Sendable {
         addComposeRoutes(to: router)
         addSettingsRoutes(to: router)
         addAccountRoutes(to: router)
+        addAIRoutes(to: router, models: mail.aiModels)
         addEventRoutes(to: router)
 
         let application = Application(

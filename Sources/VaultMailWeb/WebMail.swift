@@ -33,6 +33,8 @@ public struct WebMail: Sendable {
     public var search: SearchMailUseCase?
     /// Search by meaning (issue 15, AC-A-07); nil where no sentence model can be built.
     public var semanticSearch: SemanticSearchUseCase?
+    /// The on-device models: Settings → On-device AI and the onboarding step (AC-A-03, AC-A-08); nil where none are managed.
+    public var aiModels: (any AIModelAdministration)?
 
     public init(fetchThreads: FetchThreadsUseCase, actions: ManageThreadActionsUseCase, markRead: MarkReadUseCase,
                 emails: any EmailRepository, accounts: any AccountRepository, attachments: ReadAttachmentUseCase,

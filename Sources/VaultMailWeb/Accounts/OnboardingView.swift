@@ -76,6 +76,7 @@ struct OnboardingView {
 
     private func done(_ account: Account) -> String {
         "<h1>\(HTML.escape(account.name)) is ready</h1><p class=\"lead\">VaultMail is fetching your mail now; the newest arrives first.</p>"
+            + "<p>One more step, if you like: <a href=\"/welcome/ai\" id=\"to-ai\">sort and search your mail by meaning</a>, with a model that runs on this computer.</p>"
             + "<p><a class=\"primary button-link\" href=\"/mail\" id=\"to-mail\">Go to your mail</a> <a href=\"/welcome?add=1\">Add another account</a></p>"
     }
 

@@ -50,6 +50,7 @@ struct SettingsView {
         for (id, name) in [("general", "General"), ("notifications", "Notifications"), ("why", "Why it notified"), ("accounts", "Accounts")] {
             body += "<li><a href=\"#\(id)\">\(name)</a></li>"
         }
+        body += "<li><a href=\"/settings/ai\">On-device AI</a></li>"
         body += "</ul></nav><div class=\"settings-content\"><h1 id=\"settings-title\" tabindex=\"-1\">Settings</h1>"
         body += "<p class=\"notice\" id=\"settings-status\" role=\"status\"\(notice == nil ? " hidden" : "")>\(HTML.escape(notice ?? ""))</p>"
         body += general() + notifications() + vipList() + mutedList() + desktop() + why() + accountList()
