@@ -3,7 +3,8 @@ import GRDB
 import VaultMailCore
 
 /// `CategoryRepository` over the store: decisions in `email.aiCategory` / `categorySource` /
-/// `categoryReason`, what corrections taught in `senderCategory`. Each batch is one write
+/// `categoryReason`, what corrections taught in `senderCategory` (a sender's address, or
+/// `list:<List-Id>` for a mailing list). Each batch is one write
 /// transaction that also brings its threads' categories up to date (`refreshThreads`: the
 /// thread takes its newest email's category, `threadFolder.category` follows by trigger).
 public struct GRDBCategoryRepository: CategoryRepository {
@@ -147,15 +148,29 @@ public struct GRDBCategoryRepository: CategoryRepository {
 
     public func threadSenders(threadId: String) async throws -> ThreadSenders? {
         try await writer.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT id, accountId, fromAddress FROM email WHERE threadId = ? ORDER BY dateReceived, id",
-                                        arguments: [threadId])
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT e.id, e.accountId, e.fromAddress,
+                    (SELECT substr(s.raw, 1, \(Self.headerPrefixBytes)) FROM emailSource s WHERE s.emailId = e.id) AS head
+                FROM email e WHERE e.threadId = ? ORDER BY e.dateReceived, e.id
+                """, arguments: [threadId])
             guard let first = rows.first else { return nil }
             var senders: [String] = []
+            var lists: [String] = []
             for row in rows {
-                let address = (row["fromAddress"] as String).lowercased()
-                if !senders.contains(address) { senders.append(address) }
+                let head: Data? = row["head"]
+                let key = head.map { MessageHeaderFields.parse($0) }.map {
+                    CategorizationInput(emailId: "", accountId: "", threadId: "", from: Participant(email: row["fromAddress"]),
+                                        subject: "", headers: $0).teachingKey
+                } ?? (row["fromAddress"] as String).lowercased()
+                if key.hasPrefix("list:") {
+                    let list = String(key.dropFirst(5))
+                    if !lists.contains(list) { lists.append(list) }
+                } else if !senders.contains(key) {
+                    senders.append(key)
+                }
             }
-            return ThreadSenders(threadId: threadId, accountId: first["accountId"], emailIds: rows.map { $0["id"] }, senders: senders)
+            return ThreadSenders(threadId: threadId, accountId: first["accountId"], emailIds: rows.map { $0["id"] },
+                                 senders: senders, lists: lists)
         }
     }
 
@@ -177,6 +192,9 @@ public struct GRDBCategoryRepository: CategoryRepository {
                 INSERT INTO senderCategory(accountId, address, category, updatedAt) VALUES (?, ?, ?, ?)
                 ON CONFLICT(accountId, address) DO UPDATE SET category = excluded.category, updatedAt = excluded.updatedAt
                 """, arguments: [accountId, address.lowercased(), decision.category.rawValue, date.millis])
+            // A mailing list's later mail follows; its earlier mail is not looked for (that would
+            // read every stored message's header).
+            if address.hasPrefix("list:") { return 0 }
             let machine = "(categorySource IS NULL OR categorySource IN ('header', 'model', 'fallback', 'sender'))"
             let threadIds = try String.fetchAll(db, sql: """
                 SELECT DISTINCT threadId FROM email WHERE accountId = ? AND fromAddress = ? COLLATE NOCASE AND \(machine)

@@ -92,6 +92,26 @@ struct CategorizationStoreTests {
         #expect(try await categories.decision(emailId: reply.id)?.source == .user, "new mail in a corrected conversation follows it")
     }
 
+    @Test("A correction of list mail teaches the list, not each poster: the list's later mail follows, the posters' own mail does not")
+    func listTeaching() async throws {
+        let list = ["List-Id: Developers <dev.lists.example.org>", "List-Post: <mailto:dev@lists.example.org>"]
+        let first = try await add(1, from: "ann@example.org", subject: "[dev] build broken", headers: list)
+        try await add(2, from: "bob@example.org", subject: "Re: [dev] build broken", thread: first.threadId, headers: list)
+        let direct = try await add(3, from: "bob@example.org", subject: "Lunch?", to: "someone@example.net")
+        _ = try await categorize()
+        #expect(try await store.emails.getThread(id: first.threadId)?.category == .forums)
+
+        let outcome = try await RecategorizeThreadUseCase(repository: categories).recategorize(threadId: first.threadId, to: .primary)
+        #expect(outcome.sendersTaught.isEmpty)
+        #expect(outcome.listsTaught == ["dev.lists.example.org"])
+        #expect(try await categories.decision(emailId: direct.id)?.source == .fallback, "bob's own mail is not taught")
+
+        let later = try await add(4, from: "carol@example.org", subject: "[dev] release plan", headers: list)
+        _ = try await categorize()
+        #expect(try await categories.decision(emailId: later.id) ==
+                CategoryDecision(category: .primary, source: .sender, reason: "you put mail from the mailing list <dev.lists.example.org> in primary"))
+    }
+
     @Test("Without a model: the fallback (the lean, else primary) says how to get a model; once a model is installed those emails are read again")
     func fallbackThenModel() async throws {
         // Sent to someone else, so the rules only lean primary.

@@ -15,8 +15,9 @@ extension CommandSession {
         let id = try await threadId(threadPrefix)
         let outcome = try await RecategorizeThreadUseCase(repository: categoryRepository).recategorize(threadId: id, to: category)
         var line = "categorize: conversation \(id.prefix(ThreadRow.idLength)) is now in \(category.rawValue) (\(outcome.threadEmails) message\(outcome.threadEmails == 1 ? "" : "s"))"
-        if !outcome.sendersTaught.isEmpty {
-            line += "; later mail from \(outcome.sendersTaught.joined(separator: ", ")) follows"
+        let taught = outcome.sendersTaught + outcome.listsTaught.map { "the list <\($0)>" }
+        if !taught.isEmpty {
+            line += "; later mail from \(taught.joined(separator: ", ")) follows"
             if outcome.otherEmailsMoved > 0 {
                 line += ", and \(outcome.otherEmailsMoved) other message\(outcome.otherEmailsMoved == 1 ? "" : "s") moved with it"
             }

@@ -66,6 +66,16 @@ public struct CategorizationInput: Sendable, Hashable {
         return snippet ?? ""
     }
 
+    /// What a correction of this email teaches and later mail is matched by: its mailing list
+    /// (`list:<List-Id>`) when it came through one, else its sender's address, lowercased.
+    public var teachingKey: String {
+        if let value = headers["list-id"], let id = CategorySignals.listIdentifier(value) { return Self.listKey(id) }
+        return senderAddress
+    }
+
+    /// The key a mailing list is taught under.
+    public static func listKey(_ listId: String) -> String { "list:" + listId.lowercased() }
+
     /// The sender's address, lowercased.
     public var senderAddress: String { from.email.lowercased() }
 

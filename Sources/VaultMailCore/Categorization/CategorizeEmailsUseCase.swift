@@ -3,7 +3,8 @@ import Foundation
 /// Gives each email one of primary, social, promotions, updates, forums, with who decided and
 /// why (AC-A-04, AC-A-04b). For each email the first that applies decides:
 /// 1. the user's choice for its conversation (new mail in a corrected thread follows it);
-/// 2. what the user taught about its sender (`RecategorizeThreadUseCase`);
+/// 2. what the user taught about its sender, or about its mailing list for list mail
+///    (`RecategorizeThreadUseCase`);
 /// 3. the header rules (`HeaderCategoryRules`), when they decide;
 /// 4. the model (`ModelCategorizer`), weighing the rules' lean, when a model is installed;
 /// 5. the fallback: the rules' lean, else primary, read again once a model is installed.
@@ -67,7 +68,7 @@ public struct CategorizeEmailsUseCase: Sendable {
         let threadChoices = try await repository.userCategories(threadIds: Set(inputs.map(\.threadId)))
         var taught: [String: [String: AICategory]] = [:]
         for accountId in Set(inputs.map(\.accountId)) {
-            let senders = Set(inputs.filter { $0.accountId == accountId }.map(\.senderAddress))
+            let senders = Set(inputs.filter { $0.accountId == accountId }.map(\.teachingKey))
             taught[accountId] = try await repository.senderCategories(accountId: accountId, addresses: senders)
         }
         var undecided: [(input: CategorizationInput, lean: CategoryLean?)] = []
@@ -77,9 +78,11 @@ public struct CategorizeEmailsUseCase: Sendable {
                     category: category, source: .user, reason: "you put this conversation in \(category.rawValue)")
                 continue
             }
-            if !input.isFromUser, let category = taught[input.accountId]?[input.senderAddress] {
+            let key = input.teachingKey
+            if !input.isFromUser, let category = taught[input.accountId]?[key] {
+                let from = key.hasPrefix("list:") ? "the mailing list <\(key.dropFirst(5))>" : input.from.email
                 decisions[input.emailId] = CategoryDecision(
-                    category: category, source: .sender, reason: "you put mail from \(input.from.email) in \(category.rawValue)")
+                    category: category, source: .sender, reason: "you put mail from \(from) in \(category.rawValue)")
                 continue
             }
             switch HeaderCategoryRules.evaluate(input) {

@@ -27,7 +27,8 @@ public protocol CategoryRepository: Sendable {
     @discardableResult
     func setThreadDecision(threadId: String, _ decision: CategoryDecision) async throws -> Int
     /// Remembers that mail from `address` goes in the decision's category and moves that
-    /// sender's machine-decided mail there now. Returns how many emails moved.
+    /// sender's machine-decided mail there now. Returns how many emails moved. `address` may
+    /// be a mailing list's key (`CategorizationInput.listKey`): its later mail follows.
     @discardableResult
     func teach(accountId: String, address: String, _ decision: CategoryDecision, at date: Date) async throws -> Int
     /// The account's own addresses, lowercased.

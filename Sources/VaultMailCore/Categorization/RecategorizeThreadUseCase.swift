@@ -4,7 +4,8 @@ import Foundation
 /// stored category"): every email of the conversation takes the category as the user's
 /// choice, which the machine never replaces; the conversation's senders (not the user) are
 /// remembered, their other machine-decided mail follows at once, and later mail from them
-/// is categorized the same way.
+/// is categorized the same way. Mail that came through a mailing list teaches the list, not
+/// each of its posters: the list's later mail follows.
 public struct RecategorizeThreadUseCase: Sendable {
     private let repository: any CategoryRepository
     private let now: @Sendable () -> Date
@@ -20,6 +21,8 @@ public struct RecategorizeThreadUseCase: Sendable {
         public var threadEmails: Int
         /// The senders taught (lowercased addresses).
         public var sendersTaught: [String]
+        /// The mailing lists taught (List-Ids).
+        public var listsTaught: [String] = []
         /// Other emails of those senders that moved with them.
         public var otherEmailsMoved: Int
     }
@@ -52,6 +55,13 @@ public struct RecategorizeThreadUseCase: Sendable {
                 CategoryDecision(category: category, source: .sender, reason: "you put mail from \(sender) in \(category.rawValue)"),
                 at: now())
         }
-        return Outcome(threadEmails: max(changed, thread.emailIds.count) > 0 ? thread.emailIds.count : 0, sendersTaught: senders, otherEmailsMoved: moved)
+        for list in thread.lists {
+            moved += try await repository.teach(
+                accountId: thread.accountId, address: CategorizationInput.listKey(list),
+                CategoryDecision(category: category, source: .sender, reason: "you put mail from the mailing list <\(list)> in \(category.rawValue)"),
+                at: now())
+        }
+        return Outcome(threadEmails: max(changed, thread.emailIds.count) > 0 ? thread.emailIds.count : 0, sendersTaught: senders,
+                       listsTaught: thread.lists, otherEmailsMoved: moved)
     }
 }

@@ -20,7 +20,8 @@ extension WebApp {
         for threadId in threadIds {
             do {
                 let outcome = try await use.recategorize(threadId: threadId, to: category)
-                senders += outcome.sendersTaught.filter { !senders.contains($0) }
+                let taught = outcome.sendersTaught + outcome.listsTaught.map { "the list <\($0)>" }
+                senders += taught.filter { !senders.contains($0) }
                 moved += outcome.otherEmailsMoved
             } catch {
                 return ActionOutcome(message: "The conversation could not be moved: \(error)", status: .notFound)
