@@ -91,9 +91,10 @@ struct CategorySignals {
         let head = parts.first ?? local
         return CategoryVocabulary.automatedLocalParts.contains(local)
             || CategoryVocabulary.automatedLocalParts.contains(head)
-            || ["noreply", "no-reply", "donotreply", "do-not-reply"].contains { local.contains($0) }
+            || ["noreply", "no-reply", "no.reply", "no_reply", "donotreply", "do-not-reply", "do_not_reply"].contains { local.contains($0) }
             || local.hasPrefix("bounce") || local.contains("newsletter") || local.contains("notification")
-            || domain.hasPrefix("bounce.") || domain.hasPrefix("bounces.")
+            || ["bounce.", "bounces.", "e.", "em.", "mailer.", "news.", "newsletter.", "marketing.", "notifications.",
+                "notify.", "alerts.", "updates.", "info."].contains { domain.hasPrefix($0) }
     }
 
     /// True when the sender's address sells (newsletter@, offers@, …).

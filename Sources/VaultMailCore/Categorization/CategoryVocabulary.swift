@@ -64,7 +64,9 @@ public enum CategoryVocabulary {
         "sales", "shop", "store", "hello", "info", "email", "mail", "specials", "rewards", "team",
         "digest", "support", "service", "customerservice", "customer-service", "members", "bounce",
         "bounces", "feedback", "survey", "events", "community", "booking", "bookings", "reservations",
-        "documents", "tickets", "recommendations", "digest-noreply", "newsalerts",
+        "documents", "tickets", "recommendations", "digest-noreply", "newsalerts", "contact", "admin",
+        "care", "customercare", "help", "notice", "notices", "messages", "reply", "member", "membership",
+        "welcome", "hi", "newsroom", "mailings", "campaign", "campaigns",
     ]
 
     /// Local parts that say the sender sells: newsletters and offers.
