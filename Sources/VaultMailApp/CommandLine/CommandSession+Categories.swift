@@ -43,11 +43,16 @@ extension CommandSession {
     }
 
     /// Categorizes every email waiting for a category (after a sync): header rules always,
-    /// the model when `embedder` is given and its model installed. Returns a summary line,
-    /// or nil when nothing was waiting.
-    public func categorizeWaitingMail(embedder: (any TextEmbedder)?) async throws -> String? {
+    /// the model when `embedder` is given and its model installed. `progress` hears a line
+    /// every 640 emails (a first sync of a large mailbox). Returns a summary line, or nil when
+    /// nothing was waiting.
+    public func categorizeWaitingMail(embedder: (any TextEmbedder)?,
+                                      progress: (@Sendable (String) -> Void)? = nil) async throws -> String? {
         let model = embedder.map { ModelCategorizer(embedder: $0) }
-        let count = try await CategorizeEmailsUseCase(repository: categoryRepository, model: model).categorizePending()
+        let use = CategorizeEmailsUseCase(repository: categoryRepository, model: model)
+        let count = try await use.categorizePending { done in
+            if done % (use.batchSize * 10) == 0 { progress?("categorizing new mail: \(done) done…") }
+        }
         guard count > 0 else { return nil }
         let withModel = await model?.isAvailable() ?? false
         return "categorized \(count) message\(count == 1 ? "" : "s")" + (withModel ? "" : " by their headers (no model installed: `vaultmail ai download \(AIModelCatalog.embeddingModelId)` for the rest)")

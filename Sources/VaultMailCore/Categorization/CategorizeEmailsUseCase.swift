@@ -23,9 +23,9 @@ public struct CategorizeEmailsUseCase: Sendable {
 
     /// Categorizes waiting emails, newest first, batch after batch until none is left (or
     /// `maxBatches` ran). With a model installed, emails the fallback decided are read again.
-    /// Returns how many emails it decided.
+    /// Returns how many emails it decided; `progress` hears the running count after each batch.
     @discardableResult
-    public func categorizePending(maxBatches: Int = .max) async throws -> Int {
+    public func categorizePending(maxBatches: Int = .max, progress: (@Sendable (Int) -> Void)? = nil) async throws -> Int {
         var useModel = await model?.isAvailable() ?? false
         var decided = 0
         var batches = 0
@@ -39,6 +39,7 @@ public struct CategorizeEmailsUseCase: Sendable {
             try await repository.apply(outcome.decisions)
             decided += outcome.decisions.count
             batches += 1
+            progress?(decided)
         }
         return decided
     }
