@@ -155,6 +155,20 @@ struct CategorizationStoreTests {
         print("AC-A-04b: 50 emails categorized by the header rules in \(elapsed)")
     }
 
+    @Test("AC-A-04b: results appear progressively: each batch is its own commit, which the change feed reports to the thread list",
+          .timeLimit(.minutes(1)))
+    func progressive() async throws {
+        for number in 1...40 { try await add(number, from: "news@store.example", subject: "Weekly deals \(number)") }
+        var changes = GRDBMailChangeFeed(database: store.database).changes().makeAsyncIterator()
+        let use = CategorizeEmailsUseCase(repository: categories, model: nil, batchSize: 16)
+        #expect(try await use.categorizePending(maxBatches: 1) == 16)
+        #expect(await changes.next() != nil, "the first batch was reported before the rest were read")
+        #expect(try await categories.pendingInputs(limit: 100, includingFallback: false).count == 24)
+        let inbox = try await store.emails.getThreads(folderId: store.folder(.inbox).id, category: .promotions, cursor: nil, limit: 50)
+        #expect(inbox.threads.count == 16, "the newest 16 conversations are already in their tab")
+        #expect(try await use.categorizePending() == 24)
+    }
+
     @Test("The store reads header fields from the raw source and the opening of the body")
     func inputsFromStore() async throws {
         let email = try await add(1, from: "dev@example.org", subject: "[dev] hello",
