@@ -63,6 +63,12 @@ struct CategorySignals {
         return nil
     }
 
+    /// A header field's name as it is usually written ("x-github-reason" → "X-Github-Reason").
+    static func fieldName(_ lowercased: String) -> String {
+        lowercased.split(separator: "-", omittingEmptySubsequences: false)
+            .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
+    }
+
     /// A header field whose name starts with one of `prefixes`.
     func header(withPrefixIn prefixes: [String]) -> String? {
         input.headers.keys.sorted().first { name in prefixes.contains { name.hasPrefix($0) } }
@@ -109,7 +115,7 @@ struct CategorySignals {
     var bulkMarker: String? {
         if listUnsubscribe != nil { return "a List-Unsubscribe header" }
         if ["bulk", "junk", "list"].contains(precedence) { return "Precedence: \(precedence)" }
-        if let name = header(withPrefixIn: CategoryVocabulary.marketingHeaderPrefixes) { return "the \(name) header of a mailing platform" }
+        if let name = header(withPrefixIn: CategoryVocabulary.marketingHeaderPrefixes) { return "the \(Self.fieldName(name)) header of a mailing platform" }
         if input.headers["feedback-id"] != nil { return "a Feedback-ID header, as bulk senders use" }
         if let platform = marketingPlatform { return "it was sent through \(platform)" }
         return nil

@@ -85,7 +85,7 @@ public enum CategoryVocabulary {
     /// Offers that make a message promotional by themselves ("50% off shoes today only!").
     /// Percent and money discounts ("20% off", "$10 off") are found apart from these.
     public static let strongPromotionPhrases: [String] = [
-        "free shipping", "buy one get one", "bogo", "coupon", "promo code", "discount code",
+        "free shipping", "buy one get one", "buy one, get one", "bogo", "coupon", "promo code", "discount code",
         "flash sale", "clearance", "black friday", "cyber monday", "deal of the day",
         "limited time offer", "limited-time offer", "today only", "ends tonight", "ends today",
         "last chance", "sale ends", "final hours", "huge savings", "lowest price", "lowest prices",

@@ -108,7 +108,7 @@ public enum HeaderCategoryRules {
     /// H5
     static func notificationService(_ s: CategorySignals) -> HeaderVerdict {
         if let header = s.header(withPrefixIn: CategoryVocabulary.notificationHeaderPrefixes) {
-            return decide(.updates, "it is a notification from a tracker or code host (the \(header) header)")
+            return decide(.updates, "it is a notification from a tracker or code host (the \(CategorySignals.fieldName(header)) header)")
         }
         if let service = s.senderDomain(in: CategoryVocabulary.notificationDomains) {
             if let offer = s.strongOffer, s.transactionScore.score < 3 {
