@@ -12,7 +12,7 @@ struct CategoryBar {
     static let choices: [AICategory] = [.primary, .social, .promotions, .updates, .forums]
 
     static func name(_ category: AICategory) -> String {
-        category == .uncategorized ? "Not categorized yet" : category.rawValue.prefix(1).uppercased() + category.rawValue.dropFirst()
+        category == .uncategorized ? "Not categorized yet" : category.title
     }
 
     static func describe(_ source: CategorySource) -> String {
