@@ -5,7 +5,7 @@ import VaultMailCore
 extension AppDependencies {
     /// The sentence model categories and search by meaning read with (all-MiniLM-L6-v2 over
     /// OpenBLAS), loaded on first use from `library` and unloaded after `idleTimeout` unused.
-    public nonisolated static func textEmbedder(library: any AIModelLibrary, idleTimeout: Duration = .seconds(300)) -> any TextEmbedder {
+    public nonisolated static func textEmbedder(library: any AIModelLibrary, idleTimeout: Duration = .seconds(300)) -> AIModelSession<MiniLMEngine> {
         AIModelSession(engine: MiniLMEngine(), library: library, modelId: AIModelCatalog.embeddingModelId, idleTimeout: idleTimeout)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import VaultMailAI
 import VaultMailCore
 import VaultMailDesktop
 import VaultMailNotifications
@@ -47,6 +48,8 @@ public final class MailDaemon {
     private let lock: DaemonLock
     /// The web app, when served: it shares this daemon's store, engine and connections.
     public let web: WebApp?
+    /// Categories and vectors for search by meaning, in the background after each sync.
+    private let indexer: MailIndexer
 
     /// Takes the home's daemon lock and builds the graph; fails if another daemon runs there.
     public static func start(home: VaultMailHome, options: Options, credentials: any CredentialStore = SecretServiceCredentialStore(),
@@ -65,15 +68,34 @@ public final class MailDaemon {
                                         emailRepository: services.emails, settingsStore: settings)
         let opener = ThreadOpener(command: options.openCommand ?? (options.webPort != nil ? ThreadOpener.webCommand : ThreadOpener.defaultCommand),
                                   home: home.directory.path)
+        // On-device AI (issue 15): one sentence model, loaded on first use and unloaded when idle,
+        // for categories, vectors and search by meaning; a model installed or removed in the web
+        // app takes effect at once (one installed with the tool, at the next sync).
+        let embedder = AppDependencies.textEmbedder(library: AppDependencies.modelManager(home: home))
+        let indexer = MailIndexer(
+            categorize: CategorizeEmailsUseCase(repository: GRDBCategoryRepository(database: database), model: ModelCategorizer(embedder: embedder)),
+            logger: logger)
+        let embedEmails = EmbedEmailsUseCase(index: GRDBSemanticIndex(database: database), embedder: embedder)
+        await indexer.afterEachRound {
+            do {
+                let count = try await embedEmails.run()
+                if count > 0 { logger.info("read \(count) message(s) for search by meaning") }
+            } catch {
+                logger.warning("reading mail for search by meaning failed: \(error); the next sync tries again")
+            }
+        }
         let web = try options.webPort.map { port in
-            try WebApp(configuration: WebConfiguration(port: port, home: home.directory), mail: app.webMail(compose: sending.compose, credentials: credentials) { await center.status() }, logger: logger)
+            var mail = app.webMail(compose: sending.compose, credentials: credentials, textEmbedder: embedder) { await center.status() }
+            mail.aiModels = AppDependencies.modelAdministration(
+                home: home, onInstalled: { _ in await indexer.scheduleRound() }, onRemoved: { _ in await embedder.unload() })
+            return try WebApp(configuration: WebConfiguration(port: port, home: home.directory), mail: mail, logger: logger)
         }
         return MailDaemon(app: app, services: services, sending: sending, center: center, opener: opener, options: options,
-                          logger: logger, lock: lock, web: web)
+                          logger: logger, lock: lock, web: web, indexer: indexer)
     }
 
     private init(app: AppDependencies, services: MailServices, sending: MailSending, center: DBusNotificationCenter,
-                 opener: ThreadOpener, options: Options, logger: Logger, lock: DaemonLock, web: WebApp?) {
+                 opener: ThreadOpener, options: Options, logger: Logger, lock: DaemonLock, web: WebApp?, indexer: MailIndexer) {
         self.app = app
         self.services = services
         self.sending = sending
@@ -83,6 +105,7 @@ public final class MailDaemon {
         self.logger = logger
         self.lock = lock
         self.web = web
+        self.indexer = indexer
         health = AccountHealthMonitor(center: center, clock: SystemWallClock(), outageGrace: options.outageGrace)
         idle = IDLEMonitorUseCase(sync: services.sync, options: options.idle)
         app.notificationResponseHandler.onOutcome = { [weak self] outcome in await self?.followUp(outcome) }
@@ -150,6 +173,7 @@ public final class MailDaemon {
         Self.returnFreedMemory()
         await sending.processor.start()
         await superviseAccounts(accounts)
+        await indexer.stop()
         await sending.processor.stop()
         await services.connections.closeAll()
         logger.info("stopped")
@@ -285,9 +309,14 @@ public final class MailDaemon {
     private func deliver(_ emails: [Email], fromBackground: Bool) async {
         if !emails.isEmpty {
             app.settingsStore.reload()
+            // A category's notifications turned off: the new mail is categorized first, so the
+            // category filter sees its category (docs/ai.md); otherwise it notifies at once.
+            let categoryFilterOn = app.settingsStore.notificationCategoryPreferences.values.contains(false)
+            let emails = await indexer.categorizeBeforeNotifying(emails, categoryFilterOn: categoryFilterOn)
             await app.notificationSyncCoordinator.didSyncNewEmails(emails, fromBackground: fromBackground, activeFolderType: nil)
             await announceInApp(emails)
         }
+        await indexer.scheduleRound()
         // Also after a round without new mail: what changed elsewhere withdraws its
         // notification, and the badge is counted again.
         await app.notificationService.withdrawStaleNotifications()
