@@ -27,6 +27,7 @@ extension AppDependencies {
             ledger: notificationLedger,
             administration: AccountAdministrator(database: database, credentials: credentials, settings: settingsStore),
             notificationServer: notificationServer)
+        mail.categories = GRDBCategoryRepository(database: database)
         let search = GRDBMailSearch(database: database)
         mail.search = SearchMailUseCase(search: search, clock: mail.clock)
         mail.semanticSearch = textEmbedder.map {

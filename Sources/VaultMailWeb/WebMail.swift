@@ -35,6 +35,8 @@ public struct WebMail: Sendable {
     public var semanticSearch: SemanticSearchUseCase?
     /// The on-device models: Settings → On-device AI and the onboarding step (AC-A-03, AC-A-08); nil where none are managed.
     public var aiModels: (any AIModelAdministration)?
+    /// Categories: a conversation's category and why, and the user's corrections (issue 15, AC-A-04); nil where none are kept.
+    public var categories: (any CategoryRepository)?
 
     public init(fetchThreads: FetchThreadsUseCase, actions: ManageThreadActionsUseCase, markRead: MarkReadUseCase,
                 emails: any EmailRepository, accounts: any AccountRepository, attachments: ReadAttachmentUseCase,

@@ -41,7 +41,7 @@ struct WebAppReadingTests {
             let label = try await browser.string("return Array.from(document.querySelectorAll('#threads .row-link')).map(a => a.getAttribute('aria-label')).find(l => l.includes('Quarterly'))")
             #expect(label.hasPrefix("From Grace, Alan (3), ") || label.hasPrefix("From Alan, Grace (3), "), "\(label)")
             #expect(label.contains("Quarterly plan, "), "\(label)")
-            #expect(label.hasSuffix(", unread, not starred, has attachments"), "\(label)")
+            #expect(label.hasSuffix(", unread, not starred, has attachments, Primary"), "the state, then the category (issue 15): \(label)")
 
             // The Outbox (empty here) and another folder.
             let base = try await browser.url.components(separatedBy: "/mail")[0]

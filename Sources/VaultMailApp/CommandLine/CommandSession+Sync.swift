@@ -29,6 +29,12 @@ extension CommandSession {
             }
         }
         await services.connections.closeAll()
+        // The new mail's categories (issue 15): header rules always, the model when installed.
+        do {
+            if let line = try await categorizeWaitingMail(embedder: textEmbedder, progress: progress) { lines.append(line) }
+        } catch {
+            lines.append("categorizing failed — \(error); the next sync tries again")
+        }
         let summary = lines.joined(separator: "\n")
         if failures > 0 { throw CommandError(summary) }
         return summary

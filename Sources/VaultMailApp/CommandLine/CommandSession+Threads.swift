@@ -71,7 +71,8 @@ extension CommandSession {
         if json {
             var rendered: [ThreadJSON.Message] = []
             for email in messages {
-                rendered.append(ThreadJSON.message(email, attachments: try await emails.getAttachments(emailId: email.id)))
+                rendered.append(ThreadJSON.message(email, attachments: try await emails.getAttachments(emailId: email.id),
+                                                   category: try await categoryRepository.decision(emailId: email.id)))
             }
             return try ThreadJSON.encode(ThreadJSON.thread(thread, emails: rendered))
         }

@@ -79,6 +79,10 @@ public enum ThreadJSON {
         public var references: [String]
         public var bodyPlain: String?
         public var attachments: [AttachmentInfo]
+        /// The email's category, who decided it and why (issue 15); null before it is categorized.
+        public var category: String?
+        public var categorySource: String?
+        public var categoryReason: String?
 
         public func encode(to encoder: any Encoder) throws {
             var keys = encoder.container(keyedBy: CodingKeys.self)
@@ -95,6 +99,9 @@ public enum ThreadJSON {
             try keys.encode(references, forKey: .references)
             try keys.encode(bodyPlain, forKey: .bodyPlain)
             try keys.encode(attachments, forKey: .attachments)
+            try keys.encode(category, forKey: .category)
+            try keys.encode(categorySource, forKey: .categorySource)
+            try keys.encode(categoryReason, forKey: .categoryReason)
         }
     }
 
@@ -118,12 +125,14 @@ public enum ThreadJSON {
         Page(threads: page.threads.map { thread($0) }, nextCursor: page.nextCursor?.encoded, hasMore: page.hasMore)
     }
 
-    public static func message(_ email: Email, attachments: [Attachment]) -> Message {
+    public static func message(_ email: Email, attachments: [Attachment], category: CategoryDecision? = nil) -> Message {
         Message(id: email.id, messageId: email.messageId, from: person(email.from), to: email.toAddresses.map(person),
                 cc: email.ccAddresses.map(person), subject: email.subject, date: iso(email.dateSent ?? email.dateReceived),
                 isRead: email.isRead, isStarred: email.isStarred, inReplyTo: email.inReplyTo,
                 references: (email.references ?? "").split(separator: " ").map(String.init), bodyPlain: email.bodyPlain,
-                attachments: attachments.map { AttachmentInfo(filename: $0.filename, mimeType: $0.mimeType, size: $0.sizeBytes) })
+                attachments: attachments.map { AttachmentInfo(filename: $0.filename, mimeType: $0.mimeType, size: $0.sizeBytes) },
+                category: category?.category.rawValue ?? email.aiCategory, categorySource: category?.source.rawValue,
+                categoryReason: category?.reason)
     }
 
     /// Encodes with sorted keys, so output is stable.

@@ -248,7 +248,7 @@ public final class MailDaemon {
         do {
             let new = try await services.sync.syncAccount(accountId: account.id)
             await recovered(account)
-            if notify { await deliver(new, fromBackground: fromBackground) }
+            if notify { await deliver(new, fromBackground: fromBackground) } else { await indexer.scheduleRound() }
             logger.info("synced \(account.name): \(new.count) new")
             return true
         } catch is CancellationError {

@@ -27,13 +27,15 @@ struct ConversationView {
     var dates: RelativeDate
     /// Remote images are never loaded (the user's setting): no button offers them.
     var imagesNever = false
+    /// The category of the conversation's newest email, who decided and why (the category bar).
+    var categoryDecision: CategoryDecision?
 
     /// The conversation's version, so a live page reloads it only when what it shows changed
     /// (new mail, star, mute, a VIP sender, images let in; not read state, which opening it changes).
     var version: String {
         let vip = messages.filter { vips.contains($0.email.fromAddress.lowercased()) }.count
         let images = messages.filter(\.imagesAllowed).count
-        return "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970)).\(thread.isStarred).\(isMuted).\(vip).\(images)"
+        return "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970)).\(thread.isStarred).\(isMuted).\(vip).\(images).\(categoryDecision?.category.rawValue ?? "")"
     }
 
     func render() -> String {
@@ -49,6 +51,7 @@ struct ConversationView {
         out += "<h2 id=\"conv-title\" tabindex=\"-1\">\(HTML.escape(subject))</h2>"
         out += "<p class=\"conv-meta\">\(thread.messageCount) message\(thread.messageCount == 1 ? "" : "s")\(isMuted ? " · muted" : "")</p>"
         out += actions()
+        out += CategoryBar(threadId: thread.id, decision: categoryDecision).render()
         out += "</header><ol class=\"messages\">"
         for message in messages { out += render(message) }
         out += "</ol>" + replyBar() + "</form></article>"

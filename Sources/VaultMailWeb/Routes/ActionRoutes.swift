@@ -84,6 +84,8 @@ extension WebApp {
             }
             await events.publish(.changed)
             return ActionOutcome(done: ids.count, message: "\(Self.count(ids.count)) \(verb == "mute" ? "muted: no more notifications for them" : "unmuted").")
+        case "categorize":
+            return await recategorize(argument, ids: ids)
         case "archive": result = await actions.archiveThreads(ids: ids)
         case "delete": result = await actions.deleteThreads(ids: ids)
         case "read": result = await actions.markThreadsRead(ids: ids)
