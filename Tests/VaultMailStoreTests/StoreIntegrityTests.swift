@@ -17,6 +17,11 @@ struct StoreIntegrityTests {
                 links: [EmailFolder(emailId: MailFixtures.email(accountId: account, number: 99).id, folderId: store.folder(.inbox, account: account).id)],
                 attachments: [Attachment(emailId: MailFixtures.email(accountId: account, number: 99).id, filename: "a.pdf", mimeType: "application/pdf", sizeBytes: 10)],
                 rawSource: Array("From: x\r\n\r\nbody".utf8))])
+            // A sender's category taught by a correction, and a sentence vector (issue 15).
+            _ = try await GRDBCategoryRepository(database: store.database).teach(
+                accountId: account, address: "p1@example.com", CategoryDecision(category: .primary, source: .user, reason: "test"), at: Date())
+            try await GRDBSemanticIndex(database: store.database).save(
+                [(MailFixtures.email(accountId: account, number: 99).id, [1, 0, 0])], modelId: "test-model")
             // A draft with an attachment: the outbox tables (issue 6).
             try await GRDBOutboxRepository(database: store.database).saveDraft(
                 MailFixtures.email(accountId: account, number: 98, sendState: .draft),
