@@ -49,8 +49,8 @@ button{cursor:pointer}
 .list-pane{display:flex;flex-direction:column;min-height:0;background:var(--pane);border-right:1px solid var(--line)}
 .list-head{padding:12px 16px 4px}
 .list-head h1{margin:0;font-size:20px}
-.tabs ul{display:flex;gap:2px;list-style:none;margin:0;padding:4px 12px 0;overflow-x:auto;border-bottom:1px solid var(--line)}
-.tabs a{display:block;padding:6px 10px;color:var(--muted);text-decoration:none;border-bottom:3px solid transparent;white-space:nowrap}
+.tabs ul{display:flex;gap:2px;list-style:none;margin:0;padding:4px 12px 0;flex-wrap:wrap;border-bottom:1px solid var(--line)}
+.tabs a{display:block;padding:6px 8px;color:var(--muted);text-decoration:none;border-bottom:3px solid transparent;white-space:nowrap}
 .tabs a[aria-current=page]{color:var(--text);border-bottom-color:var(--accent);font-weight:650}
 #list-form{display:flex;flex-direction:column;min-height:0;flex:1}
 .toolbar{display:flex;align-items:center;flex-wrap:wrap;gap:4px;padding:6px 12px;border-bottom:1px solid var(--line)}
