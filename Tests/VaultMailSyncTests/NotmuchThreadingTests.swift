@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VaultMailCore
 import VaultMailMIME
-import VaultMailSync
+@testable import VaultMailSync
 import VaultMailTesting
 
 /// Threading agreement with notmuch 0.37 on its own test corpora
@@ -87,6 +87,109 @@ struct NotmuchThreadingTests {
             Issue.record("known difference \(key) no longer differs: remove it")
         }
         #expect(agreement.sameThreads == agreement.threads, "every conversation should have the same members as notmuch's")
+    }
+}
+
+/// Issue 17's measure: pairwise precision and recall of our conversations against notmuch's,
+/// for every corpus notmuch published a forest of, threaded all at once and as a sync stores
+/// mail: in shuffled batches, each threaded with the stored conversations it touches
+/// (`SyncThreading.plan` over a store that answers as `GRDBSyncRepository.threadingFacts`).
+@Suite("Threading: pairwise precision and recall against notmuch")
+struct NotmuchPairwiseTests {
+    /// Issue 17's goal, met on every corpus.
+    static let minimumPrecision = 0.98
+    static let minimumRecall = 0.97
+
+    static var corpora: [String] {
+        let names = (try? TestMaterial.files(under: "\(NotmuchThreadingTests.base)/expected") { $0.hasSuffix(".threads.json") }) ?? []
+        return names.map { String($0.dropFirst("notmuch-0.37.".count).dropLast(".threads.json".count)) }
+    }
+
+    /// The corpus's messages (one per file, copies included) and notmuch's conversation per
+    /// bare message id.
+    static func load(_ corpus: String) throws -> (messages: [ThreadableMessage], reference: [String: String]) {
+        let folder = "\(NotmuchThreadingTests.base)/corpora/\(corpus)"
+        let parser = GMimeMessageParser()
+        var messages: [ThreadableMessage] = []
+        for file in try TestMaterial.files(under: folder) {
+            messages.append(ThreadableMessage(id: file, parsed: parser.parse(try TestMaterial.bytes(folder, file))))
+        }
+        let forest = try NotmuchForest(json: TestMaterial.bytes(NotmuchThreadingTests.base, "expected/notmuch-0.37.\(corpus).threads.json"))
+        var reference: [String: String] = [:]
+        for (index, members) in forest.threads.enumerated() {
+            for id in members { reference[id] = "nm\(index)" }
+        }
+        return (messages, reference)
+    }
+
+    static func allAtOnce(_ messages: [ThreadableMessage]) -> [String: String] {
+        var ours: [String: String] = [:]
+        for assignment in ConversationThreader.thread(messages, accountId: "acct-nm") {
+            ours[MessageIDs.bare(assignment.messageId)] = assignment.threadId
+        }
+        return ours
+    }
+
+    /// The corpus stored `batchSize` messages at a time in a seeded random order, as
+    /// `FolderSynchronizer` does: an email per Message-ID (the first copy), each batch threaded
+    /// with the stored conversations that mention one of its msg-ids, stored emails moved as
+    /// the plan says.
+    static func synced(_ messages: [ThreadableMessage], batchSize: Int, seed: UInt64) -> [String: String] {
+        var generator = SplitMix64(seed: seed)
+        let order = messages.shuffled(using: &generator)
+        var stored: [String: ThreadingFacts] = [:]
+        var mentionedBy: [String: Set<String>] = [:]
+        for start in stride(from: 0, to: order.count, by: batchSize) {
+            var seen = Set<String>()
+            let new = order[start..<min(start + batchSize, order.count)]
+                .map { message -> ThreadableMessage in
+                    var copy = message
+                    copy.id = message.messageId
+                    return copy
+                }
+                .filter { stored[$0.id] == nil && seen.insert($0.id).inserted }
+            var mentioned = Set<String>()
+            for message in new {
+                mentioned.insert(message.messageId)
+                mentioned.formUnion(message.references)
+                if let parent = message.inReplyTo { mentioned.insert(parent) }
+            }
+            let threads = Set(mentioned.flatMap { mentionedBy[$0] ?? [] }.compactMap { stored[$0]?.threadId })
+            let facts = stored.values.filter { threads.contains($0.threadId) }
+            let plan = SyncThreading.plan(
+                accountId: "acct-nm", new: new.map { SyncThreading.NewMessage(message: $0, gmailThreadID: nil) }, stored: Array(facts))
+            for message in new {
+                stored[message.id] = ThreadingFacts(
+                    emailId: message.id, messageId: message.messageId, inReplyTo: message.inReplyTo, references: message.references,
+                    date: message.date ?? Date(timeIntervalSince1970: Double(start)), threadId: plan.threadIds[message.id] ?? "unthreaded")
+                for id in [message.messageId] + message.references + [message.inReplyTo].compactMap({ $0 }) {
+                    mentionedBy[id, default: []].insert(message.id)
+                }
+            }
+            for change in plan.changes { stored[change.emailId]?.threadId = change.threadId }
+        }
+        var ours: [String: String] = [:]
+        for facts in stored.values { ours[MessageIDs.bare(facts.messageId)] = facts.threadId }
+        return ours
+    }
+
+    @Test("Issue 17: pairwise precision ≥ 98% and recall ≥ 97% against notmuch 0.37, all at once and synced in batches")
+    func pairwise() throws {
+        let corpora = Self.corpora
+        #expect(corpora.count >= 3, "notmuch's forests: \(corpora)")
+        for corpus in corpora {
+            let (messages, reference) = try Self.load(corpus)
+            var runs: [(String, PairwiseThreadScore)] = [("all at once", PairwiseThreadScore(ours: Self.allAtOnce(messages), reference: reference))]
+            for (batchSize, seed) in [(1, 1), (7, 2), (50, 3)] as [(Int, UInt64)] {
+                let ours = Self.synced(messages, batchSize: batchSize, seed: seed)
+                runs.append(("synced \(batchSize) at a time", PairwiseThreadScore(ours: ours, reference: reference)))
+            }
+            for (how, score) in runs {
+                print("notmuch \(corpus), \(how): \(score)")
+                #expect(score.precision >= Self.minimumPrecision, "\(corpus), \(how): \(score)")
+                #expect(score.recall >= Self.minimumRecall, "\(corpus), \(how): \(score)")
+            }
+        }
     }
 }
 
