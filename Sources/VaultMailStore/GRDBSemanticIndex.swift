@@ -15,13 +15,14 @@ public struct GRDBSemanticIndex: SemanticIndex {
     public func pendingInputs(modelId: String, limit: Int) async throws -> [EmbeddingInput] {
         try await database.writer.read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT e.id, e.subject, substr(coalesce(e.bodyPlain, e.snippet, ''), 1, 2000) AS body
+                SELECT e.id, e.subject, substr(e.bodyPlain, 1, \(CategorizationInput.openingLength + 100)) AS opening, e.snippet
                 FROM email e LEFT JOIN emailEmbedding v ON v.emailId = e.id AND v.modelId = ?
                 WHERE v.emailId IS NULL
                 ORDER BY e.dateReceived DESC LIMIT ?
                 """, arguments: [modelId, max(1, limit)])
             return rows.map { row in
-                EmbeddingInput(emailId: row["id"], text: EmbedEmailsUseCase.text(subject: row["subject"], body: row["body"]))
+                let opening = CategorizationInput.openingText(body: row["opening"], snippet: row["snippet"])
+                return EmbeddingInput(emailId: row["id"], text: EmbedEmailsUseCase.text(subject: row["subject"], opening: opening))
             }
         }
     }

@@ -44,12 +44,14 @@ public final class MailDaemon {
     private let health: AccountHealthMonitor
     private let idle: IDLEMonitorUseCase
     private let options: Options
-    private let logger: Logger
+    let logger: Logger
     private let lock: DaemonLock
     /// The web app, when served: it shares this daemon's store, engine and connections.
     public let web: WebApp?
     /// Categories and vectors for search by meaning, in the background after each sync.
     private let indexer: MailIndexer
+    /// Other processes' changes to the store (the tool beside the daemon), and the session record.
+    let otherProcesses: OtherProcessChanges
 
     /// Takes the home's daemon lock and builds the graph; fails if another daemon runs there.
     public static func start(home: VaultMailHome, options: Options, credentials: any CredentialStore = SecretServiceCredentialStore(),
@@ -72,10 +74,12 @@ public final class MailDaemon {
         // for categories, vectors and search by meaning; a model installed or removed in the web
         // app takes effect at once (one installed with the tool, at the next sync).
         let embedder = AppDependencies.textEmbedder(library: AppDependencies.modelManager(home: home))
+        let semanticIndex = GRDBSemanticIndex(database: database)
         let indexer = MailIndexer(
-            categorize: CategorizeEmailsUseCase(repository: GRDBCategoryRepository(database: database), model: ModelCategorizer(embedder: embedder)),
+            categorize: CategorizeEmailsUseCase(repository: GRDBCategoryRepository(database: database),
+                                                model: ModelCategorizer(embedder: embedder, index: semanticIndex)),
             logger: logger)
-        let embedEmails = EmbedEmailsUseCase(index: GRDBSemanticIndex(database: database), embedder: embedder)
+        let embedEmails = EmbedEmailsUseCase(index: semanticIndex, embedder: embedder)
         await indexer.afterEachRound {
             do {
                 let count = try await embedEmails.run()
@@ -106,6 +110,7 @@ public final class MailDaemon {
         self.lock = lock
         self.web = web
         self.indexer = indexer
+        otherProcesses = OtherProcessChanges(database: app.database)
         health = AccountHealthMonitor(center: center, clock: SystemWallClock(), outageGrace: options.outageGrace)
         idle = IDLEMonitorUseCase(sync: services.sync, options: options.idle)
         app.notificationResponseHandler.onOutcome = { [weak self] outcome in await self?.followUp(outcome) }
@@ -164,6 +169,11 @@ public final class MailDaemon {
         if await center.authorizationStatus() != .authorized, !(await app.notificationService.requestAuthorization()) {
             logger.warning("desktop notifications unavailable: \(center.lastError.map { "\($0)" } ?? "denied"); mail is still synced and counted")
         }
+        do {
+            try await otherProcesses.begin(accounts: accounts)
+        } catch {
+            logger.warning("cannot record this daemon's session: \(error); mail stored by `vaultmail sync` beside it may not notify")
+        }
         // The first sync of the session: everything it finds is suppressed (first launch).
         await withTaskGroup(of: Void.self) { group in
             for account in accounts { group.addTask { await self.sync(account, fromBackground: false) } }
@@ -172,7 +182,14 @@ public final class MailDaemon {
         logger.info("first sync done; new mail now notifies")
         Self.returnFreedMemory()
         await sending.processor.start()
+        // The tool beside the daemon: what it changes reaches the desktop within a second.
+        let following = Task { await self.followOtherProcesses() }
+        await catchUpWithOtherProcesses()
         await superviseAccounts(accounts)
+        following.cancel()
+        await otherProcesses.watcher.stop()
+        await following.value
+        await otherProcesses.end()
         await indexer.stop()
         await sending.processor.stop()
         await services.connections.closeAll()
@@ -206,6 +223,7 @@ public final class MailDaemon {
                 // Closed in the background: a hung server must not hold up the daemon.
                 Task { await self.services.connections.close(accountId: id) }
                 if current[id] == nil {
+                    otherProcesses.forget(accountId: id)
                     await app.notificationService.withdrawStaleNotifications()
                     logger.info("account \(entry.account.name) was removed; no longer watched")
                 }
@@ -230,6 +248,11 @@ public final class MailDaemon {
                 return
             }
         }
+        do {
+            try await otherProcesses.evaluate(accountId: account.id)
+        } catch {
+            logger.warning("cannot record \(account.name) in this daemon's session: \(error)")
+        }
         await keepInSync(account)
     }
 
@@ -248,13 +271,18 @@ public final class MailDaemon {
         do {
             let new = try await services.sync.syncAccount(accountId: account.id)
             await recovered(account)
-            if notify { await deliver(new, fromBackground: fromBackground) } else { await indexer.scheduleRound() }
+            if notify {
+                await deliver(new, fromBackground: fromBackground)
+            } else {
+                await recordSilentFirstSync(new)
+                await indexer.scheduleRound()
+            }
             logger.info("synced \(account.name): \(new.count) new")
             return true
         } catch is CancellationError {
             return false
         } catch let error as SyncError where error.kind == .someFoldersFailed {
-            if notify { await deliver(error.newEmails, fromBackground: fromBackground) }
+            if notify { await deliver(error.newEmails, fromBackground: fromBackground) } else { await recordSilentFirstSync(error.newEmails) }
             logger.warning("synced \(account.name) partly: \(error)")
             return true
         } catch {
@@ -306,7 +334,7 @@ public final class MailDaemon {
 
     /// Hands new mail to the engine under the settings as they are now: `vaultmail notify …`
     /// run beside the daemon takes effect from the next mail on.
-    private func deliver(_ emails: [Email], fromBackground: Bool) async {
+    func deliver(_ emails: [Email], fromBackground: Bool) async {
         if !emails.isEmpty {
             app.settingsStore.reload()
             // A category's notifications turned off: the new mail is categorized first, so the

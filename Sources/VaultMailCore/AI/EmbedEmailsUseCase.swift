@@ -33,10 +33,10 @@ public struct EmbedEmailsUseCase: Sendable {
         return done
     }
 
-    /// The text a vector is made from: the subject, then the opening of the body (the model
-    /// reads 256 word pieces at most).
-    public static func text(subject: String, body: String?) -> String {
-        let opening = (body ?? "").split(whereSeparator: \.isWhitespace).prefix(160).joined(separator: " ")
-        return subject.isEmpty ? opening : subject + ". " + opening
+    /// The text an email's vector is made from: its subject and the first 300 characters of its
+    /// opening text (`CategorizationInput.openingText`). The categorizer reads the same text, so
+    /// a vector it computed is stored for search by meaning and never computed twice.
+    public static func text(subject: String, opening: String) -> String {
+        "\(subject). \(opening.prefix(300))"
     }
 }

@@ -104,6 +104,6 @@ public struct CategorizationInput: Sendable, Hashable {
     /// name and domain are left out: measured on the evaluation set, they pulled mail from
     /// people towards the social examples.)
     public var modelText: String {
-        "\(subject). \(openingText.prefix(300))"
+        EmbedEmailsUseCase.text(subject: subject, opening: openingText)
     }
 }
