@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import VaultMailCore
+import VaultMailStore
+import VaultMailTesting
+
+/// Issue 17, one truth between the tool and the daemon: a process sees, within a second,
+/// what another process committed to the same store file, and never its own writes.
+@Suite("Store change watcher (another process's commits)")
+struct StoreChangeWatcherTests {
+    /// Two connections to one WAL file, as the daemon and `vaultmail read` have.
+    struct TwoProcesses {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-watch-\(UUID().uuidString)")
+        let daemon: AppDatabase
+        let tool: AppDatabase
+
+        init() throws {
+            let path = directory.appendingPathComponent("store.sqlite").path
+            daemon = try AppDatabase.open(path: path)
+            tool = try AppDatabase.open(path: path)
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    actor Seen {
+        var count = 0
+        func add() { count += 1 }
+    }
+
+    @Test("A commit by another connection is reported within a second; the watcher's own connection's writes are not")
+    func reportsOthersOnly() async throws {
+        let stores = try TwoProcesses()
+        defer { stores.remove() }
+        let watcher = StoreChangeWatcher(database: stores.daemon, interval: .milliseconds(50))
+        let seen = Seen()
+        let changes = await watcher.start()
+        let consumer = Task { for await _ in changes { await seen.add() } }
+
+        // Its own write: several polls pass and nothing is reported.
+        try GRDBSettingsStorage(database: stores.daemon).setValue(Data("own".utf8), forKey: "test.own")
+        let before = await watcher.polls
+        try await waitUntil("three polls after the own write", timeout: .seconds(5)) { await watcher.polls >= before + 3 }
+        #expect(await seen.count == 0, "the process's own write is not another process's change")
+
+        // Another connection's write: reported within a second.
+        let started = ContinuousClock.now
+        try await GRDBAccountRepository(database: stores.tool).addAccount(MailFixtures.account())
+        try await waitUntil("the other connection's write reported", timeout: .seconds(5)) { await seen.count >= 1 }
+        let delay = ContinuousClock.now - started
+        #expect(delay < .seconds(1), "reported after \(delay)")
+
+        await watcher.stop()
+        await consumer.value
+        #expect(await seen.count == 1, "one commit, one report")
+    }
+
+    @Test("Another process's change to mail reaches this process's change feed (the web app's live list)")
+    func wakesTheChangeFeed() async throws {
+        let stores = try TwoProcesses()
+        defer { stores.remove() }
+        try await GRDBAccountRepository(database: stores.tool).addAccount(MailFixtures.account())
+        let watcher = StoreChangeWatcher(database: stores.daemon, interval: .milliseconds(50))
+        let feed = GRDBMailChangeFeed(database: stores.daemon).changes()
+        let fed = Seen()
+        let listener = Task { for await _ in feed { await fed.add() } }
+        let changes = await watcher.start()
+        let consumer = Task { for await _ in changes {} }
+
+        try await GRDBEmailRepository(database: stores.tool).saveFolders(MailFixtures.standardFolders(accountId: MailFixtures.account().id))
+        try await waitUntil("the change feed told", timeout: .seconds(5)) { await fed.count >= 1 }
+
+        listener.cancel()
+        await watcher.stop()
+        await consumer.value
+    }
+
+    @Test("Stopping ends the stream and the polling; so does a consumer that stops listening")
+    func stops() async throws {
+        let stores = try TwoProcesses()
+        defer { stores.remove() }
+        let watcher = StoreChangeWatcher(database: stores.daemon, interval: .milliseconds(20))
+        let changes = await watcher.start()
+        #expect(await watcher.isPolling)
+        let consumer = Task { for await _ in changes {} }
+        try await waitUntil("a poll", timeout: .seconds(5)) { await watcher.polls >= 1 }
+        await watcher.stop()
+        #expect(!(await watcher.isPolling))
+        await consumer.value // the stream ended, or this would never return
+
+        let again = await watcher.start()
+        let listener = Task { for await _ in again {} }
+        #expect(await watcher.isPolling)
+        listener.cancel()
+        try await waitUntil("polling stopped with its listener", timeout: .seconds(5)) { !(await watcher.isPolling) }
+    }
+}
