@@ -1,6 +1,7 @@
 import Foundation
 import VaultMailCore
 import VaultMailNotifications
+import VaultMailStore
 
 extension CommandSession {
     /// `vaultmail notify on|off`.
@@ -99,7 +100,8 @@ extension CommandSession {
         let id = try await emailId(prefix)
         let email = try await emails.getEmail(id: id)
         guard let decision = try await ledger.decision(forEmailId: id) else {
-            return "No notification decision for \"\(email?.subject ?? id)\": it was never evaluated — it was already here when the daemon first synced, or it arrived while the daemon was not running."
+            let reason = try await whyUndecided(emailId: id, accountId: email?.accountId)
+            return "No notification decision for \"\(email?.subject ?? id)\": \(reason)"
         }
         let verdict = switch decision.outcome {
         case .notified: "Notified"
@@ -110,6 +112,45 @@ extension CommandSession {
         var text = "\(verdict): \"\(decision.subject)\" from \(decision.fromAddress), \(dates.string(for: decision.decidedAt)) — \(decision.rule.explanation)."
         if let detail = decision.detail { text += "\n(\(detail))" }
         return text
+    }
+
+    /// Why an email has no decision, from the daemon lock (is one running now?) and the
+    /// session the daemon recorded (when it started and stopped, and from which store mark on
+    /// it evaluates each account's mail).
+    func whyUndecided(emailId: String, accountId: String?) async throws -> String {
+        let running = DaemonLock.isHeld(path: home.daemonLockPath)
+        let session = DaemonSession.load(from: GRDBSettingsStorage(database: database))
+        let stored = try await ledger.storeMark(ofEmailId: emailId)
+        guard let session, let stored else {
+            return running
+                ? "the daemon is running and has not evaluated it yet; ask again in a moment."
+                : "it was never evaluated — no daemon has run on this home, and only a running daemon (`vaultmail daemon`) evaluates mail for notification."
+        }
+        let started = dates.string(for: session.startedAt)
+        let mark = accountId.flatMap { session.accountMarks[$0] }
+        if running {
+            guard let mark else {
+                return "the daemon is running but still making its first sync of this account, which never notifies; mail stored after that is evaluated."
+            }
+            if stored > mark {
+                return "the daemon is running and has not evaluated it yet (it evaluates mail that `vaultmail sync` stores within a second); ask again in a moment."
+            }
+            return "it was already in the store when the daemon began watching this account (the daemon started \(started)) — fetched by `vaultmail sync` while no daemon was running — and the daemon evaluates only mail that arrives while it runs."
+        }
+        if let stoppedMark = session.stoppedMark, let stoppedAt = session.stoppedAt {
+            if stored > stoppedMark {
+                return "no daemon was running when it arrived (the daemon stopped \(dates.string(for: stoppedAt))): mail fetched by `vaultmail sync` is evaluated only by a running daemon (`vaultmail daemon`)."
+            }
+            if let mark, stored > mark {
+                return "it was stored while the daemon ran (from \(started)), but the daemon stopped before evaluating it."
+            }
+        } else if let mark, stored > mark {
+            return "it was stored after the last daemon started (\(started)), and that daemon ended without evaluating it; no daemon is running now."
+        }
+        guard mark != nil else {
+            return "no daemon is running, and none was watching this account when it arrived: mail fetched by `vaultmail sync` is evaluated only by a running daemon (`vaultmail daemon`)."
+        }
+        return "no daemon was running when it arrived: it was stored before the last daemon started (\(started)), and mail fetched by `vaultmail sync` is evaluated only by a running daemon (`vaultmail daemon`)."
     }
 
     /// `vaultmail notify log`.
