@@ -135,7 +135,7 @@ extension CommandSession {
             if stored > mark {
                 return "the daemon is running and has not evaluated it yet (it evaluates mail that `vaultmail sync` stores within a second); ask again in a moment."
             }
-            return "it was already in the store when the daemon began watching this account (the daemon started \(started)) — fetched by `vaultmail sync` while no daemon was running — and the daemon evaluates only mail that arrives while it runs."
+            return "it was already in the store when the daemon began watching this account (the daemon started \(started)) — fetched by `vaultmail sync` before the daemon watched it — and the daemon evaluates only mail that arrives while it watches."
         }
         if let stoppedMark = session.stoppedMark, let stoppedAt = session.stoppedAt {
             if stored > stoppedMark {
