@@ -76,7 +76,7 @@ public struct AIModelCatalog: Sendable {
         }
         return AIModelDescriptor(
             id: embeddingModelId, name: "all-MiniLM-L6-v2", purpose: .embedding, licence: "Apache-2.0",
-            summary: "Sorts mail into categories and finds mail by meaning. English; 90 MB.",
+            summary: "Sorts mail into categories and finds mail by meaning. Reads English best.",
             files: [
                 file("config.json", "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41", 612),
                 file("vocab.txt", "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3", 231_508),
