@@ -16,7 +16,10 @@ struct MessageReader {
 
         let messageId = first("message-id").flatMap(MessageIDs.parseFirst)
         let references = dedupe(first("references").map(MessageIDs.parseList) ?? [])
-        let inReplyTo = first("in-reply-to").flatMap(MessageIDs.parseFirst)
+        // In-Reply-To names the parent last: MH and exmh write `Message from Name <address> of
+        // "date" <msg-id>`, whose first bracket is the sender's address (notmuch's fallback
+        // parent is the last id too). One id, or an id and a comment, read the same either way.
+        let inReplyTo = first("in-reply-to").flatMap { MessageIDs.parseList($0).last }
         if first("message-id") != nil, messageId == nil {
             problems.append("the Message-ID header holds no msg-id; a synthesized id is used")
         }

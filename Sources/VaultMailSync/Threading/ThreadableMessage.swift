@@ -7,7 +7,7 @@ public struct ThreadableMessage: Sendable, Hashable {
     public var id: String
     /// The Message-ID with angle brackets (`ParsedMessage.stableMessageId`: never empty).
     public var messageId: String
-    /// The first msg-id of In-Reply-To.
+    /// The msg-id In-Reply-To names (its last one: see `GMimeMessageParser`).
     public var inReplyTo: String?
     /// The msg-ids of References, oldest first.
     public var references: [String]
