@@ -19,7 +19,8 @@ public enum AppConstants {
 
     // MARK: - Sync
     public static let defaultSyncWindowDays = 30
-    /// "All mail": a window as long as mail has existed.
+    /// "All mail": this window or a longer one fetches every message, whatever its date
+    /// (`Account.syncsAllMail`); `account set --sync-window-days all` stores it.
     public static let allMailSyncWindowDays = 36_500
 
     // MARK: - Quiet hours defaults (NOTIF-14), minutes since midnight

@@ -14,6 +14,7 @@ extension AppDatabase {
         migrator.registerMigration("v5-unread-threads", migrate: createUnreadThreads)
         migrator.registerMigration("v6-search") { db in try createSearchIndex(db, progress: searchProgress) }
         migrator.registerMigration("v7-ai", migrate: createAISchema)
+        migrator.registerMigration("v8-sync-window", migrate: createFolderHistoryWindow)
         return migrator
     }
 

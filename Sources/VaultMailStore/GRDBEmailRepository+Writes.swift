@@ -6,12 +6,12 @@ extension GRDBEmailRepository {
     public func saveFolders(_ folders: [Folder]) async throws {
         try await writer.write { db in
             let upsert = try db.cachedStatement(sql: """
-                INSERT INTO folder(\(Folder.columns)) VALUES (\(placeholders(11)))
+                INSERT INTO folder(\(Folder.columns)) VALUES (\(placeholders(12)))
                 ON CONFLICT(id) DO UPDATE SET name = excluded.name, path = excluded.path,
                     folderType = excluded.folderType, uidValidity = excluded.uidValidity,
                     lastSyncedUID = excluded.lastSyncedUID, highestModSeq = excluded.highestModSeq,
                     totalCount = excluded.totalCount, unreadCount = excluded.unreadCount,
-                    lastSyncDate = excluded.lastSyncDate
+                    lastSyncDate = excluded.lastSyncDate, historyWindowDays = excluded.historyWindowDays
                 """)
             for folder in folders {
                 try upsert.execute(arguments: folder.databaseArguments)

@@ -20,7 +20,7 @@ public struct GRDBSyncRepository: SyncRepository {
         guard !folders.isEmpty else { return }
         try await writer.write { db in
             let upsert = try db.cachedStatement(sql: """
-                INSERT INTO folder(\(Folder.columns)) VALUES (\(placeholders(11)))
+                INSERT INTO folder(\(Folder.columns)) VALUES (\(placeholders(12)))
                 ON CONFLICT(id) DO UPDATE SET name = excluded.name, path = excluded.path,
                     folderType = excluded.folderType
                 """)
@@ -48,7 +48,7 @@ public struct GRDBSyncRepository: SyncRepository {
             try db.execute(sql: """
                 INSERT INTO folder(\(Folder.columns))
                 SELECT ?, accountId, ?, ?, folderType, uidValidity, lastSyncedUID, highestModSeq,
-                       totalCount, unreadCount, lastSyncDate
+                       totalCount, unreadCount, lastSyncDate, historyWindowDays
                 FROM folder WHERE id = ?
                 """, arguments: [newId, name, path, id])
             // No trigger watches these updates: the folder type (and so inbox counts) is the same.
@@ -77,12 +77,12 @@ public struct GRDBSyncRepository: SyncRepository {
     static func updateSyncState(_ db: Database, folderId: String, _ state: FolderSyncState) throws {
         try db.execute(sql: """
             UPDATE folder SET uidValidity = ?, lastSyncedUID = ?, highestModSeq = ?, lastSyncDate = ?,
-                totalCount = ?, unreadCount = ?
+                totalCount = ?, unreadCount = ?, historyWindowDays = ?
             WHERE id = ?
             """, arguments: [
                 state.uidValidity.map { Int64($0) }, state.lastSyncedUID.map { Int64($0) },
                 state.highestModSeq.map { Int64(bitPattern: $0) }, state.lastSyncDate?.millis,
-                state.totalCount, state.unreadCount, folderId,
+                state.totalCount, state.unreadCount, state.historyWindowDays, folderId,
             ])
         if db.changesCount == 0 { throw RepositoryError.folderNotFound(id: folderId) }
     }

@@ -40,19 +40,20 @@ extension Folder {
             lastSyncedUID: (row["lastSyncedUID"] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
             highestModSeq: (row["highestModSeq"] as Int64?).map { UInt64(bitPattern: $0) },
             totalCount: row["totalCount"], unreadCount: row["unreadCount"],
-            lastSyncDate: (row["lastSyncDate"] as Int64?).map(Date.init(millis:))
+            lastSyncDate: (row["lastSyncDate"] as Int64?).map(Date.init(millis:)),
+            historyWindowDays: row["historyWindowDays"]
         )
     }
 
     var databaseArguments: StatementArguments {
         [id, accountId, name, path, folderType.rawValue, uidValidity.map { Int64($0) },
          lastSyncedUID.map { Int64($0) }, highestModSeq.map { Int64(bitPattern: $0) },
-         totalCount, unreadCount, lastSyncDate?.millis]
+         totalCount, unreadCount, lastSyncDate?.millis, historyWindowDays]
     }
 
     static let columns = """
         id, accountId, name, path, folderType, uidValidity, lastSyncedUID, highestModSeq, \
-        totalCount, unreadCount, lastSyncDate
+        totalCount, unreadCount, lastSyncDate, historyWindowDays
         """
 }
 

@@ -5,8 +5,8 @@ import VaultMailCore
 
 struct AccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "account", abstract: "Add, list and remove mail accounts.",
-        subcommands: [Add.self, List.self, Remove.self])
+        commandName: "account", abstract: "Add, change, list and remove mail accounts.",
+        subcommands: [Add.self, Change.self, List.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -20,7 +20,8 @@ struct AccountCommand: AsyncParsableCommand {
         @Option(help: "tls (993/465), starttls (143/587) or plain (loopback only).") var security: ConnectionSecurity = .tls
         @Option(help: "The login name (default: the email address).") var user: String?
         @Option(help: ArgumentHelp("A PEM file of CA certificates to trust for this account.", valueName: "pem")) var caFile: String?
-        @Option(help: "Days of mail the first sync fetches.") var syncWindowDays = AppConstants.defaultSyncWindowDays
+        @Option(help: ArgumentHelp("Days of mail sync fetches, or all.", valueName: "N|all"))
+        var syncWindowDays = String(AppConstants.defaultSyncWindowDays)
         @Option(help: ArgumentHelp("A command that prints the password.", valueName: "cmd")) var passwordCommand: String?
         @Flag(help: "Read the password from standard input and keep it in the Secret Service keyring.") var passwordStdin = false
         @Option(help: ArgumentHelp("A command that prints an OAuth2 access token (XOAUTH2).", valueName: "cmd")) var oauth2TokenCommand: String?
@@ -48,8 +49,23 @@ struct AccountCommand: AsyncParsableCommand {
             new.security = security
             new.user = user
             new.caFile = caFile
-            new.syncWindowDays = syncWindowDays
+            new.syncWindowDays = try CommandSession.syncWindowDays(syncWindowDays)
             emit(try await global.session().addAccount(new))
+        }
+    }
+
+    struct Change: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Change an account.",
+            discussion: "A wider --sync-window-days (or all) makes the next sync fetch the older mail, newest first; a narrower one deletes nothing already stored, it only stops reaching further back.")
+        @OptionGroup var global: GlobalOptions
+        @Argument var name: String
+        @Option(help: ArgumentHelp("Days of mail sync fetches, or all.", valueName: "N|all")) var syncWindowDays: String
+
+        @MainActor
+        func run() async throws {
+            let days = try CommandSession.syncWindowDays(syncWindowDays)
+            emit(try await global.session().setAccount(named: name, syncWindowDays: days))
         }
     }
 

@@ -40,7 +40,9 @@ extension CommandSession {
         } catch {
             throw CommandError("\(error)", usage: true)
         }
-        guard (1...3650).contains(new.syncWindowDays) else { throw CommandError("--sync-window-days must be between 1 and 3650", usage: true) }
+        guard (1...AppConstants.allMailSyncWindowDays).contains(new.syncWindowDays) else {
+            throw CommandError("--sync-window-days must be between 1 and \(AppConstants.allMailSyncWindowDays), or 'all'", usage: true)
+        }
         let imap = try Self.endpoint(new.imap, option: "--imap", defaultPort: new.security == .tls ? 993 : 143, security: new.security)
         let smtp = try Self.endpoint(new.smtp, option: "--smtp", defaultPort: new.security == .tls ? 465 : new.security == .starttls ? 587 : 25,
                                      security: new.security)

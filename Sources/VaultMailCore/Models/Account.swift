@@ -68,3 +68,9 @@ public struct Account: Sendable, Codable, Hashable, Identifiable {
         return host == "imap.gmail.com" || host.hasSuffix(".gmail.com") || host == "imap.googlemail.com"
     }
 }
+
+extension Account {
+    /// Whether the account's sync window is "all mail" (`AppConstants.allMailSyncWindowDays`
+    /// or more): sync then reaches back without a date limit.
+    public var syncsAllMail: Bool { syncWindowDays >= AppConstants.allMailSyncWindowDays }
+}

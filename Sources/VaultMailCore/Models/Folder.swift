@@ -16,6 +16,8 @@ public struct Folder: Sendable, Codable, Hashable, Identifiable {
     public var totalCount: Int
     public var unreadCount: Int
     public var lastSyncDate: Date?
+    /// See `FolderSyncState.historyWindowDays`.
+    public var historyWindowDays: Int?
 
     public init(
         id: String? = nil,
@@ -28,7 +30,8 @@ public struct Folder: Sendable, Codable, Hashable, Identifiable {
         highestModSeq: UInt64? = nil,
         totalCount: Int = 0,
         unreadCount: Int = 0,
-        lastSyncDate: Date? = nil
+        lastSyncDate: Date? = nil,
+        historyWindowDays: Int? = nil
     ) {
         self.id = id ?? Folder.stableID(accountId: accountId, path: path)
         self.accountId = accountId
@@ -41,6 +44,7 @@ public struct Folder: Sendable, Codable, Hashable, Identifiable {
         self.totalCount = totalCount
         self.unreadCount = unreadCount
         self.lastSyncDate = lastSyncDate
+        self.historyWindowDays = historyWindowDays
     }
 
     /// The same mailbox of the same account always gets the same id.

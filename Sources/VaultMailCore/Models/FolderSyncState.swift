@@ -15,10 +15,14 @@ public struct FolderSyncState: Sendable, Hashable {
     public var totalCount: Int
     /// Unread messages in the folder on the server.
     public var unreadCount: Int
+    /// The sync window (days; `AppConstants.allMailSyncWindowDays` or more is all mail) whose
+    /// older mail the folder holds completely: nil until the first pass back in time finished.
+    /// An account window wider than this makes the next sync fetch the older mail, newest first.
+    public var historyWindowDays: Int?
 
     public init(
         uidValidity: UInt32? = nil, lastSyncedUID: UInt32? = nil, highestModSeq: UInt64? = nil,
-        lastSyncDate: Date? = nil, totalCount: Int = 0, unreadCount: Int = 0
+        lastSyncDate: Date? = nil, totalCount: Int = 0, unreadCount: Int = 0, historyWindowDays: Int? = nil
     ) {
         self.uidValidity = uidValidity
         self.lastSyncedUID = lastSyncedUID
@@ -26,6 +30,7 @@ public struct FolderSyncState: Sendable, Hashable {
         self.lastSyncDate = lastSyncDate
         self.totalCount = totalCount
         self.unreadCount = unreadCount
+        self.historyWindowDays = historyWindowDays
     }
 }
 
@@ -35,7 +40,8 @@ extension Folder {
         get {
             FolderSyncState(
                 uidValidity: uidValidity, lastSyncedUID: lastSyncedUID, highestModSeq: highestModSeq,
-                lastSyncDate: lastSyncDate, totalCount: totalCount, unreadCount: unreadCount)
+                lastSyncDate: lastSyncDate, totalCount: totalCount, unreadCount: unreadCount,
+                historyWindowDays: historyWindowDays)
         }
         set {
             uidValidity = newValue.uidValidity
@@ -44,6 +50,7 @@ extension Folder {
             lastSyncDate = newValue.lastSyncDate
             totalCount = newValue.totalCount
             unreadCount = newValue.unreadCount
+            historyWindowDays = newValue.historyWindowDays
         }
     }
 }

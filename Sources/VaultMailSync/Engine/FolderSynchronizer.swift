@@ -9,6 +9,11 @@ import VaultMailIMAP
 ///    above the checkpoint, afterwards every UID above it; UIDs already linked (our own moves
 ///    with COPYUID) are skipped. Fetched in batches, one batch ahead of parsing and storing;
 ///    each batch is stored with its checkpoint in one transaction (E-01).
+///    While the folder's older mail is not complete for the account's window (the first sync,
+///    an interrupted one, a widened window: `historyWindowDays` below `syncWindowDays`), the
+///    window's messages at or below the checkpoint are fetched too, and the whole pass goes
+///    newest (highest UID) first; the checkpoint then moves only when the pass is complete, so
+///    an interrupted pass searches again and fetches only what is not linked yet.
 /// 3. Known messages: removals (UID SEARCH vs stored UIDs) and flags (CHANGEDSINCE with
 ///    CONDSTORE, a flag sweep otherwise).
 /// 4. Counts and the final checkpoint; after an initial sync, links the server no longer
@@ -48,6 +53,9 @@ struct FolderSynchronizer: Sendable {
         let isInitial = state.lastSyncDate == nil
         let last = state.lastSyncedUID ?? 0
         let known = try await syncStore.uidMap(folderId: folder.id)
+        // A pass back in time: the first sync, one interrupted, or a window made wider.
+        let wanted = Self.normalized(account.syncWindowDays)
+        let reachesBack = state.historyWindowDays.map(Self.normalized) ?? 0 < wanted
 
         // New messages. An incremental sync learns new and removed UIDs from one search of
         // the whole folder (one round trip on the IDLE path).
@@ -62,12 +70,24 @@ struct FolderSynchronizer: Sendable {
                 candidates = try await imap.searchUIDs(since: windowStart, in: last > 0 ? UIDSet.from(last + 1) : nil)
             }
         }
-        let toFetch = candidates.filter { known[$0] == nil }
+        var older: [UInt32] = []
+        if reachesBack && last > 0 && status.exists > 0 {
+            if let everyUID, windowStart == nil {
+                older = everyUID.filter { $0 <= last }
+            } else {
+                older = try await imap.searchUIDs(since: windowStart, in: UIDSet(1...last))
+            }
+        }
+        var toFetch = (candidates + older).filter { known[$0] == nil }
+        if reachesBack { toFetch.sort(by: >) }
         var anyRethread = false
-        try await fetchAndStore(toFetch, folder: folder, imap: imap, state: state, report: &report, rethreaded: &anyRethread)
+        try await fetchAndStore(
+            toFetch, folder: folder, imap: imap, state: state, newestFirst: reachesBack,
+            report: &report, rethreaded: &anyRethread)
         var highest = max(last, candidates.last ?? 0)
         if status.uidNext > 0 { highest = max(highest, status.uidNext - 1) }
         state.lastSyncedUID = highest
+        if reachesBack { state.historyWindowDays = account.syncWindowDays }
 
         // Known messages: removals and flags.
         if !knownBefore.isEmpty {
@@ -112,18 +132,26 @@ struct FolderSynchronizer: Sendable {
         }
     }
 
-    /// The first day of the account's sync window.
-    var windowStart: Date {
-        now.addingTimeInterval(-Double(max(1, account.syncWindowDays)) * 86_400)
+    /// The first day of the account's sync window; nil for all mail.
+    var windowStart: Date? {
+        account.syncsAllMail ? nil : now.addingTimeInterval(-Double(Self.normalized(account.syncWindowDays)) * 86_400)
     }
 
-    /// Fetches `uids` in batches (the next batch is fetched while the current one is parsed
-    /// and stored) and stores each with its checkpoint.
+    /// A window in days, all mail as `AppConstants.allMailSyncWindowDays`.
+    static func normalized(_ days: Int) -> Int {
+        min(max(1, days), AppConstants.allMailSyncWindowDays)
+    }
+
+    /// Fetches `uids` in batches in their order (the next batch is fetched while the current
+    /// one is parsed and stored) and stores each with its checkpoint. In ascending order each
+    /// batch moves the checkpoint to its highest UID; newest first it stays where it was.
     private func fetchAndStore(
-        _ uids: [UInt32], folder: Folder, imap: IMAPConnection, state: FolderSyncState,
+        _ uids: [UInt32], folder: Folder, imap: IMAPConnection, state: FolderSyncState, newestFirst: Bool,
         report: inout FolderSyncReport, rethreaded: inout Bool
     ) async throws {
-        let batches = UIDSet(uids).chunked(maxCount: options.batchSize)
+        let batches = stride(from: 0, to: uids.count, by: options.batchSize).map {
+            UIDSet(uids[$0..<min($0 + options.batchSize, uids.count)])
+        }
         guard !batches.isEmpty else { return }
         let items: IMAPFetchItems = [.fullMessage, .gmailThreadID]
         var pending: Task<[IMAPMessage], any Error>? = Task { try await imap.fetchMessages(batches[0], items: items) }
@@ -139,7 +167,9 @@ struct FolderSynchronizer: Sendable {
                 pending = nil
             }
             do {
-                checkpoint.lastSyncedUID = max(checkpoint.lastSyncedUID ?? 0, batches[index].ranges.last?.upperBound ?? 0)
+                if !newestFirst {
+                    checkpoint.lastSyncedUID = max(checkpoint.lastSyncedUID ?? 0, batches[index].ranges.last?.upperBound ?? 0)
+                }
                 let stored = try await store(messages, folder: folder, checkpoint: checkpoint, rethreaded: &rethreaded)
                 report.fetched += messages.count
                 report.newEmails += stored

@@ -216,8 +216,9 @@ extension DovecotSyncTests {
             #expect(error.newEmails.count == 10, "the emails stored before the failure are reported")
             #expect(try fixture.emailCount() == 10)
             let inbox = try await fixture.folder(.inbox)
-            #expect(inbox.lastSyncedUID == 10)
+            #expect(inbox.lastSyncedUID == nil, "an initial sync goes newest first: its checkpoint moves when it completes")
             #expect(inbox.lastSyncDate == nil, "the initial sync is not complete")
+            #expect(error.newEmails.map(\.subject).sorted() == (13..<23).map { "Message r-\($0)" }.sorted(), "the newest were stored first")
 
             failing.disarm()
             let parsedBefore = fixture.parser.count
