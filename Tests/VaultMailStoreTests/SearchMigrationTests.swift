@@ -19,7 +19,9 @@ struct SearchMigrationTests {
         let folder = MailFixtures.standardFolders(accountId: account.id)[0]
         try await pool.write { db in
             try db.execute(sql: "INSERT INTO account(\(Account.columns)) VALUES (\(placeholders(16)))", arguments: account.databaseArguments)
-            try db.execute(sql: "INSERT INTO folder(\(Folder.columns)) VALUES (\(placeholders(11)))", arguments: folder.databaseArguments)
+            // A v5 folder has no historyWindowDays (added by v8).
+            try db.execute(sql: "INSERT INTO folder(id, accountId, name, path, folderType) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [folder.id, folder.accountId, folder.name, folder.path, folder.folderType.rawValue])
             for number in 0..<2_345 {
                 var email = MailFixtures.email(accountId: account.id, number: number)
                 email.bodyPlain = number == 7 ? "Привет, the needle is here" : "hay \(number)"
