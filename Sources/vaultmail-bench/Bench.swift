@@ -12,6 +12,7 @@ struct Bench {
         "e2e": { try await E2EBenchmarks.run() },
         "web": { try await WebBenchmarks.run() },
         "search": { try await SearchBenchmarks.run() },
+        "ai": { try await AIBenchmarks.run() },
     ]
 
     static func main() async {
