@@ -11,6 +11,8 @@ public actor AIModelSession<Engine: EmbeddingEngine>: TextEmbedder {
     private let feature: String
     private var loadedFrom: URL?
     private var lastUse = ContinuousClock.now
+    /// Embeddings under way: the model is never unloaded under them, however long they take.
+    private var inFlight = 0
     private var unloadTask: Task<Void, Never>?
 
     /// - Parameters:
@@ -36,8 +38,11 @@ public actor AIModelSession<Engine: EmbeddingEngine>: TextEmbedder {
     public func embed(_ texts: [String]) async throws -> [[Float]] {
         if texts.isEmpty { return [] }
         try await loadIfNeeded()
-        lastUse = .now
-        defer { lastUse = .now }
+        inFlight += 1
+        defer {
+            inFlight -= 1
+            lastUse = .now
+        }
         return try await engine.embed(texts)
     }
 
@@ -67,18 +72,21 @@ public actor AIModelSession<Engine: EmbeddingEngine>: TextEmbedder {
             while let self, !Task.isCancelled {
                 let due = await self.lastUse + self.idleTimeout
                 if ContinuousClock.now >= due {
-                    await self.unloadIfIdle()
-                    return
+                    if await self.unloadIfIdle() { return }
+                    try? await Task.sleep(for: self.idleTimeout)
+                    continue
                 }
                 try? await Task.sleep(until: due, clock: .continuous)
             }
         }
     }
 
-    private func unloadIfIdle() async {
-        guard ContinuousClock.now >= lastUse + idleTimeout else { return }
+    /// Unloads the model unless it is in use or was used within the quiet period; says whether it did.
+    private func unloadIfIdle() async -> Bool {
+        guard inFlight == 0, ContinuousClock.now >= lastUse + idleTimeout else { return false }
         unloadTask = nil
         loadedFrom = nil
         await engine.unloadModel()
+        return true
     }
 }
