@@ -20,15 +20,17 @@ public struct EmbedEmailsUseCase: Sendable {
     @discardableResult
     public func run(progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Int {
         guard await embedder.isAvailable() else { return 0 }
-        let total = try await index.coverage(modelId: embedder.modelId).pending
+        var inputs = try await index.pendingInputs(modelId: embedder.modelId, limit: Self.batchSize)
+        if inputs.isEmpty { return 0 }
+        // Counted only when there is something to read: a search by meaning pays for no count.
+        let total = progress == nil ? 0 : try await index.coverage(modelId: embedder.modelId).pending
         var done = 0
-        while !Task.isCancelled {
-            let inputs = try await index.pendingInputs(modelId: embedder.modelId, limit: Self.batchSize)
-            if inputs.isEmpty { break }
+        while !inputs.isEmpty, !Task.isCancelled {
             let vectors = try await embedder.embed(inputs.map(\.text))
             try await index.save(zip(inputs, vectors).map { ($0.emailId, $1) }, modelId: embedder.modelId)
             done += inputs.count
             progress?(done, max(total, done))
+            inputs = try await index.pendingInputs(modelId: embedder.modelId, limit: Self.batchSize)
         }
         return done
     }
