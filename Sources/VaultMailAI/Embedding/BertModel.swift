@@ -13,6 +13,8 @@ final class BertModel: @unchecked Sendable {  // immutable after init: its weigh
     let tokenizer: BertTokenizer
     let directory: URL
     private let file: SafetensorsFile
+    /// OpenBLAS, opened by the engine before the model.
+    private let blas: BLASLibrary
     private let embeddings: EmbeddingWeights
     private let layers: [LayerWeights]
 
@@ -43,8 +45,9 @@ final class BertModel: @unchecked Sendable {  // immutable after init: its weigh
 
     /// Loads `config.json`, `vocab.txt` and `model.safetensors` from `directory`; sequences are
     /// cut to `maxSequenceLength` tokens. Throws `AIError.modelUnreadable` naming the bad file.
-    init(directory: URL, maxSequenceLength: Int) throws {
+    init(directory: URL, maxSequenceLength: Int, blas: BLASLibrary) throws {
         self.directory = directory
+        self.blas = blas
         let configuration = try BertConfiguration(contentsOf: directory.appendingPathComponent("config.json"))
         self.configuration = configuration
         let vocabularyURL = directory.appendingPathComponent("vocab.txt")
@@ -119,7 +122,7 @@ final class BertModel: @unchecked Sendable {  // immutable after init: its weigh
             for (part, linear) in [layer.query, layer.key, layer.value].enumerated() {
                 let out = qkv.pointer + part * h
                 Self.fillRows(out, rows: tokens, width: h, stride: 3 * h, with: linear.bias)
-                Self.multiply(hidden.pointer, rows: tokens, inner: h, by: linear, outputs: h, into: out, stride: 3 * h)
+                multiply(hidden.pointer, rows: tokens, inner: h, by: linear, outputs: h, into: out, stride: 3 * h)
             }
             // Self-attention, per sequence and head.
             var offset = 0
@@ -128,11 +131,11 @@ final class BertModel: @unchecked Sendable {  // immutable after init: its weigh
                 let base = qkv.pointer + offset * 3 * h
                 for head in 0..<heads {
                     let q = base + head * d, k = base + h + head * d, v = base + 2 * h + head * d
-                    cblas_sgemm(
+                    blas.sgemm(
                         CblasRowMajor, CblasNoTrans, CblasTrans, Int32(length), Int32(length), Int32(d),
                         scale, q, Int32(3 * h), k, Int32(3 * h), 0, scores.pointer, Int32(length))
                     for r in 0..<length { VectorKernels.softmax(scores.pointer + r * length, width: length) }
-                    cblas_sgemm(
+                    blas.sgemm(
                         CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(length), Int32(d), Int32(length),
                         1, scores.pointer, Int32(length), v, Int32(3 * h), 0,
                         context.pointer + offset * h + head * d, Int32(h))
@@ -141,14 +144,14 @@ final class BertModel: @unchecked Sendable {  // immutable after init: its weigh
             }
             // Output projection + residual, LayerNorm.
             Self.add(hidden.pointer, layer.attentionOutput.bias, rows: tokens, width: h, into: scratch.pointer)
-            Self.multiply(context.pointer, rows: tokens, inner: h, by: layer.attentionOutput, outputs: h, into: scratch.pointer, stride: h)
+            multiply(context.pointer, rows: tokens, inner: h, by: layer.attentionOutput, outputs: h, into: scratch.pointer, stride: h)
             Self.layerNorm(scratch.pointer, rows: tokens, width: h, norm: layer.attentionNorm, epsilon: epsilon, into: hidden.pointer)
             // Feed-forward: GELU(x W1ᵀ + b1) W2ᵀ + b2, + residual, LayerNorm.
             Self.fillRows(intermediate.pointer, rows: tokens, width: inner, stride: inner, with: layer.intermediate.bias)
-            Self.multiply(hidden.pointer, rows: tokens, inner: h, by: layer.intermediate, outputs: inner, into: intermediate.pointer, stride: inner)
+            multiply(hidden.pointer, rows: tokens, inner: h, by: layer.intermediate, outputs: inner, into: intermediate.pointer, stride: inner)
             VectorKernels.gelu(intermediate.pointer, count: tokens * inner)
             Self.add(hidden.pointer, layer.output.bias, rows: tokens, width: h, into: scratch.pointer)
-            Self.multiply(intermediate.pointer, rows: tokens, inner: inner, by: layer.output, outputs: h, into: scratch.pointer, stride: h)
+            multiply(intermediate.pointer, rows: tokens, inner: inner, by: layer.output, outputs: h, into: scratch.pointer, stride: h)
             Self.layerNorm(scratch.pointer, rows: tokens, width: h, norm: layer.outputNorm, epsilon: epsilon, into: hidden.pointer)
         }
 
@@ -185,11 +188,11 @@ final class BertModel: @unchecked Sendable {  // immutable after init: its weigh
     }
 
     /// `out[r] += a[r] · Wᵀ` for `rows` rows: `a` is `[rows, inner]`, W is `[outputs, inner]`.
-    private static func multiply(
+    private func multiply(
         _ a: UnsafePointer<Float>, rows: Int, inner: Int, by linear: Linear, outputs: Int,
         into out: UnsafeMutablePointer<Float>, stride: Int
     ) {
-        cblas_sgemm(
+        blas.sgemm(
             CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(outputs), Int32(inner),
             1, a, Int32(inner), linear.weight, Int32(inner), 1, out, Int32(stride))
     }

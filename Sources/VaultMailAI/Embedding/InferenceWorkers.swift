@@ -1,9 +1,9 @@
-internal import COpenBLAS
 import Dispatch
 
 /// The threads model inference runs on: a few serial dispatch queues, outside Swift's
 /// cooperative thread pool, which a forward pass (tens of milliseconds of CPU) would
-/// otherwise hold. OpenBLAS runs single-threaded inside each: the workers are the parallelism.
+/// otherwise hold. OpenBLAS runs single-threaded inside each (`BLASLibrary` sets it so): the
+/// workers are the parallelism.
 final class InferenceWorkers: Sendable {
     /// The process's workers: two at most (the daemon shares the machine with sync and the web app).
     static let shared = InferenceWorkers(count: 2)
@@ -14,8 +14,6 @@ final class InferenceWorkers: Sendable {
     var count: Int { queues.count }
 
     init(count: Int) {
-        // Process-wide; only this module uses OpenBLAS. Two workers × one BLAS thread each.
-        openblas_set_num_threads(1)
         queues = (0..<max(1, count)).map { DispatchQueue(label: "vaultmail.ai.inference.\($0)", qos: .utility) }
     }
 

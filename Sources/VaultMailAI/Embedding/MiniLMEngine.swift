@@ -40,7 +40,8 @@ public actor MiniLMEngine: EmbeddingEngine {
     public func loadModel(path directory: URL) async throws {
         if let model, model.directory.standardizedFileURL == directory.standardizedFileURL { return }
         let loaded = try await workers.run(on: 0) {
-            try BertModel(directory: directory, maxSequenceLength: Self.maxSequenceLength)
+            // OpenBLAS is opened here, with the first model, never at start (BLASLibrary).
+            try BertModel(directory: directory, maxSequenceLength: Self.maxSequenceLength, blas: try BLASLibrary.load())
         }
         guard loaded.configuration.hiddenSize == dimensions else {
             throw AIError.modelUnreadable(
