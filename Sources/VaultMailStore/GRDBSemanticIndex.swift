@@ -54,8 +54,11 @@ public struct GRDBSemanticIndex: SemanticIndex {
             var best = NearestList(capacity: max(1, limit))
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {
-                guard let data = row.dataNoCopy(atIndex: 1), data.count == vector.count * MemoryLayout<Float>.size else { continue }
-                best.offer(ScoredEmail(emailId: row[0], similarity: Self.similarity(vector, data)))
+                let similarity = try row.withUnsafeData(atIndex: 1) { data -> Float? in
+                    guard let data, data.count == vector.count * MemoryLayout<Float>.size else { return nil }
+                    return Self.similarity(vector, data)
+                }
+                if let similarity { best.offer(ScoredEmail(emailId: row[0], similarity: similarity)) }
             }
             return best.sorted
         }
