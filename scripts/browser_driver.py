@@ -19,6 +19,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import StaleElementReferenceException
 
 LOOPBACK_ONLY = [
     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
@@ -68,12 +69,22 @@ def run(driver, command):
                 raise TimeoutError("still false after %ss: %s" % (command.get("timeout", 30), command["script"]))
             time.sleep(0.02)
     if name == "click":
-        element = driver.find_element(By.CSS_SELECTOR, command["css"])
-        if command.get("shift"):
-            ActionChains(driver).key_down(Keys.SHIFT).click(element).key_up(Keys.SHIFT).perform()
-        else:
-            element.click()
-        return True
+        # The app's lists are live: a row found a moment ago may have been replaced by a
+        # refresh (new mail, a category decided) before the click lands. Find it again then,
+        # for at most two seconds.
+        deadline = time.monotonic() + 2
+        while True:
+            element = driver.find_element(By.CSS_SELECTOR, command["css"])
+            try:
+                if command.get("shift"):
+                    ActionChains(driver).key_down(Keys.SHIFT).click(element).key_up(Keys.SHIFT).perform()
+                else:
+                    element.click()
+                return True
+            except StaleElementReferenceException:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
     if name == "keys":
         chain = ActionChains(driver)
         for key in command["keys"]:
