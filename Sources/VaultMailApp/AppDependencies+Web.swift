@@ -10,9 +10,12 @@ extension AppDependencies {
     /// when the graph was built over the IMAP-backed repository), attachments read out of the
     /// stored sources, the store's change feed, and `compose` for writing (the daemon's sending).
     /// `notificationServer` tells the settings page about the desktop's notification server;
-    /// `textEmbedder`, the sentence model search by meaning reads with.
+    /// `textEmbedder`, the sentence model search by meaning reads with; `textGenerator`, the
+    /// model summaries and suggested replies are written with (without one, summaries are the
+    /// conversation's key sentences and replies come from the user's past ones).
     public func webMail(
         compose: ComposeEmailService, credentials: any CredentialStore, textEmbedder: (any TextEmbedder)? = nil,
+        textGenerator: (any TextGenerator)? = nil,
         notificationServer: @escaping @Sendable () async -> NotificationServerStatus = {
             NotificationServerStatus(server: nil, capabilities: [], authorized: false, problem: "no desktop notifier in this process")
         }
@@ -30,9 +33,17 @@ extension AppDependencies {
         mail.categories = GRDBCategoryRepository(database: database)
         let search = GRDBMailSearch(database: database)
         mail.search = SearchMailUseCase(search: search, clock: mail.clock)
+        let semanticIndex = GRDBSemanticIndex(database: database)
         mail.semanticSearch = textEmbedder.map {
-            SemanticSearchUseCase(search: search, index: GRDBSemanticIndex(database: database), embedder: $0, clock: mail.clock)
+            SemanticSearchUseCase(search: search, index: semanticIndex, embedder: $0, clock: mail.clock)
         }
+        let summaries = GRDBThreadSummaryRepository(database: database)
+        mail.storedSummaries = summaries
+        mail.summaries = SummarizeThreadUseCase(emails: emailRepository, summaries: summaries, generator: textGenerator,
+                                                embedder: textEmbedder, clock: mail.clock)
+        mail.replySuggestions = SmartReplyUseCase(emails: emailRepository, accounts: accountRepository, generator: textGenerator,
+                                                  embedder: textEmbedder, semanticIndex: semanticIndex,
+                                                  replyHistory: GRDBReplyHistory(database: database))
         return mail
     }
 }

@@ -15,6 +15,7 @@ extension AppDatabase {
         migrator.registerMigration("v6-search") { db in try createSearchIndex(db, progress: searchProgress) }
         migrator.registerMigration("v7-ai", migrate: createAISchema)
         migrator.registerMigration("v8-sync-window", migrate: createFolderHistoryWindow)
+        migrator.registerMigration("v9-summaries", migrate: createSummarySchema)
         return migrator
     }
 

@@ -16,6 +16,7 @@ public final class WebApp: Service, Sendable {
     let logger: Logger
     let usedTokens = UsedSignInTokens()
     let sanitized = SanitizedCache()
+    let summaryRequests = SummaryRequests()
     private let boundPort = Mutex<Int?>(nil)
     private let serving = AsyncStream<Int>.makeStream()
 
@@ -55,6 +56,7 @@ public final class WebApp: Service, Sendable {
         addSettingsRoutes(to: router)
         addAccountRoutes(to: router)
         addAIRoutes(to: router, models: mail.aiModels)
+        addWritingRoutes(to: router)
         addEventRoutes(to: router)
 
         let application = Application(

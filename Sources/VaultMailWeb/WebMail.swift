@@ -37,6 +37,13 @@ public struct WebMail: Sendable {
     public var aiModels: (any AIModelAdministration)?
     /// Categories: a conversation's category and why, and the user's corrections (issue 15, AC-A-04); nil where none are kept.
     public var categories: (any CategoryRepository)?
+    /// Suggested replies to a conversation's latest message (issue 16, AC-A-05); nil where none are written.
+    public var replySuggestions: SmartReplyUseCase?
+    /// Conversation summaries (issue 16, AC-A-06); nil where none are written.
+    public var summaries: SummarizeThreadUseCase?
+    /// The summaries kept with their conversations, read to show one that new mail made stale
+    /// (with Refresh) while the use case answers only with current ones.
+    public var storedSummaries: (any ThreadSummaryRepository)?
 
     public init(fetchThreads: FetchThreadsUseCase, actions: ManageThreadActionsUseCase, markRead: MarkReadUseCase,
                 emails: any EmailRepository, accounts: any AccountRepository, attachments: ReadAttachmentUseCase,

@@ -13,6 +13,7 @@ struct Bench {
         "web": { try await WebBenchmarks.run() },
         "search": { try await SearchBenchmarks.run() },
         "ai": { try await AIBenchmarks.run() },
+        "generation": { try await GenerationBenchmarks.run() },
     ]
 
     static func main() async {

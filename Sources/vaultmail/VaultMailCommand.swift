@@ -20,7 +20,7 @@ struct VaultMailCommand: AsyncParsableCommand {
             AccountCommand.self, SyncCommand.self, DaemonCommand.self, ThreadsCommand.self, SearchCommand.self, ShowCommand.self, SendCommand.self,
             ReadCommand.self, UnreadCommand.self, StarCommand.self, UnstarCommand.self,
             ArchiveCommand.self, DeleteCommand.self, MoveCommand.self, OutboxCommand.self, DraftsCommand.self, NotifyCommand.self, OpenCommand.self, AICommand.self,
-            CategorizeCommand.self, WhyCategoryCommand.self,
+            CategorizeCommand.self, WhyCategoryCommand.self, ReplySuggestCommand.self, SummarizeCommand.self,
         ]
     )
 

@@ -23,9 +23,11 @@ final class WebFixture {
     let remote: RecordingRemoteMailbox
     private let task: Task<Void, any Error>
 
-    /// `embedder` is the sentence model search by meaning reads with (none by default).
-    static func with(embedder: (any TextEmbedder)? = nil, _ body: (WebFixture) async throws -> Void) async throws {
-        let fixture = try await WebFixture(embedder: embedder)
+    /// `embedder` is the sentence model search by meaning reads with (none by default);
+    /// `generator`, the model summaries and suggested replies are written with (none by default).
+    static func with(embedder: (any TextEmbedder)? = nil, generator: (any TextGenerator)? = nil,
+                     _ body: (WebFixture) async throws -> Void) async throws {
+        let fixture = try await WebFixture(embedder: embedder, generator: generator)
         do {
             try await body(fixture)
         } catch {
@@ -35,7 +37,7 @@ final class WebFixture {
         await fixture.stop()
     }
 
-    private init(embedder: (any TextEmbedder)?) async throws {
+    private init(embedder: (any TextEmbedder)?, generator: (any TextGenerator)?) async throws {
         database = try AppDatabase.inMemory()
         home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-web-\(UUID().uuidString.prefix(8))")
         app = await AppDependencies(database: database, center: MockNotificationCenter(), composeEmail: RecordingComposeEmail())
@@ -46,7 +48,7 @@ final class WebFixture {
         remote = RecordingRemoteMailbox()
         let sending = MailSending(database: database, secret: { _ in "secret" }, undoDelaySeconds: { 0 },
                                   transport: transport, remoteMailbox: remote)
-        web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(compose: sending.compose, credentials: InMemoryCredentialStore(), textEmbedder: embedder),
+        web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(compose: sending.compose, credentials: InMemoryCredentialStore(), textEmbedder: embedder, textGenerator: generator),
                          logger: Logger(label: "web-test"))
         let web = self.web
         task = Task { try await web.run() }

@@ -32,7 +32,10 @@ extension CommandSession {
     }
 
     /// The features of the AI layer and the model each needs.
-    static let features: [(String, String)] = [("categories and search by meaning", AIModelCatalog.embeddingModelId)]
+    static let features: [(String, String)] = [
+        ("categories and search by meaning", AIModelCatalog.embeddingModelId),
+        ("smart replies and summaries", AIModelCatalog.generationModelId),
+    ]
 
     /// `vaultmail ai models`: the catalog with each model's state, as a table or JSON.
     public func aiModels(json: Bool = false, catalog: AIModelCatalog = .standard) throws -> String {

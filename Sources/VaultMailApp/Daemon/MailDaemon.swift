@@ -89,9 +89,15 @@ public final class MailDaemon {
             }
         }
         let web = try options.webPort.map { port in
-            var mail = app.webMail(compose: sending.compose, credentials: credentials, textEmbedder: embedder) { await center.status() }
+            // Summaries and suggested replies (issue 16): the generative model, loaded on first use.
+            let generator = AppDependencies.textGenerator(library: AppDependencies.modelManager(home: home))
+            var mail = app.webMail(compose: sending.compose, credentials: credentials, textEmbedder: embedder,
+                                   textGenerator: generator) { await center.status() }
             mail.aiModels = AppDependencies.modelAdministration(
-                home: home, onInstalled: { _ in await indexer.scheduleRound() }, onRemoved: { _ in await embedder.unload() })
+                home: home, onInstalled: { _ in await indexer.scheduleRound() },
+                onRemoved: { id in
+                    if id == AIModelCatalog.generationModelId { generator.unload() } else { await embedder.unload() }
+                })
             return try WebApp(configuration: WebConfiguration(port: port, home: home.directory), mail: mail, logger: logger)
         }
         return MailDaemon(app: app, services: services, sending: sending, center: center, opener: opener, options: options,

@@ -17,6 +17,10 @@ public enum AIError: Error, Sendable, Equatable, CustomStringConvertible {
     case checksumMismatch(file: String, expected: String, actual: String)
     /// The download was cancelled; what arrived is kept for a resume.
     case cancelled(modelId: String)
+    /// A prompt longer than the model's context (in tokens).
+    case promptTooLong(tokens: Int, limit: Int)
+    /// The engine failed while generating.
+    case generationFailed(reason: String)
 
     public var description: String {
         switch self {
@@ -34,6 +38,10 @@ public enum AIError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(file) is not the published file (SHA-256 \(actual), expected \(expected)); it was not installed. Download it again."
         case .cancelled(let modelId):
             return "the download of \(modelId) was cancelled; run it again to resume where it stopped"
+        case .promptTooLong(let tokens, let limit):
+            return "the text is too long for the writing model (\(tokens) tokens, at most \(limit)): shorten it"
+        case .generationFailed(let reason):
+            return "the writing model failed: \(reason). Try again; if it keeps failing, remove the model and download it again."
         }
     }
 }

@@ -77,6 +77,11 @@ public final class SettingsStore {
     public var listDensity: ListDensity {
         didSet { persist(listDensity.rawValue, Keys.listDensity) }
     }
+    /// Conversations of `SummarizeThreadUseCase.automaticMinimumMessages` or more messages are
+    /// summarized when opened (AC-A-06); off, only on request.
+    public var autoSummarize: Bool {
+        didSet { persist(autoSummarize, Keys.autoSummarize) }
+    }
 
     /// The last write that failed, if any; `nil` after a later write succeeds.
     public private(set) var lastPersistenceError: (any Error)?
@@ -104,6 +109,7 @@ public final class SettingsStore {
         remoteImages = load.value(String.self, Keys.remoteImages).flatMap(RemoteImagePolicy.init(rawValue:)) ?? .ask
         theme = load.value(String.self, Keys.theme).flatMap(Theme.init(rawValue:)) ?? .system
         listDensity = load.value(String.self, Keys.listDensity).flatMap(ListDensity.init(rawValue:)) ?? .comfortable
+        autoSummarize = load.value(Keys.autoSummarize) ?? true
         lastPersistenceError = load.firstError
     }
 
@@ -189,6 +195,7 @@ public final class SettingsStore {
         remoteImages = stored.remoteImages
         theme = stored.theme
         listDensity = stored.listDensity
+        autoSummarize = stored.autoSummarize
     }
 
     /// Puts every setting back to its default and forgets every stored value.
@@ -210,6 +217,7 @@ public final class SettingsStore {
         remoteImages = .ask
         theme = .system
         listDensity = .comfortable
+        autoSummarize = true
     }
 
     /// Shows remote images of `address`'s mail from now on.
@@ -242,6 +250,7 @@ public final class SettingsStore {
         static let remoteImages = "remoteImages"
         static let theme = "theme"
         static let listDensity = "listDensity"
+        static let autoSummarize = "autoSummarize"
     }
 
     private func persist<T: Encodable>(_ value: T, _ key: String) {

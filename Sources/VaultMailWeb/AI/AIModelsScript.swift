@@ -33,6 +33,20 @@ enum AIModelsScript {
     if (running) setTimeout(poll, 400);
   }
   if (items().some(el => el.dataset.downloading === "true")) setTimeout(poll, 400);
+  // A switch is saved the moment it changes, and the status line (read aloud) says so.
+  root.querySelectorAll("form[data-autosave]").forEach(form => {
+    form.classList.add("autosave");
+    form.addEventListener("change", async () => {
+      const status = doc.getElementById("ai-status"), token = (doc.querySelector('meta[name="csrf-token"]') || {}).content || "";
+      const say = (text, error) => { status.hidden = false; status.textContent = text; status.classList.toggle("error", !!error); };
+      const body = new URLSearchParams(new FormData(form)); body.set("csrf", token);
+      try {
+        const r = await fetch(form.action, { method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json", "X-CSRF-Token": token } });
+        const reply = await r.json();
+        say(reply.message || (r.ok ? "Saved." : "Not saved."), !r.ok);
+      } catch (err) { say("Not saved: VaultMail did not answer. Is the daemon running?", true); }
+    });
+  });
 })();
 """#
 }

@@ -15,6 +15,8 @@ struct AIModelsView {
     var notice: String?
     var csrf: String
     var display: Pages.Display
+    /// The "summarize when I open" setting (issue 16); nil leaves its section out.
+    var autoSummarize: Bool?
 
     func render() -> String {
         var body = "<header class=\"topbar\"><a class=\"brand\" href=\"/mail\">VaultMail</a><a class=\"tool\" href=\"/settings\">\(Icon.back.svg())<span>Back to the settings</span></a></header>"
@@ -22,8 +24,9 @@ struct AIModelsView {
         if let model = confirmRemoval {
             body += removal(model)
         } else {
-            body += "<h1>On-device AI</h1><p class=\"lead\">Categories and search by meaning run on this computer with a small model. Nothing of your mail leaves it: the model's files are the only thing VaultMail downloads.</p>"
+            body += "<h1>On-device AI</h1><p class=\"lead\">Categories, search by meaning, conversation summaries and suggested replies run on this computer with small models. Nothing of your mail leaves it: the models' files are the only thing VaultMail downloads.</p>"
             body += "<p class=\"notice\" role=\"status\" id=\"ai-status\"\(notice == nil ? " hidden" : "")>\(HTML.escape(notice ?? ""))</p>"
+            if let autoSummarize { body += writing(autoSummarize) }
             body += models.map(item).joined()
             body += "<p>Storage used by models: <strong data-ai-storage>\(Self.size(storageUsed))</strong>, in <code>\(HTML.escape(directory.path))</code>.</p>"
             body += offline()
@@ -31,6 +34,18 @@ struct AIModelsView {
         body += "</div></main>"
         return Pages.document(title: "On-device AI — VaultMail", bodyClass: "app onboarding-page", csrf: csrf, body: body,
                               scripts: [AIModelsScript.asset], display: display)
+    }
+
+    /// Summaries and suggested replies: when conversations are summarized. A form that works
+    /// without the script; with it the switch is saved the moment it changes.
+    private func writing(_ autoSummarize: Bool) -> String {
+        var out = "<section class=\"settings-section\" id=\"writing\" aria-labelledby=\"writing-title\"><h2 id=\"writing-title\">Summaries and suggested replies</h2>"
+        out += "<form method=\"post\" action=\"/settings/ai/writing\" class=\"settings-form\" data-autosave>\(hiddenCSRF)"
+        out += "<div class=\"setting\"><label class=\"switch\" for=\"sw-autoSummarize\"><input type=\"checkbox\" role=\"switch\" id=\"sw-autoSummarize\" name=\"autoSummarize\" value=\"1\""
+        out += "\(autoSummarize ? " checked" : "") aria-describedby=\"sw-autoSummarize-hint\"><span class=\"switch-track\" aria-hidden=\"true\"></span>"
+        out += "<span>Summarize conversations of 3 or more messages when I open them</span></label>"
+        out += "<p class=\"hint-text\" id=\"sw-autoSummarize-hint\">Other conversations have a Summarize button at the top. A summary is written once and kept; new mail in the conversation offers to refresh it. Suggested replies are written when a conversation is opened.</p></div>"
+        return out + "<button class=\"primary save-button\">Save</button></form></section>"
     }
 
     private var hiddenCSRF: String { "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">" }

@@ -18,9 +18,19 @@ extension WebApp {
         router.get("/settings/ai") { request, context -> Response in
             guard let models else { return Self.noModels }
             let query = FormFields(request.uri.query ?? "")
-            return Pages.html(AIModelsView(
+            var view = AIModelsView(
                 models: await models.models(), storageUsed: await models.storageUsed(), directory: models.modelsDirectory,
-                confirmRemoval: nil, notice: query["notice"], csrf: self.csrf(context: context), display: await self.display()).render())
+                confirmRemoval: nil, notice: query["notice"], csrf: self.csrf(context: context), display: await self.display())
+            if self.mail.summaries != nil { view.autoSummarize = await MainActor.run { self.mail.settings.autoSummarize } }
+            return Pages.html(view.render())
+        }
+        router.post("/settings/ai/writing") { request, context -> Response in
+            let on = context.form["autoSummarize"] == "1"
+            await MainActor.run { self.mail.settings.autoSummarize = on }
+            let message = on ? "Saved: conversations of 3 or more messages are summarized when you open them."
+                : "Saved: conversations are summarized when you ask (Summarize)."
+            if request.headers[.accept]?.contains("application/json") == true { return Pages.json("{\"message\":\(ActionOutcome.quote(message))}") }
+            return Pages.redirect("/settings/ai?notice=\(FormFields.encode(message))#writing")
         }
         router.get("/settings/ai/status") { _, _ -> Response in
             guard let models else { return Pages.json("{\"storageUsed\":\"0 bytes\",\"models\":[]}") }

@@ -292,6 +292,30 @@ legend{font-weight:650;padding:0}
 .button-link{display:inline-block;text-decoration:none}
 .danger-button{background:var(--danger)}
 .danger-zone{margin-top:22px;padding-top:12px;border-top:1px solid var(--line)}
+.summary-panel{margin:10px 0 4px;padding:12px 16px;background:var(--pane);border:1px solid var(--line);border-left:4px solid var(--accent);border-radius:10px}
+.summary-panel[data-state=offer]{border-left-width:1px;padding:8px 12px}
+.summary-panel[data-state=stale] .summary-text{color:var(--muted)}
+.summary-title,.replies-title{display:flex;align-items:center;gap:6px;margin:0 0 2px;font-size:15px}
+.summary-title .icon,.replies-title .icon{color:var(--accent)}
+#summary-title:focus{outline:none}
+.summary-by{margin:0 0 6px;color:var(--muted);font-size:13px}
+.summary-text p{margin:0}
+.summary-text ul{margin:0;padding-left:20px}
+.summary-text li+li{margin-top:3px}
+.summary-stale,.summary-offer,.summary-pending,.replies-loading,.replies-ask{display:flex;flex-wrap:wrap;align-items:center;gap:8px;margin:8px 0 0;font-size:14px}
+.summary-offer{margin:0}
+.summary-panel .notice{margin:6px 0 0}
+.summary-pending,.replies-loading{color:var(--muted)}
+html:not(.js) .summary-pending,html:not(.js) .replies-loading,.js .summary-nojs,.js .replies-ask{display:none}
+.spinner{display:inline-block;width:14px;height:14px;border:2px solid var(--line);border-top-color:var(--accent);border-radius:50%;flex:none}
+.smart-replies{margin:16px 0 0;padding:12px 14px;background:var(--pane);border:1px solid var(--line);border-radius:10px}
+.suggestion-list{display:flex;flex-wrap:wrap;gap:8px;list-style:none;margin:8px 0 0;padding:0}
+.suggestion{display:inline-block;max-width:100%;padding:7px 14px;border:1px solid var(--accent);border-radius:999px;color:var(--accent);background:var(--pane);text-decoration:none;font-size:14px;overflow-wrap:anywhere}
+.suggestion:hover{background:var(--hover)}
+.replies-notice{margin:8px 0 0}
+.smart-replies .notice{margin:8px 0 0}
+@media (prefers-reduced-motion:no-preference){.spinner{animation:spin .9s linear infinite}@keyframes spin{to{transform:rotate(360deg)}}}
+@media (prefers-reduced-motion:reduce){.spinner{border-top-color:var(--line);background:var(--accent);transform:scale(.5)}}
 @media (prefers-reduced-motion:no-preference){.toast,.banner{animation:rise .18s ease-out}@keyframes rise{from{opacity:0;transform:translateY(8px)}to{opacity:1;transform:none}}}
 """#
 }

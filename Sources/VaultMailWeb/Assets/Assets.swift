@@ -21,7 +21,8 @@ struct Asset: Sendable {
 
 enum Assets {
     static let stylesheet = Asset(name: "app.css", type: "text/css; charset=utf-8", content: AppStylesheet.css)
-    static let script = Asset(name: "app.js", type: "text/javascript; charset=utf-8", content: AppScript.js)
+    /// The app's script with the conversation's summary and suggested replies (one request, not two).
+    static let script = Asset(name: "app.js", type: "text/javascript; charset=utf-8", content: AppScript.js + "\n" + WritingScript.js)
     static let composeScript = Asset(name: "compose.js", type: "text/javascript; charset=utf-8", content: ComposeScript.js)
     static let settingsScript = Asset(name: "settings.js", type: "text/javascript; charset=utf-8", content: SettingsScript.js)
     static let onboardingScript = Asset(name: "onboarding.js", type: "text/javascript; charset=utf-8", content: OnboardingScript.js)

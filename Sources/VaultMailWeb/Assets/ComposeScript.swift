@@ -262,7 +262,7 @@ enum ComposeScript {
   updateSend();
   const body = field("body");
   if (form.dataset.kind === "new" && !Object.values(recipients).some(r => r.values().length)) $("#to").focus();
-  else { body.focus(); body.setSelectionRange(0, 0); body.scrollTop = 0; }
+  else { const at = Number(body.dataset.cursor) || 0; body.focus(); body.setSelectionRange(at, at); body.scrollTop = 0; }
 })();
 """#
 }

@@ -47,18 +47,31 @@ extension WebApp {
         case .new:
             break
         }
+        // A suggested reply (or any text given): above the quote and the signature, cursor after it.
+        var cursor = 0
+        if kind != .draft, let given = query["body"].map(Self.prefill), !given.isEmpty {
+            content.body = given + (content.body.isEmpty ? "" : content.body.hasPrefix("\n") ? content.body : "\n\n" + content.body)
+            cursor = given.utf16.count
+        }
         if kind == .new {
             content.to = query.all("to").flatMap(EmailAddress.split)
             content.subject = query["subject"] ?? content.subject
-            if content.body.isEmpty, let signature = signatures[content.accountId], !signature.isEmpty {
-                content.body = "\n\n" + ComposeTemplate.signatureBlock(signature)
+            if content.body.isEmpty || cursor == content.body.utf16.count, let signature = signatures[content.accountId], !signature.isEmpty {
+                content.body += "\n\n" + ComposeTemplate.signatureBlock(signature)
             }
         }
         var view = ComposerView(
             kind: kind, content: content, accounts: accounts, attachments: attachments, forwarded: forwarded,
             sizeLimit: await mail.compose.sizeLimit(accountId: content.accountId), problem: problem, returnTo: returnTo, csrf: csrf)
         view.display = await display()
+        view.cursor = cursor
         return Pages.html(view.render())
+    }
+
+    /// Text given for the body (`body=`): line breaks as the textarea keeps them, at most 4,000 characters.
+    static func prefill(_ text: String) -> String {
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        return String(lines.trimmingCharacters(in: .whitespacesAndNewlines).prefix(4000))
     }
 
     /// The account a new message is written from: the one asked for, else the one whose

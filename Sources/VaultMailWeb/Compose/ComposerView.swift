@@ -24,6 +24,8 @@ struct ComposerView {
     var returnTo: String
     var csrf: String
     var display = Pages.Display()
+    /// Where the cursor starts in the body (after text given with the address, else at the top).
+    var cursor = 0
 
     var heading: String {
         switch kind {
@@ -56,7 +58,7 @@ struct ComposerView {
         body += "<button type=\"button\" class=\"link-button\" id=\"show-copies\"\(showCopies ? " hidden" : "") aria-controls=\"copies\" aria-expanded=\"false\">Add Cc or Bcc</button>"
         body += "<div class=\"field\"><label for=\"subject\">Subject</label><input id=\"subject\" name=\"subject\" type=\"text\" value=\"\(HTML.escape(content.subject))\" autocomplete=\"off\"></div>"
         body += "<div class=\"field body-field\"><label for=\"body\" class=\"visually-hidden\">Message</label>"
-        body += "<textarea id=\"body\" name=\"body\" rows=\"16\" spellcheck=\"true\" aria-describedby=\"format-hint\">\(HTML.escape(content.body))</textarea></div>"
+        body += "<textarea id=\"body\" name=\"body\" rows=\"16\" spellcheck=\"true\" aria-describedby=\"format-hint\" data-cursor=\"\(cursor)\">\(HTML.escape(content.body))</textarea></div>"
         body += "<div class=\"compose-options\"><label class=\"check\"><input type=\"checkbox\" name=\"markdown\" value=\"1\"\(content.markdown ? " checked" : "")>"
         body += " Format with Markdown</label><span class=\"hint-text\" id=\"format-hint\">Plain text is sent as you write it; with Markdown, **bold**, lists and links are also sent formatted.</span></div>"
         body += attachmentSection()

@@ -29,6 +29,13 @@ struct ConversationView {
     var imagesNever = false
     /// The category of the conversation's newest email, who decided and why (the category bar).
     var categoryDecision: CategoryDecision?
+    /// The summary at the top (AC-A-06); nil where no summaries are written.
+    var summary: SummaryPanel?
+    /// Suggested replies to the latest message when they were asked for without the script
+    /// (`&replies=1`); `.loading` lets the script stream them in.
+    var replies: ReplySuggestionsView.State = .loading
+    /// Suggested replies are offered (AC-A-05).
+    var offersReplies = false
 
     /// The conversation's version, so a live page reloads it only when what it shows changed
     /// (new mail, star, mute, a VIP sender, images let in; not read state, which opening it changes).
@@ -52,9 +59,9 @@ struct ConversationView {
         out += "<p class=\"conv-meta\">\(thread.messageCount) message\(thread.messageCount == 1 ? "" : "s")\(isMuted ? " · muted" : "")</p>"
         out += actions()
         out += CategoryBar(threadId: thread.id, decision: categoryDecision).render()
-        out += "</header><ol class=\"messages\">"
+        out += "</header>" + (summary?.render() ?? "") + "<ol class=\"messages\">"
         for message in messages { out += render(message) }
-        out += "</ol>" + replyBar() + "</form></article>"
+        out += "</ol>" + suggestedReplies() + replyBar() + "</form></article>"
         return out
     }
 
@@ -80,6 +87,14 @@ struct ConversationView {
         return "<nav class=\"reply-bar\" aria-label=\"Answer the latest message\">" + Self.answers.map { answer in
             "<a class=\"tool\" href=\"\(HTML.escape(Self.composeURL(answer.kind, email: email.id, returnTo: here)))\" title=\"\(answer.label) (\(answer.key))\" data-compose=\"\(answer.kind.rawValue)\">\(answer.icon.svg())<span>\(answer.label)</span></a>"
         }.joined() + "</nav>"
+    }
+
+    /// Suggested replies to the latest message, above the reply bar.
+    private func suggestedReplies() -> String {
+        guard offersReplies, let email = answerable else { return "" }
+        // The user wrote last: nothing to answer, unless they asked.
+        if case .loading = replies, me.contains(email.fromAddress.lowercased()) { return "" }
+        return ReplySuggestionsView(threadId: thread.id, emailId: email.id, state: replies, here: here).render()
     }
 
     /// The same for one message, in its header.

@@ -104,7 +104,9 @@ extension WebApp {
         if let threadId = query["t"] {
             switch await screen.conversation(threadId, mailbox: mailbox, category: list.category, context: context,
                                              imagesFor: query["images"], csrf: csrf, dates: dates, opening: true) {
-            case .shown(let view): conversation = view
+            case .shown(var view):
+                if query["replies"] == "1" { view.replies = await suggestedReplies(threadId: threadId) }
+                conversation = view
             case .missing(let message): problem = message
             }
         }

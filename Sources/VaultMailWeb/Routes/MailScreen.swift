@@ -144,10 +144,13 @@ struct MailScreen {
         let account = context.accounts.first { $0.id == thread.accountId }
         let targets = moveTargets(account, context, excluding: mailbox.folderId)
         let decision = try? await mail.categories?.decision(emailId: emails[emails.count - 1].id)
-        return .shown(ConversationView(thread: thread, messages: messages, mailbox: mailbox, category: category,
-                                       isMuted: settings.0.contains(thread.id), vips: settings.1, me: context.me,
-                                       moveTargets: targets, csrf: csrf, dates: dates, imagesNever: settings.3 == .never,
-                                       categoryDecision: decision ?? nil))
+        var view = ConversationView(thread: thread, messages: messages, mailbox: mailbox, category: category,
+                                    isMuted: settings.0.contains(thread.id), vips: settings.1, me: context.me,
+                                    moveTargets: targets, csrf: csrf, dates: dates, imagesNever: settings.3 == .never,
+                                    categoryDecision: decision ?? nil)
+        view.summary = await summaryPanel(threadId: thread.id, messageCount: emails.count)
+        view.offersReplies = mail.replySuggestions != nil
+        return .shown(view)
     }
 
     private func markRead(_ thread: EmailThread) {
