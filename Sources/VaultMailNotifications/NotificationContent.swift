@@ -41,11 +41,14 @@ public struct NotificationContent: Sendable, Hashable {
     public var interruptionLevel: NotificationInterruptionLevel
     /// When the mail arrived, so a thread's group shows its newest mail on top.
     public var date: Date?
+    /// Short replies the user can send with one action (issue 16, AC-A-05), where the
+    /// notification server shows actions; added once they are written.
+    public var suggestedReplies: [String]
 
     public init(title: String, subtitle: String, body: String, sound: NotificationSound = .default,
                 categoryIdentifier: String = AppConstants.notificationCategoryEmail, threadIdentifier: String,
                 userInfo: NotificationUserInfo, interruptionLevel: NotificationInterruptionLevel = .active,
-                date: Date? = nil) {
+                date: Date? = nil, suggestedReplies: [String] = []) {
         self.title = title
         self.subtitle = subtitle
         self.body = body
@@ -55,6 +58,7 @@ public struct NotificationContent: Sendable, Hashable {
         self.userInfo = userInfo
         self.interruptionLevel = interruptionLevel
         self.date = date
+        self.suggestedReplies = suggestedReplies
     }
 }
 

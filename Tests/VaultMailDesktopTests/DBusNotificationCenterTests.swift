@@ -128,6 +128,31 @@ struct DBusNotificationCenterTests {
         #expect(await desktop.compose.sent == ["draft-1"])
     }
 
+    @Test("Issue 16: suggested replies are buttons after Reply, and pressing one sends its text as the reply")
+    func suggestedReplies() async throws {
+        let desktop = try await DesktopFixture()
+        let email = try await desktop.email(1, thread: "T-s", from: "grace@example.com", subject: "Lunch?")
+        await desktop.sync([email])
+        let first = try await desktop.notifyCall()
+        var request = NotificationContentBuilder.request(for: email)
+        request.content.suggestedReplies = ["Yes, noon works for me.", "Sorry, I can't make it tomorrow; could we find another day this week?"]
+        request.content.sound = .none
+        try await desktop.center.add(request)
+        let call = try await desktop.notifyCall(2)
+        #expect(call["replaces_id"] as? Int == first["id"] as? Int, "shown again in place")
+        #expect((call["actions"] as? [String])?.suffix(6) == [
+            "inline-reply", "Reply", "reply-suggestion-0", "↩ Yes, noon works for me.",
+            "reply-suggestion-1", "↩ Sorry, I can't make it tomorrow; could we find…",
+        ])
+        let hints = try #require(call["hints"] as? [String: [String: Any]])
+        #expect(hints["suppress-sound"]?["value"] as? Bool == true)
+        try await desktop.server!.emitAction(id: UInt32(call["id"] as! Int), key: "reply-suggestion-0")
+        #expect(try await desktop.waitForOutcome() == .replied(draftId: "draft-1"))
+        let draft = try #require(await desktop.compose.drafts.first)
+        #expect(draft.bodyPlain == "Yes, noon works for me.")
+        #expect(draft.toAddresses == ["grace@example.com"])
+    }
+
     @Test("Without inline-reply, Reply is an ordinary action and the response asks to compose")
     func replyWithoutInline() async throws {
         let desktop = try await DesktopFixture(capabilities: ["actions", "body"])

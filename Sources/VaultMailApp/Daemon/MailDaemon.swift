@@ -66,7 +66,15 @@ public final class MailDaemon {
         let settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
         let sending = MailSending(database: database, settings: settings, secret: { try await accountCredentials.secret(for: $0) })
         let center = DBusNotificationCenter(configuration: options.desktop, settings: settings)
-        let app = await AppDependencies(database: database, center: center, composeEmail: sending.compose,
+        // Summaries and suggested replies (issue 16): the generative model, loaded on first use;
+        // a new mail's notification gains buttons with the replies it writes.
+        let generator = AppDependencies.textGenerator(library: AppDependencies.modelManager(home: home))
+        let replies = SmartReplyUseCase(emails: services.emails, accounts: GRDBAccountRepository(database: database),
+                                        generator: generator, embedder: nil, semanticIndex: nil, replyHistory: nil)
+        let suggestingCenter = ReplySuggestingNotificationCenter(base: center) { threadId in
+            await ReplySuggestingNotificationCenter.modelReplies(replies, threadId: threadId)
+        }
+        let app = await AppDependencies(database: database, center: suggestingCenter, composeEmail: sending.compose,
                                         emailRepository: services.emails, settingsStore: settings)
         let opener = ThreadOpener(command: options.openCommand ?? (options.webPort != nil ? ThreadOpener.webCommand : ThreadOpener.defaultCommand),
                                   home: home.directory.path)
@@ -89,8 +97,6 @@ public final class MailDaemon {
             }
         }
         let web = try options.webPort.map { port in
-            // Summaries and suggested replies (issue 16): the generative model, loaded on first use.
-            let generator = AppDependencies.textGenerator(library: AppDependencies.modelManager(home: home))
             var mail = app.webMail(compose: sending.compose, credentials: credentials, textEmbedder: embedder,
                                    textGenerator: generator) { await center.status() }
             mail.aiModels = AppDependencies.modelAdministration(

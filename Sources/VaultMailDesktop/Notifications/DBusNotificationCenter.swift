@@ -261,6 +261,10 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
             case "ActionInvoked":
                 let key = signal.arguments.dropFirst().first?.stringValue ?? ""
                 guard key != FreedesktopNotification.inlineReplyKey else { return }
+                if let suggestion = FreedesktopNotification.suggestion(for: key, in: newest.content) {
+                    await respond(AppConstants.notificationActionReply, newest, text: suggestion)
+                    return
+                }
                 let action = key == FreedesktopNotification.defaultActionKey ? NotificationResponse.defaultActionIdentifier : key
                 await respond(action, newest, text: nil)
             case "NotificationReplied":

@@ -12,6 +12,10 @@ struct FreedesktopNotification {
     static let defaultActionKey = "default"
     /// KDE's action key that asks the server for a text field (`inline-reply` capability).
     static let inlineReplyKey = "inline-reply"
+    /// The action key of the suggested reply at an index: "reply-suggestion-0" sends the first.
+    static let suggestionKeyPrefix = "reply-suggestion-"
+    /// The longest label of a suggested reply's button.
+    static let suggestionLabelLength = 48
 
     struct Options {
         var appName: String
@@ -40,15 +44,16 @@ struct FreedesktopNotification {
             .string(options.appIcon),
             .string(content.title),
             .string(lines.joined(separator: "\n")),
-            .stringArray(actions(capabilities: options.capabilities)),
+            .stringArray(actions(capabilities: options.capabilities, suggestions: content.suggestedReplies)),
             .vardict(hints(for: content, options: options)),
             .int32(-1),
         ]
     }
 
     /// Action keys and labels, in pairs: the default click opens the thread; Reply is an
-    /// inline text field where the server offers one, else an ordinary button.
-    static func actions(capabilities: Set<String>) -> [String] {
+    /// inline text field where the server offers one, else an ordinary button; each suggested
+    /// reply is a button that sends it.
+    static func actions(capabilities: Set<String>, suggestions: [String] = []) -> [String] {
         guard capabilities.contains("actions") else { return [] }
         var actions = [
             defaultActionKey, "Open",
@@ -59,7 +64,25 @@ struct FreedesktopNotification {
         actions += capabilities.contains("inline-reply")
             ? [inlineReplyKey, "Reply"]
             : [AppConstants.notificationActionReply, "Reply"]
+        for (index, text) in suggestions.enumerated() {
+            actions += [suggestionKeyPrefix + String(index), "↩ " + label(text)]
+        }
         return actions
+    }
+
+    /// A suggested reply shortened to a button's width, at a word.
+    static func label(_ text: String) -> String {
+        guard text.count > suggestionLabelLength else { return text }
+        let head = text.prefix(suggestionLabelLength - 1)
+        let cut = head.lastIndex(of: " ").map { head[..<$0] } ?? head
+        return cut.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)) + "…"
+    }
+
+    /// The text of the suggested reply an action key sends, nil for any other key.
+    static func suggestion(for key: String, in content: NotificationContent) -> String? {
+        guard key.hasPrefix(suggestionKeyPrefix), let index = Int(key.dropFirst(suggestionKeyPrefix.count)),
+              content.suggestedReplies.indices.contains(index) else { return nil }
+        return content.suggestedReplies[index]
     }
 
     static func hints(for content: NotificationContent, options: Options) -> [(String, DBusValue)] {
