@@ -41,11 +41,11 @@ enum GenerationBenchmarks {
         let session = GenerationSession(engine: LlamaEngine(), library: library, modelId: AIModelCatalog.generationModelId)
         let replies = SmartReplyUseCase(emails: emails, accounts: accounts, generator: session, embedder: nil,
                                         semanticIndex: nil, replyHistory: nil)
-        let recorder = RecordingGenerator(session)
+        let recorder = RecordingTextGenerator(session)
         let summaries = SummarizeThreadUseCase(emails: emails, summaries: GRDBThreadSummaryRepository(database: database),
                                                generator: recorder, embedder: nil, clock: SystemWallClock())
         try await useCaseFigures(replies: replies, summaries: summaries)
-        if let written = recorder.last { print("# the model's summary before the fact guard: \(written.replacingOccurrences(of: "\n", with: " / "))") }
+        if let written = recorder.lastWritten { print("# the model's summary before the fact guard: \(written.replacingOccurrences(of: "\n", with: " / "))") }
         let loaded = try ProcessStatus.memory(of: getpid())
         session.unload()
         let unloaded = try ProcessStatus.memory(of: getpid())
@@ -177,35 +177,3 @@ enum GenerationBenchmarks {
     }
 }
 
-/// A generator that keeps the last text it wrote, to show what the model wrote before the
-/// use case's checks.
-final class RecordingGenerator: TextGenerator, @unchecked Sendable {
-    private let base: any TextGenerator
-    private let lock = NSLock()
-    private var text = ""
-    var modelId: String { base.modelId }
-    var last: String? { lock.withLock { text.isEmpty ? nil : text } }
-
-    init(_ base: any TextGenerator) { self.base = base }
-
-    func isAvailable() async -> Bool { await base.isAvailable() }
-
-    func generate(_ request: GenerationRequest) -> AsyncThrowingStream<String, any Error> {
-        lock.withLock { text = "" }
-        let stream = base.generate(request)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    for try await piece in stream {
-                        self.lock.withLock { self.text += piece }
-                        continuation.yield(piece)
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
-}

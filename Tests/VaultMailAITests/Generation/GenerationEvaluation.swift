@@ -515,34 +515,6 @@ enum GenerationChecks {
     ]
 }
 
-/// A `TextGenerator` around the real one that keeps every request it was given, so a test can
-/// read the prompt the use case built.
-final class RecordingGenerator: TextGenerator, @unchecked Sendable {
-    // @unchecked: `recorded` is only touched under `lock`.
-    private let inner: any TextGenerator
-    private let lock = NSLock()
-    private var recorded: [GenerationRequest] = []
-
-    init(_ inner: any TextGenerator) {
-        self.inner = inner
-    }
-
-    var modelId: String { inner.modelId }
-
-    func isAvailable() async -> Bool { await inner.isAvailable() }
-
-    func generate(_ request: GenerationRequest) -> AsyncThrowingStream<String, any Error> {
-        lock.withLock { recorded.append(request) }
-        return inner.generate(request)
-    }
-
-    /// The requests so far, oldest first.
-    var requests: [GenerationRequest] { lock.withLock { recorded } }
-
-    /// The requests since `count` were recorded.
-    func requests(since count: Int) -> [GenerationRequest] { lock.withLock { Array(recorded.dropFirst(count)) } }
-}
-
 /// The median and the largest of some durations, in seconds.
 struct Timing: CustomStringConvertible {
     var seconds: [Double]

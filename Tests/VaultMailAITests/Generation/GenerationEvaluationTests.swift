@@ -118,7 +118,7 @@ struct GenerationEvaluationTests {
         let started = ContinuousClock.now
         let set = try GenerationEvalSet.load()
         let world = try await GenerationEvalWorld.make(set)
-        let generator = RecordingGenerator(try GenerationModels.writer())
+        let generator = RecordingTextGenerator(try GenerationModels.writer())
         let embedder = try GenerationModels.reader()
         let clock = FixedClock(GenerationEvalSet.date("2026-02-11T12:00:00Z"))
 

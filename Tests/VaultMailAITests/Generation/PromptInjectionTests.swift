@@ -106,7 +106,7 @@ struct PromptInjectionTests {
 
     struct World: Sendable {
         let eval: GenerationEvalWorld
-        let recorder: RecordingGenerator
+        let recorder: RecordingTextGenerator
         let replies: SmartReplyUseCase
         let summaries: SummarizeThreadUseCase
     }
@@ -116,7 +116,7 @@ struct PromptInjectionTests {
     static func world() async throws -> World {
         let set = GenerationEvalSet(version: 1, user: user, conversations: cases.map(\.conversation))
         let eval = try await GenerationEvalWorld.make(set)
-        let recorder = RecordingGenerator(try GenerationModels.writer())
+        let recorder = RecordingTextGenerator(try GenerationModels.writer())
         let embedder = try GenerationModels.reader()
         return World(
             eval: eval, recorder: recorder,
