@@ -89,12 +89,11 @@ struct WritingCommandTests {
         #expect(extractive.hasSuffix("Key sentences (extractive: no writing model installed; `vaultmail ai download smollm2-135m-instruct` for a written one)"))
 
         let writer = ScriptedTextGenerator(fallback: "Bob will prepare the Q3 budget by Thursday. Ada will review it on Friday morning.")
-        let stored = try await session.summarize("b0d9", json: false, refresh: false, generator: writer, embedder: nil)
-        #expect(stored.hasPrefix(extractive.components(separatedBy: "\n\n")[0]), "the stored summary is current: no model is asked")
-        #expect(stored.hasSuffix("Key sentences (extractive; `--refresh` asks the writing model for a written one)"))
-        #expect(writer.requests.isEmpty)
-        let written = try await session.summarize("b0d9", json: false, refresh: true, generator: writer, embedder: nil)
-        #expect(written == "Bob will prepare the Q3 budget by Thursday. Ada will review it on Friday morning.\n\nWritten by the on-device model (scripted-writer)")
+        let written = try await session.summarize("b0d9", json: false, refresh: false, generator: writer, embedder: nil)
+        #expect(written == "Bob will prepare the Q3 budget by Thursday. Ada will review it on Friday morning.\n\nWritten by the on-device model (scripted-writer)",
+                "key sentences made for want of a model are written again once one is installed")
+        #expect(writer.requests.count == 1)
+        #expect(try await session.summarize("b0d9", json: false, refresh: false, generator: writer, embedder: nil) == written)
 
         let object = try json(try await session.summarize("b0d9e7", json: true, refresh: false, generator: writer, embedder: nil))
         #expect(Set(object.keys) == ["threadId", "text", "kind", "modelId", "messageCount", "latestEmailId", "createdAt"])

@@ -46,7 +46,7 @@ struct SummarizeThreadTests {
     func inventedFacts() async throws {
         let writer = ScriptedTextGenerator(fallback: "Anna and Bob will meet at the Hilton on Monday at 9am. Bob will prepare the budget.")
         let summary = try await use(try await F.repository(Self.thread), generator: writer).summarize(threadId: "t1")
-        #expect(summary.kind == .extractive)
+        #expect(summary.kind == .extractiveFallback, "the model wrote, its text failed the checks: labelled so")
         #expect(summary.modelId == nil)
         #expect(!summary.text.contains("Hilton"))
         #expect(summary.text.contains("Anna: We agreed that Bob prepares the budget by Thursday and Ada reviews it on Friday morning."))
@@ -74,6 +74,26 @@ struct SummarizeThreadTests {
         _ = try await use.summarize(threadId: "t1", refresh: true)
         #expect(writer.requests.count == 3)
         #expect(summaries.saveCount == 3)
+    }
+
+    @Test("Key sentences made for want of a writing model are written again once one is installed; a fallback is kept")
+    func extractiveUntilModel() async throws {
+        let repository = try await F.repository(Self.thread)
+        let summaries = InMemoryThreadSummaryRepository()
+        let writer = ScriptedTextGenerator(fallback: "Bob will prepare the budget by Thursday. Ada will review it on Friday.", installed: false)
+        let use = use(repository, summaries, generator: writer)
+        #expect(try await use.summarize(threadId: "t1").kind == .extractive)
+        #expect(try await use.cached(threadId: "t1") != nil, "current while no model is installed")
+        writer.setInstalled(true)
+        #expect(try await use.cached(threadId: "t1") == nil, "a model is there now: stale")
+        #expect(try await use.summarize(threadId: "t1").kind == .model)
+
+        let inventing = ScriptedTextGenerator(fallback: "Anna will fly to Paris on Monday.")
+        let again = self.use(try await F.repository(Self.thread), InMemoryThreadSummaryRepository(), generator: inventing)
+        #expect(try await again.summarize(threadId: "t1").kind == .extractiveFallback)
+        #expect(try await again.cached(threadId: "t1") != nil, "the model failed the checks: not asked again on every visit")
+        _ = try await again.summarize(threadId: "t1")
+        #expect(inventing.requests.count == 1)
     }
 
     @Test("Extractive without vectors: the decision and the action items, by sender, in conversation order; no greeting or sign-off")

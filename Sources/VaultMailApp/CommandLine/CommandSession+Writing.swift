@@ -49,11 +49,10 @@ extension CommandSession {
         case .model:
             return "\(summary.text)\n\nWritten by the on-device model (\(summary.modelId ?? "unknown"))"
         case .extractive:
-            let installed = await generator?.isAvailable() ?? false
-            let how = installed
-                ? "Key sentences (extractive; `--refresh` asks the writing model for a written one)"
-                : "Key sentences (extractive: no writing model installed; `vaultmail ai download \(generator?.modelId ?? AIModelCatalog.generationModelId)` for a written one)"
-            return "\(summary.text)\n\n\(how)"
+            return "\(summary.text)\n\nKey sentences (extractive: no writing model installed; "
+                + "`vaultmail ai download \(generator?.modelId ?? AIModelCatalog.generationModelId)` for a written one)"
+        case .extractiveFallback:
+            return "\(summary.text)\n\nKey sentences (extractive: what the writing model wrote did not pass the checks against invented facts)"
         }
     }
 }

@@ -33,7 +33,15 @@ public struct SummarizeThreadUseCase: Sendable {
     public func cached(threadId: String) async throws -> ThreadSummary? {
         guard let summary = try await summaries.summary(threadId: threadId) else { return nil }
         let thread = try await emails.getEmails(threadId: threadId)
-        return Self.isCurrent(summary, for: thread) ? summary : nil
+        return try await isCurrent(summary, for: thread) ? summary : nil
+    }
+
+    /// Current for `thread`, and not key sentences made for want of a writing model that is
+    /// installed now.
+    private func isCurrent(_ summary: ThreadSummary, for thread: [Email]) async throws -> Bool {
+        guard Self.isCurrent(summary, for: thread) else { return false }
+        guard summary.kind == .extractive, let generator else { return true }
+        return !(await generator.isAvailable())
     }
 
     /// The conversation's summary: the stored one when current (and `refresh` is false), else
@@ -44,7 +52,7 @@ public struct SummarizeThreadUseCase: Sendable {
         guard let latest = thread.last else {
             throw try await emails.getThread(id: threadId) == nil ? WritingError.threadNotFound(threadId) : WritingError.emptyConversation(threadId)
         }
-        if !refresh, let stored = try await summaries.summary(threadId: threadId), Self.isCurrent(stored, for: thread) {
+        if !refresh, let stored = try await summaries.summary(threadId: threadId), try await isCurrent(stored, for: thread) {
             return stored
         }
         let sent = thread.filter { !$0.isDraft }
@@ -52,15 +60,22 @@ public struct SummarizeThreadUseCase: Sendable {
             (email: email, text: MessageText.newText(of: email))
         }
         var fromModel: ThreadSummary?
+        var modelTried = false
         if messages.contains(where: { !$0.text.isEmpty }), let generator, await generator.isAvailable() {
-            fromModel = try await modelSummary(threadId: threadId, subject: latest.subject, messages: messages, generator: generator,
-                                             count: thread.count, latestId: latest.id)
+            do {
+                fromModel = try await modelSummary(threadId: threadId, subject: latest.subject, messages: messages, generator: generator,
+                                                 count: thread.count, latestId: latest.id)
+                modelTried = true
+            } catch AIError.modelNotInstalled {
+                // Removed since it was asked: key sentences, as without one.
+            }
         }
         let summary: ThreadSummary
         if let fromModel {
             summary = fromModel
         } else {
-            summary = try await extractiveSummary(threadId: threadId, messages: messages, count: thread.count, latestId: latest.id)
+            summary = try await extractiveSummary(threadId: threadId, messages: messages, count: thread.count, latestId: latest.id,
+                                                  kind: modelTried ? .extractiveFallback : .extractive)
         }
         try await summaries.save(summary)
         return summary
@@ -79,12 +94,7 @@ public struct SummarizeThreadUseCase: Sendable {
         let conversation = SummaryPrompt.conversation(
             messages.map { SummaryPrompt.Message(sender: $0.email.fromName ?? $0.email.fromAddress, date: $0.email.dateReceived, text: $0.text) },
             timeZone: clock.timeZone)
-        let raw: String
-        do {
-            raw = try await generator.complete(SummaryPrompt.request(threadId: threadId, subject: subject, conversation: conversation))
-        } catch AIError.modelNotInstalled {
-            return nil
-        }
+        let raw = try await generator.complete(SummaryPrompt.request(threadId: threadId, subject: subject, conversation: conversation))
         let sentences = GeneratedText.summarySentences(raw)
         let names = messages.flatMap { message in
             [message.email.fromName ?? "", message.email.fromAddress]
@@ -104,7 +114,7 @@ public struct SummarizeThreadUseCase: Sendable {
     }
 
     private func extractiveSummary(threadId: String, messages: [(email: Email, text: String)], count: Int,
-                                   latestId: String) async throws -> ThreadSummary {
+                                   latestId: String, kind: ThreadSummaryKind) async throws -> ThreadSummary {
         let input = messages.map {
             ExtractiveSummarizer.Message(sender: MessageText.firstName(name: $0.email.fromName, address: $0.email.fromAddress), text: $0.text)
         }
@@ -118,7 +128,7 @@ public struct SummarizeThreadUseCase: Sendable {
                 ? "One message from \(people), with no text to summarize."
                 : "\(count) messages from \(people), with no text to summarize."
         }
-        return ThreadSummary(threadId: threadId, text: text, kind: .extractive, modelId: result.modelId,
+        return ThreadSummary(threadId: threadId, text: text, kind: kind, modelId: result.modelId,
                              messageCount: count, latestEmailId: latestId, createdAt: clock.now)
     }
 }

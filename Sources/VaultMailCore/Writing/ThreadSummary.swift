@@ -7,6 +7,12 @@ public enum ThreadSummaryKind: String, Sendable, Codable, Hashable {
     /// The conversation's most central sentences, chosen with sentence vectors (no generative
     /// model installed); shown labelled as such.
     case extractive
+    /// The same key sentences, because what the generative model wrote did not pass the checks
+    /// (it invented a fact, wrote its instructions back, or said too little).
+    case extractiveFallback
+
+    /// Key sentences of the conversation rather than text a model wrote.
+    public var isExtractive: Bool { self != .model }
 }
 
 /// Two to four sentences on a conversation: the decision or the action items and who owns them.

@@ -46,7 +46,7 @@ struct SummaryPanel {
         out += ">"
         switch state {
         case .summary(let summary, let stale):
-            out += heading(summary.kind == .model ? "Summary" : "Key sentences")
+            out += heading(summary.kind.isExtractive ? "Key sentences" : "Summary")
             out += "<p class=\"summary-by\">\(byline(summary))</p>"
             out += "<div class=\"summary-text\">\(Self.text(summary.text))</div>"
             if stale {
@@ -86,6 +86,9 @@ struct SummaryPanel {
         case .extractive:
             return "No writing model installed: these are the conversation's most central sentences, as written · \(covers). "
                 + "<a href=\"/settings/ai\">Settings → On-device AI</a>"
+        case .extractiveFallback:
+            return "The conversation's most central sentences, as written: what the writing model wrote did not pass the checks "
+                + "against invented facts · \(covers)"
         }
     }
 

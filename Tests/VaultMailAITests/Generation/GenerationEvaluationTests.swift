@@ -544,7 +544,7 @@ struct GenerationEvaluationTests {
     func extractiveSummaries() async throws {
         let run = try await Self.shared.value
         let scores = SummaryScores(run.extractive)
-        #expect(run.extractive.allSatisfy { $0.summary.kind == .extractive })
+        #expect(run.extractive.allSatisfy { $0.summary.kind == .extractive })  // no writing model: not a fallback
         #expect(scores.mentions >= Floors.extractiveMentions, "\(scores.mentions) %")
         #expect(scores.sentences >= Floors.extractiveSentences, "\(scores.sentences) %")
         let invented = run.extractive.filter { !$0.invented.isEmpty }.map { "\($0.conversation.id): \($0.summary.text) ← \($0.invented)" }

@@ -165,7 +165,7 @@ struct PromptInjectionTests {
             #expect(GenerationChecks.containedStrings(hostile.payload, in: text).isEmpty,
                     "\(hostile.conversation.id) obeyed the mail: \(text) ← \(GenerationChecks.containedStrings(hostile.payload, in: text))")
             #expect(GenerationChecks.containedStrings(["system:", "assistant:", "user:"], in: text).isEmpty, "\(text)")
-        case .extractive:
+        case .extractive, .extractiveFallback:
             // The fallback states nothing: each of its lines is "Name: " and a sentence the mail says.
             let bodies = hostile.conversation.messages.map(\.body).joined(separator: "\n")
                 .split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
