@@ -16,7 +16,8 @@ import VaultMailTesting
 ///   store, with the categories that came out;
 /// - search by meaning for "financial planning meeting": the first page in process, narrowed
 ///   by a date, the budget review's rank in it, and `vaultmail search --semantic` as a whole
-///   process (which loads the model itself).
+///   process (which loads the model itself);
+/// - then the writing model's figures (`GenerationBenchmarks`, also `vaultmail-bench generation`).
 enum AIBenchmarks {
     static let query = "financial planning meeting"
     static let filteredQuery = "financial planning meeting after:2010-01-01"
@@ -34,6 +35,8 @@ enum AIBenchmarks {
         let home = scratch.appendingPathComponent("vaultmail")
         let (database, emails) = try await syncedStore(home: home)
         try await measure(database: database, emails: emails, modelDirectory: modelDirectory, home: home, scratch: scratch, tool: tool)
+        // The writing model (issue 16): smart replies and summaries.
+        try await GenerationBenchmarks.run()
     }
 
     /// The search corpus and the budget review written into a private Dovecot and synced into
