@@ -122,7 +122,7 @@ extension CommandSession {
     }
 
     private static func row(_ id: String, _ state: String, _ size: String, _ purpose: String, _ licence: String, _ name: String) -> String {
-        [ThreadRow.pad(id, 18), ThreadRow.pad(state, 15), ThreadRow.pad(size, 9), ThreadRow.pad(purpose, 10), ThreadRow.pad(licence, 11), name]
+        [ThreadRow.pad(id, 21), ThreadRow.pad(state, 15), ThreadRow.pad(size, 9), ThreadRow.pad(purpose, 10), ThreadRow.pad(licence, 11), name]
             .joined(separator: " ")
     }
 }
