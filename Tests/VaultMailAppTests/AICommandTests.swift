@@ -45,7 +45,9 @@ struct AICommandTests {
         #expect(status.contains("Installed:     none"))
         #expect(status.contains("categories and search by meaning: off. Download a model to enable categories and search by meaning: run `vaultmail ai download all-minilm-l6-v2`"))
         let table = try session.aiModels()
-        #expect(table.contains("all-minilm-l6-v2   not installed   91.1 MB   embedding  Apache-2.0  all-MiniLM-L6-v2"))
+        #expect(table.contains("all-minilm-l6-v2      not installed   91.1 MB   embedding  Apache-2.0  all-MiniLM-L6-v2"))
+        #expect(table.contains("smollm2-135m-instruct not installed   98.4 MB   generation Apache-2.0  SmolLM2-135M-Instruct (Q4_1)"))
+        #expect(status.contains("smart replies and summaries: off. Download a model to enable smart replies and summaries"))
     }
 
     @Test("download, status, models, remove and install from a folder, end to end against a local server")

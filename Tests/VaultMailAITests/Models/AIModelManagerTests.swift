@@ -20,8 +20,9 @@ struct AIModelManagerTests {
         #expect(!entry.isDownloading)
         #expect(bed.manager.installedDirectory(for: ModelTestBed.modelId) == nil)
         #expect(bed.manager.storageUsed() == 0)
-        #expect(AIModelManager(directory: bed.directory).availableModels().map(\.id) == [AIModelCatalog.embeddingModelId],
-                "the shipped catalog lists the sentence model")
+        #expect(AIModelManager(directory: bed.directory).availableModels().map(\.id)
+                    == [AIModelCatalog.embeddingModelId, AIModelCatalog.generationModelId],
+                "the shipped catalog lists the sentence model and the writing model")
     }
 
     @Test("A download reports progress rising to exactly 1, checks every file and installs the model")
