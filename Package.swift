@@ -41,6 +41,7 @@ let package = Package(
             dependencies: [
                 "VaultMailCore", "VaultMailNotifications", "VaultMailStore", "VaultMailDesktop",
                 "VaultMailSync", "VaultMailIMAP", "VaultMailMIME", "VaultMailWeb", "VaultMailMarkdown", "VaultMailAI",
+                "VaultMailOAuth",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -89,6 +90,8 @@ let package = Package(
         // .pc file carries `-specs=...`, which SwiftPM rejects. Imported only by VaultMailIMAP.
         .systemLibrary(name: "CEtPan", path: "Sources/CEtPan"),
         .target(name: "VaultMailIMAP", dependencies: ["VaultMailCore", "CEtPan"]),
+        // OAuth2 sign-in (issue 19): the loopback redirect listener, the token endpoint over URLSession, xdg-open.
+        .target(name: "VaultMailOAuth", dependencies: ["VaultMailCore"]),
         .executableTarget(
             name: "vaultmail",
             dependencies: [
@@ -131,6 +134,10 @@ let package = Package(
             dependencies: ["VaultMailCore", "VaultMailIMAP", "VaultMailTesting"]
         ),
         .testTarget(
+            name: "VaultMailOAuthTests",
+            dependencies: ["VaultMailCore", "VaultMailOAuth", "VaultMailTesting"]
+        ),
+        .testTarget(
             name: "VaultMailStoreTests",
             dependencies: ["VaultMailCore", "VaultMailStore", "VaultMailTesting"]
         ),
@@ -140,7 +147,8 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultMailAppTests",
-            dependencies: ["VaultMailCore", "VaultMailApp", "VaultMailStore", "VaultMailTesting", "VaultMailIMAP", "VaultMailSync"]
+            dependencies: ["VaultMailCore", "VaultMailApp", "VaultMailStore", "VaultMailTesting", "VaultMailIMAP", "VaultMailSync",
+                           "VaultMailOAuth"]
         ),
         .testTarget(
             name: "VaultMailSendingTests",

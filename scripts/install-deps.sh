@@ -15,6 +15,7 @@ packages=(
   xvfb             # the virtual display dunst draws on
   imagemagick      # `import`: the smoke test's screenshot
   gnome-keyring    # a real Secret Service for the credential tests
+  xdg-utils        # xdg-open, which the OAuth2 sign-in opens the consent page with (the tests' browser follows it via $BROWSER)
   libgmime-3.0-dev # CGMime: MIME parsing (VaultMailMIME)
   pkg-config       # SwiftPM finds GMime's and GLib's include paths through it
   libetpan-dev     # IMAP (and later SMTP) protocol layer: the CEtPan system library

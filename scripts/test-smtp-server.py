@@ -3,8 +3,9 @@
 
 Two listeners: one plain (EHLO, STARTTLS, then AUTH) and one with implicit TLS. AUTH PLAIN and
 LOGIN check one user whose password comes from the environment (VAULTMAIL_SMTP_PASSWORD, never
-the command line); XOAUTH2 checks the token in VAULTMAIL_SMTP_TOKEN and refuses like Gmail
-(334 with a JSON reason, then 535). Every message is stored byte for byte as it arrived
+the command line); XOAUTH2 and OAUTHBEARER check the token in VAULTMAIL_SMTP_TOKEN (or, with
+--introspection-url, ask that RFC 7662 endpoint whether the token is active for the user) and
+refuse like Gmail (334 with a JSON reason, then 535). --exclude-auth M leaves a mechanism out. Every message is stored byte for byte as it arrived
 (dot-stuffing undone, the final CRLF.CRLF removed) in --out, one file each.
 
 Everything that happens is one JSON object per line on stdout:
@@ -26,6 +27,8 @@ import json
 import os
 import ssl
 import sys
+import urllib.parse
+import urllib.request
 
 from aiosmtpd.smtp import SMTP, AuthResult
 
@@ -61,11 +64,25 @@ class RecordingSMTP(SMTP):
 
 
 class Handler:
-    def __init__(self, out_dir, user, password, token):
+    def __init__(self, out_dir, user, password, token, introspection_url=None):
         self.out_dir = out_dir
         self.user = user
         self.password = password
         self.token = token
+        self.introspection_url = introspection_url
+
+    def token_is_valid(self, login, auth):
+        if not auth.startswith("Bearer "):
+            return False
+        if self.introspection_url is None:
+            return self.token is not None and login == self.user and auth == "Bearer " + self.token
+        data = urllib.parse.urlencode({"token": auth[len("Bearer "):]}).encode()
+        try:
+            with urllib.request.urlopen(self.introspection_url, data=data, timeout=10) as reply:
+                answer = json.load(reply)
+        except Exception:
+            return False
+        return answer.get("active") is True and answer.get("username") == login
 
     def authenticate(self, server, session, envelope, mechanism, auth_data):
         login = auth_data.login.decode("utf-8", "replace")
@@ -75,7 +92,7 @@ class Handler:
         return AuthResult(success=success, handled=False)
 
     async def auth_XOAUTH2(self, server, args):
-        if self.token is None or len(args) != 2:
+        if (self.token is None and self.introspection_url is None) or len(args) != 2:
             return AuthResult(success=False, handled=False, message="504 5.5.4 Unrecognized authentication type")
         try:
             decoded = base64.b64decode(args[1], validate=True).decode("utf-8")
@@ -84,7 +101,7 @@ class Handler:
             await server.push("501 5.5.2 Cannot decode the response")
             return AuthResult(success=False, handled=True)
         login = fields.get("user", "")
-        success = login == self.user and fields.get("auth") == "Bearer " + self.token
+        success = await asyncio.get_running_loop().run_in_executor(None, self.token_is_valid, login, fields.get("auth", ""))
         emit({"event": "auth", "mechanism": "XOAUTH2", "login": login, "success": success})
         if success:
             return AuthResult(success=True, auth_data=login)
@@ -92,6 +109,25 @@ class Handler:
         await server.challenge_auth(reason.encode())
         return AuthResult(success=False, handled=False,
                           message="535 5.7.8 Username and Password not accepted")
+
+    async def auth_OAUTHBEARER(self, server, args):
+        if (self.token is None and self.introspection_url is None) or len(args) != 2:
+            return AuthResult(success=False, handled=False, message="504 5.5.4 Unrecognized authentication type")
+        try:
+            decoded = base64.b64decode(args[1], validate=True).decode("utf-8")
+            header, _, rest = decoded.partition("\x01")
+            login = next((part[2:] for part in header.split(",") if part.startswith("a=")), "")
+            fields = dict(part.split("=", 1) for part in rest.split("\x01") if "=" in part)
+        except Exception:
+            await server.push("501 5.5.2 Cannot decode the response")
+            return AuthResult(success=False, handled=True)
+        success = await asyncio.get_running_loop().run_in_executor(None, self.token_is_valid, login, fields.get("auth", ""))
+        emit({"event": "auth", "mechanism": "OAUTHBEARER", "login": login, "success": success})
+        if success:
+            return AuthResult(success=True, auth_data=login)
+        reason = json.dumps({"status": "invalid_token", "schemes": "bearer", "scope": "mail"})
+        await server.challenge_auth(reason.encode())
+        return AuthResult(success=False, handled=False, message="535 5.7.8 Authentication credentials invalid")
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address in settings["reject_rcpt"]:
@@ -133,14 +169,16 @@ async def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--tls-port", type=int, default=0)
     parser.add_argument("--user")
+    parser.add_argument("--introspection-url")
+    parser.add_argument("--exclude-auth", action="append", default=[])
     args = parser.parse_args()
 
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(args.cert, args.key)
     handler = Handler(args.out, args.user, os.environ.get("VAULTMAIL_SMTP_PASSWORD"),
-                      os.environ.get("VAULTMAIL_SMTP_TOKEN"))
+                      os.environ.get("VAULTMAIL_SMTP_TOKEN"), args.introspection_url)
     common = dict(hostname="smtp.test", authenticator=handler.authenticate, data_size_limit=64 * 1024 * 1024,
-                  timeout=120)
+                  timeout=120, auth_exclude_mechanism=args.exclude_auth)
     loop = asyncio.get_running_loop()
     plain = await loop.create_server(
         lambda: RecordingSMTP(handler, "plain", tls_context=context, auth_require_tls=True, **common),

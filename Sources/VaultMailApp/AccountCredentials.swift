@@ -1,26 +1,41 @@
 import Foundation
 import VaultMailCore
+import VaultMailOAuth
 
 /// Gets an account's password or token when a connection needs it: by running the account's
-/// credential command (like mbsync's `PassCmd`), else from the `CredentialStore`. The secret
-/// is returned to the caller only: never logged, stored or put in an error.
+/// credential command (like mbsync's `PassCmd`); for an account signed in with OAuth2 in
+/// VaultMail, an access token from `tokens` (refreshed with the grant in the keyring); else
+/// the password from the `CredentialStore`. The secret is returned to the caller only: never
+/// logged, stored or put in an error.
 public struct AccountCredentials: Sendable {
     let store: any CredentialStore
     let timeout: Duration
+    /// The access tokens of OAuth2 accounts, in memory, shared by every copy of this value.
+    public let tokens: OAuthAccessTokens
 
-    public init(store: any CredentialStore, timeout: Duration = .seconds(30)) {
+    public init(store: any CredentialStore, timeout: Duration = .seconds(30),
+                oauthHTTP: any OAuthHTTPClient = URLSessionOAuthHTTPClient(), clock: any WallClock = SystemWallClock()) {
         self.store = store
         self.timeout = timeout
+        tokens = OAuthAccessTokens(store: store, http: oauthHTTP, clock: clock)
     }
 
     public func secret(for account: Account) async throws -> String {
         if let command = account.credentialCommand {
             return try await run(command, account: account)
         }
+        if account.authMethod == .oauth2 {
+            return try await tokens.accessToken(for: account)
+        }
         guard let secret = try await store.secret(for: account) else {
             throw CommandError("no password is stored in the keyring for account '\(account.name)'; store it with `secret-tool store --label=VaultMail application vaultmail account-id \(account.id)`")
         }
         return secret
+    }
+
+    /// A server refused the account's access token: the next one is fresh.
+    public func secretRefused(for account: Account) async {
+        await tokens.refused(account)
     }
 
     /// Runs `command` with /bin/sh; its first line of output is the secret. Past the timeout

@@ -14,10 +14,11 @@ public struct MailSending: Sendable {
 
     /// - Parameters:
     ///   - secret: the password or access token of an account (from the credential store).
+    ///   - refused: told when a server refused an access token (the next is fresh).
     ///   - undoDelaySeconds: the current undo-send delay; usually `SettingsStore`'s.
     ///   - transport, remoteMailbox: SMTP and IMAP unless given (tests pass doubles).
     public init(
-        database: AppDatabase, secret: @escaping AccountSecretProvider,
+        database: AppDatabase, secret: @escaping AccountSecretProvider, refused: @escaping AccountSecretRefusal = { _ in },
         undoDelaySeconds: @escaping @Sendable () async -> Int,
         clock: any WallClock = SystemWallClock(), sleeper: any Clock<Duration> = ContinuousClock(),
         backoff: RetryBackoff = .standard, pollInterval: Duration = .seconds(60),
@@ -25,8 +26,8 @@ public struct MailSending: Sendable {
     ) {
         sender = OutboxSender(
             outbox: GRDBOutboxRepository(database: database), accounts: GRDBAccountRepository(database: database),
-            transport: transport ?? SMTPMailTransport(secret: secret),
-            remoteMailbox: remoteMailbox ?? IMAPRemoteMailbox(secret: secret), clock: clock, backoff: backoff)
+            transport: transport ?? SMTPMailTransport(secret: secret, refused: refused),
+            remoteMailbox: remoteMailbox ?? IMAPRemoteMailbox(secret: secret, refused: refused), clock: clock, backoff: backoff)
         compose = ComposeEmailService(sender: sender, sleeper: sleeper, undoDelaySeconds: undoDelaySeconds)
         processor = OutboxProcessor(sender: sender, sleeper: sleeper, pollInterval: pollInterval)
     }
@@ -34,11 +35,12 @@ public struct MailSending: Sendable {
     /// Sending whose undo delay is `settings.undoSendDelaySeconds` (AC-U-11).
     public init(
         database: AppDatabase, settings: SettingsStore, secret: @escaping AccountSecretProvider,
+        refused: @escaping AccountSecretRefusal = { _ in },
         clock: any WallClock = SystemWallClock(), sleeper: any Clock<Duration> = ContinuousClock(),
         backoff: RetryBackoff = .standard
     ) {
         self.init(
-            database: database, secret: secret, undoDelaySeconds: { await MainActor.run { settings.undoSendDelaySeconds } },
+            database: database, secret: secret, refused: refused, undoDelaySeconds: { await MainActor.run { settings.undoSendDelaySeconds } },
             clock: clock, sleeper: sleeper, backoff: backoff)
     }
 }

@@ -8,14 +8,16 @@ public import VaultMailCore
 /// `UID EXPUNGE`; without UIDPLUS they are only flagged, so other deleted mail is not expunged).
 public struct IMAPRemoteMailbox: RemoteMailbox {
     private let secret: AccountSecretProvider
+    private let refused: AccountSecretRefusal
     private let connectTimeout: Duration
     private let readTimeout: Duration
 
     public init(
         connectTimeout: Duration = .seconds(30), readTimeout: Duration = .seconds(60),
-        secret: @escaping AccountSecretProvider
+        secret: @escaping AccountSecretProvider, refused: @escaping AccountSecretRefusal = { _ in }
     ) {
         self.secret = secret
+        self.refused = refused
         self.connectTimeout = connectTimeout
         self.readTimeout = readTimeout
     }
@@ -60,6 +62,27 @@ public struct IMAPRemoteMailbox: RemoteMailbox {
     private func withConnection<T: Sendable>(
         _ account: Account, _ body: (IMAPConnection) async throws -> T
     ) async throws -> T {
+        let imap: IMAPConnection
+        do {
+            imap = try await signedIn(account, mayRetry: true)
+        } catch is AccessTokenRefused {
+            // The server refused the OAuth2 access token: once more with a fresh one.
+            await refused(account)
+            imap = try await signedIn(account, mayRetry: false)
+        }
+        do {
+            let result = try await body(imap)
+            await imap.logout()
+            return result
+        } catch {
+            await imap.disconnect()
+            throw error
+        }
+    }
+
+    /// A connection logged in to the account's server. With `mayRetry`, a refused OAuth2 access
+    /// token throws `AccessTokenRefused` (the caller tries once more with a fresh one).
+    private func signedIn(_ account: Account, mayRetry: Bool) async throws -> IMAPConnection {
         let secret = try await self.secret(account)
         let imap = try IMAPConnection(
             endpoint: IMAPEndpoint(account: account, connectTimeout: connectTimeout, readTimeout: readTimeout))
@@ -69,11 +92,10 @@ public struct IMAPRemoteMailbox: RemoteMailbox {
             case .password: try await imap.login(user: account.username, password: secret)
             case .oauth2: try await imap.authenticateXOAuth2(user: account.username, accessToken: secret)
             }
-            let result = try await body(imap)
-            await imap.logout()
-            return result
+            return imap
         } catch {
             await imap.disconnect()
+            if mayRetry, account.authMethod == .oauth2, (error as? IMAPError)?.isLoginRefused == true { throw AccessTokenRefused() }
             throw error
         }
     }

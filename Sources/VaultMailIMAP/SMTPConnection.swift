@@ -68,6 +68,22 @@ public actor SMTPConnection {
         try session.authenticateXOAuth2(user: user, accessToken: accessToken)
     }
 
+    /// AUTH OAUTHBEARER (RFC 7628) with an access token obtained by the caller.
+    public func authenticateOAuthBearer(user: String, accessToken: String) throws {
+        try session.authenticateOAuthBearer(user: user, accessToken: accessToken)
+    }
+
+    /// An OAuth2 access token by XOAUTH2 (Gmail, Outlook), or by OAUTHBEARER when the server
+    /// offers only that.
+    public func authenticateOAuth(user: String, accessToken: String) throws {
+        let offered = session.capabilities.authMechanisms
+        if !offered.contains("XOAUTH2"), offered.contains("OAUTHBEARER") {
+            try session.authenticateOAuthBearer(user: user, accessToken: accessToken)
+        } else {
+            try session.authenticateXOAuth2(user: user, accessToken: accessToken)
+        }
+    }
+
     /// QUIT, then closes the connection. Never throws: the connection is closed either way.
     public func quit() {
         session.quit()

@@ -7,14 +7,16 @@ public import VaultMailCore
 /// the server's reply, what to do).
 public struct SMTPMailTransport: MailTransport {
     private let secret: AccountSecretProvider
+    private let refused: AccountSecretRefusal
     private let connectTimeout: Duration
     private let readTimeout: Duration
 
     public init(
         connectTimeout: Duration = .seconds(30), readTimeout: Duration = .seconds(120),
-        secret: @escaping AccountSecretProvider
+        secret: @escaping AccountSecretProvider, refused: @escaping AccountSecretRefusal = { _ in }
     ) {
         self.secret = secret
+        self.refused = refused
         self.connectTimeout = connectTimeout
         self.readTimeout = readTimeout
     }
@@ -38,22 +40,15 @@ public struct SMTPMailTransport: MailTransport {
         willTransmit: @escaping @Sendable () async throws -> Void
     ) async throws {
         let endpoint = SMTPEndpoint(account: account, connectTimeout: connectTimeout, readTimeout: readTimeout)
-        let password: String
+        let connection: SMTPConnection
         do {
-            password = try await secret(account)
-        } catch {
-            throw MailTransportError(
-                kind: .authentication,
-                message: "cannot send through \(endpoint.address): the password or token of account '\(account.name)' "
-                    + "is not available (\(error))")
+            connection = try await signedIn(endpoint, account, mayRetry: true)
+        } catch is AccessTokenRefused {
+            // The server refused the OAuth2 access token: once more with a fresh one.
+            await refused(account)
+            connection = try await signedIn(endpoint, account, mayRetry: false)
         }
-        let connection = SMTPConnection(endpoint: endpoint)
         do {
-            try await connection.connect()
-            switch account.authMethod {
-            case .password: try await connection.login(user: account.username, password: password)
-            case .oauth2: try await connection.authenticateXOAuth2(user: account.username, accessToken: password)
-            }
             try await connection.beginTransaction(from: envelope.sender, recipients: envelope.recipients, size: message.count)
         } catch let error as SMTPError {
             await connection.disconnect()
@@ -72,6 +67,35 @@ public struct SMTPMailTransport: MailTransport {
             throw Self.transportError(error)
         }
         await connection.quit()
+    }
+
+    /// A connection logged in to the account's server. With `mayRetry`, a refused OAuth2 access
+    /// token throws `AccessTokenRefused` (the caller tries once more with a fresh one).
+    private func signedIn(_ endpoint: SMTPEndpoint, _ account: Account, mayRetry: Bool) async throws -> SMTPConnection {
+        let password: String
+        do {
+            password = try await secret(account)
+        } catch {
+            throw MailTransportError(
+                kind: .authentication,
+                message: "cannot send through \(endpoint.address): the password or token of account '\(account.name)' "
+                    + "is not available (\(error))")
+        }
+        let connection = SMTPConnection(endpoint: endpoint)
+        do {
+            try await connection.connect()
+            switch account.authMethod {
+            case .password: try await connection.login(user: account.username, password: password)
+            case .oauth2: try await connection.authenticateOAuth(user: account.username, accessToken: password)
+            }
+            return connection
+        } catch let error as SMTPError {
+            await connection.disconnect()
+            if mayRetry, account.authMethod == .oauth2, error.kind == .authenticationFailed, !error.isTransient {
+                throw AccessTokenRefused()
+            }
+            throw Self.transportError(error)
+        }
     }
 
     /// What the outbox should make of an SMTP failure.

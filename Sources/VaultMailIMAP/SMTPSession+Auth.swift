@@ -64,6 +64,33 @@ extension SMTPSession {
         markAuthenticated(as: user)
     }
 
+    /// SASL OAUTHBEARER (RFC 7628) with an access token from the caller, as the initial
+    /// response of AUTH. On a refusal the server's JSON detail is decoded into the error (after
+    /// the `%x01` that ends the exchange); the token never is.
+    func authenticateOAuthBearer(user: String, accessToken: String) throws(SMTPError) {
+        let operation = "log in (OAUTHBEARER) to"
+        setUser(user)
+        _ = try session(operation)
+        guard !isAuthenticated else { throw makeError(.invalidRequest, operation, reason: "already logged in") }
+        guard capabilities.authMechanisms.contains("OAUTHBEARER") else {
+            throw makeError(.unsupported, operation, reason: "the server does not offer AUTH OAUTHBEARER")
+        }
+        guard !(user + accessToken).contains(where: { $0.isNewline || $0 == "\u{1}" || $0 == "\0" || $0 == "," }) else {
+            throw makeError(.invalidRequest, operation, reason: "the user name or token contains a control character or a comma")
+        }
+        let token = Self.base64(Array("n,a=\(user),\u{1}auth=Bearer \(accessToken)\u{1}\u{1}".utf8))
+        var reply = try command("AUTH OAUTHBEARER \(token)", isSecret: true, operation)
+        if reply == 334 {
+            let detail = Data(base64Encoded: lastReply().text).map { String(decoding: $0, as: UTF8.self) }
+            reply = try command(Self.base64([1]), operation)
+            var error = authenticationError(reply, operation)
+            if let detail, !detail.isEmpty { error.reason = "the server says \(detail)" }
+            throw error
+        }
+        guard reply == 235 else { throw authenticationError(reply, operation) }
+        markAuthenticated(as: user)
+    }
+
     /// A refused AUTH, with the server's reply (454 is temporary: `isTransient`).
     private func authenticationError(_ reply: Int, _ operation: String) -> SMTPError {
         let (_, text) = lastReply()

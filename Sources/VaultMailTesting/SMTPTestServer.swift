@@ -58,6 +58,10 @@ public final class SMTPTestServer: @unchecked Sendable {
     public let user: String
     public let password: String
     public let token: String?
+    /// An RFC 7662 endpoint XOAUTH2 tokens are checked against (`OAuthTestServer`'s), instead of `token`.
+    public let introspection: URL?
+    /// AUTH mechanisms the server does not offer (`["XOAUTH2"]` leaves OAUTHBEARER alone for tokens).
+    public let excludedMechanisms: [String]
     public let certificates: TestCertificates
     public var caFile: String { certificates.caFile }
     public let directory: URL
@@ -76,7 +80,8 @@ public final class SMTPTestServer: @unchecked Sendable {
     /// Starts a server presenting `certificate` from `certificates` (made fresh when nil).
     public static func start(
         user: String = "ada", password: String = "correct horse battery staple", token: String? = nil,
-        certificate: Certificate = .trusted, certificates: TestCertificates? = nil
+        introspection: URL? = nil, excludedMechanisms: [String] = [], certificate: Certificate = .trusted,
+        certificates: TestCertificates? = nil
     ) async throws -> SMTPTestServer {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("vaultmail-smtp-\(UUID().uuidString.prefix(8))")
@@ -97,7 +102,7 @@ public final class SMTPTestServer: @unchecked Sendable {
                 ports = Self.candidatePorts()
                 process = try launch(
                     directory: directory, certificates: certs, certificate: certificate, user: user, password: password,
-                    token: token, ports: ports)
+                    token: token, introspection: introspection, excludedMechanisms: excludedMechanisms, ports: ports)
                 do {
                     _ = try await process.waitForLine(timeout: .seconds(60)) { $0.contains("\"ready\"") }
                     break
@@ -109,8 +114,8 @@ public final class SMTPTestServer: @unchecked Sendable {
             }
             let (port, tlsPort) = ports
             let server = SMTPTestServer(
-                port: port, tlsPort: tlsPort, user: user, password: password, token: token, certificates: certs,
-                directory: directory, certificate: certificate)
+                port: port, tlsPort: tlsPort, user: user, password: password, token: token, introspection: introspection,
+                excludedMechanisms: excludedMechanisms, certificates: certs, directory: directory, certificate: certificate)
             server.lock.withLock { server.process = process }
             return server
         } catch {
@@ -120,14 +125,16 @@ public final class SMTPTestServer: @unchecked Sendable {
     }
 
     private init(
-        port: Int, tlsPort: Int, user: String, password: String, token: String?, certificates: TestCertificates,
-        directory: URL, certificate: Certificate
+        port: Int, tlsPort: Int, user: String, password: String, token: String?, introspection: URL?,
+        excludedMechanisms: [String], certificates: TestCertificates, directory: URL, certificate: Certificate
     ) {
         self.port = port
         self.tlsPort = tlsPort
         self.user = user
         self.password = password
         self.token = token
+        self.introspection = introspection
+        self.excludedMechanisms = excludedMechanisms
         self.certificates = certificates
         self.directory = directory
         self.certificate = certificate
@@ -140,7 +147,7 @@ public final class SMTPTestServer: @unchecked Sendable {
 
     private static func launch(
         directory: URL, certificates: TestCertificates, certificate: Certificate, user: String, password: String,
-        token: String?, ports: (Int, Int)?
+        token: String?, introspection: URL?, excludedMechanisms: [String], ports: (Int, Int)?
     ) throws -> ChildProcess {
         let (cert, key): (String, String) =
             switch certificate {
@@ -158,6 +165,8 @@ public final class SMTPTestServer: @unchecked Sendable {
             "--user", user,
         ]
         if let (port, tlsPort) = ports { arguments += ["--port", String(port), "--tls-port", String(tlsPort)] }
+        if let introspection { arguments += ["--introspection-url", introspection.absoluteString] }
+        for mechanism in excludedMechanisms { arguments += ["--exclude-auth", mechanism] }
         return try ChildProcess("/usr/bin/python3", arguments, environment: environment)
     }
 
@@ -187,7 +196,8 @@ public final class SMTPTestServer: @unchecked Sendable {
         while true {
             let process = try Self.launch(
                 directory: directory, certificates: certificates, certificate: certificate, user: user,
-                password: password, token: token, ports: (port, tlsPort))
+                password: password, token: token, introspection: introspection, excludedMechanisms: excludedMechanisms,
+                ports: (port, tlsPort))
             do {
                 _ = try await process.waitForLine(timeout: .seconds(60)) { $0.contains("\"ready\"") }
                 lock.withLock { self.process = process }

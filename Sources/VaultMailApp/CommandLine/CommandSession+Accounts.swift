@@ -91,12 +91,14 @@ extension CommandSession {
     /// `vaultmail account remove`: the account and everything stored for it (AC-SEC-03).
     public func removeAccount(named name: String) async throws -> String {
         let account = try await account(named: name)
+        let revoked = await revokeSignIn(of: account)
         try await accounts.removeAccount(id: account.id)
         var text = "Removed account '\(name)' and all its mail, folders and settings from this machine."
         if account.credentialCommand == nil {
             do {
                 try await credentials.deleteSecret(for: account)
-                text += " Its password was removed from the keyring."
+                text += account.authMethod == .oauth2 ? " Its sign-in was removed from the keyring." : " Its password was removed from the keyring."
+                if let revoked { text += " " + revoked }
             } catch {
                 throw CommandError("removed the account's data, but not its password from the keyring: \(error); remove it with `secret-tool clear application vaultmail account-id \(account.id)`")
             }

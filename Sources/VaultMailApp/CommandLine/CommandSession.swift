@@ -2,6 +2,7 @@ import Foundation
 import VaultMailCore
 import VaultMailDesktop
 import VaultMailNotifications
+import VaultMailOAuth
 import VaultMailStore
 
 /// The store and settings a command works on, opened from a home directory, with the
@@ -17,6 +18,12 @@ public final class CommandSession {
     public let clock: any WallClock
     /// Where passwords given with --password-stdin are kept.
     public let credentials: any CredentialStore
+    /// What an OAuth2 sign-in opens the consent page with (`xdg-open`; tests follow it themselves).
+    public var oauthBrowser: any BrowserLauncher = XDGBrowserLauncher()
+    /// Where OAuth2 client IDs and endpoints come from (the environment, the configuration files).
+    public var oauthConfiguration = OAuthConfiguration()
+    /// How long the sign-in waits for the user to finish the consent page.
+    public var oauthTimeout: Duration = .seconds(300)
 
     public init(home: VaultMailHome, clock: any WallClock = SystemWallClock(),
                 credentials: any CredentialStore = SecretServiceCredentialStore()) throws {
@@ -38,8 +45,12 @@ public final class CommandSession {
 
     public var dates: RelativeDate { RelativeDate(now: clock.now, timeZone: clock.timeZone) }
 
+    /// Passwords and tokens of accounts, with the OAuth2 access tokens kept in memory for the
+    /// whole command.
+    public lazy var accountCredentials = AccountCredentials(store: credentials)
+
     /// The server side (sync, server-backed actions), built on first use.
-    public lazy var services = MailServices(database: database, credentials: AccountCredentials(store: credentials), clock: clock)
+    public lazy var services = MailServices(database: database, credentials: accountCredentials, clock: clock)
 
     /// The sentence model categories and search by meaning read with, over this home's models
     /// folder; its model is loaded on first use.
@@ -47,8 +58,9 @@ public final class CommandSession {
 
     /// Sending: compose, the outbox and SMTP, built on first use.
     public lazy var sending: MailSending = {
-        let credentials = AccountCredentials(store: self.credentials)
-        return MailSending(database: database, settings: settings, secret: { try await credentials.secret(for: $0) }, clock: clock)
+        let credentials = accountCredentials
+        return MailSending(database: database, settings: settings, secret: { try await credentials.secret(for: $0) },
+                           refused: { await credentials.secretRefused(for: $0) }, clock: clock)
     }()
 
     public func account(named name: String) async throws -> Account {

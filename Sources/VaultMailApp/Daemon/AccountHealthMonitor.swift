@@ -1,6 +1,7 @@
 import Foundation
 import VaultMailCore
 import VaultMailNotifications
+import VaultMailSync
 
 /// Tells the user, once, when an account stops working: a login that fails raises a
 /// notification at once; a connection that cannot be restored raises one after
@@ -11,13 +12,33 @@ public final class AccountHealthMonitor {
     public enum Problem: Sendable, Equatable {
         case loginFailed(String)
         case unreachable(String)
+        /// The provider no longer accepts the account's OAuth2 sign-in (a revoked refresh token):
+        /// `vaultmail account reauth NAME` signs in again.
+        case signInAgain(String)
 
         /// A few words for the web app's offline indicator.
         public var summary: String {
             switch self {
             case .loginFailed(let detail): "cannot sign in (\(detail))"
             case .unreachable(let detail): "cannot reach the server (\(detail))"
+            case .signInAgain: "sign in again"
             }
+        }
+
+        /// A refused login (or a credential that cannot be had) is announced at once, a sign-in
+        /// the provider no longer accepts as such; anything else only if it lasts.
+        public init(_ error: any Error) {
+            if let oauth = Self.oauthError(in: error), oauth.needsSignIn {
+                self = .signInAgain("\(oauth)")
+            } else {
+                self = SyncError.isLoginRefusal(error) ? .loginFailed("\(error)") : .unreachable("\(error)")
+            }
+        }
+
+        private static func oauthError(in error: any Error) -> OAuthError? {
+            if let error = error as? OAuthError { return error }
+            if let error = error as? SyncError, let underlying = error.underlying { return oauthError(in: underlying) }
+            return nil
         }
     }
 
@@ -42,7 +63,7 @@ public final class AccountHealthMonitor {
         let now = clock.now
         var state = states[account.id] ?? State(since: now, announced: false)
         let due: Bool = switch problem {
-        case .loginFailed: true
+        case .loginFailed, .signInAgain: true
         case .unreachable: now.timeIntervalSince(state.since) >= outageGrace
         }
         if due && !state.announced {
@@ -85,11 +106,13 @@ public final class AccountHealthMonitor {
         let body: String = switch problem {
         case .loginFailed(let reason): "Cannot log in: \(reason)"
         case .unreachable(let reason): "No connection for \(duration(outageGrace)): \(reason)"
+        case .signInAgain: "Your provider no longer accepts VaultMail's sign-in. Run `vaultmail account reauth \(account.name)`; your mail stays here."
         }
+        let title = if case .signInAgain = problem { "Sign in again to \(account.name)" } else { "VaultMail: \(account.name) needs attention" }
         return NotificationRequest(
             identifier: identifier(account),
             content: NotificationContent(
-                title: "VaultMail: \(account.name) needs attention", subtitle: account.email, body: body,
+                title: title, subtitle: account.email, body: body,
                 categoryIdentifier: "ACCOUNT_PROBLEM", threadIdentifier: identifier(account),
                 userInfo: NotificationUserInfo(emailId: "", threadId: identifier(account), accountId: account.id, fromAddress: ""),
                 interruptionLevel: .timeSensitive))

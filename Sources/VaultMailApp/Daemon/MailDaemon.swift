@@ -64,7 +64,8 @@ public final class MailDaemon {
         let accountCredentials = AccountCredentials(store: credentials)
         let services = MailServices(database: database, credentials: accountCredentials)
         let settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
-        let sending = MailSending(database: database, settings: settings, secret: { try await accountCredentials.secret(for: $0) })
+        let sending = MailSending(database: database, settings: settings, secret: { try await accountCredentials.secret(for: $0) },
+                                  refused: { await accountCredentials.secretRefused(for: $0) })
         let center = DBusNotificationCenter(configuration: options.desktop, settings: settings)
         // Summaries and suggested replies (issue 16): the generative model, loaded on first use;
         // a new mail's notification gains buttons with the replies it writes.
@@ -402,7 +403,7 @@ public final class MailDaemon {
     /// A refused login (or a credential that cannot be had) is announced at once; anything
     /// else only if it lasts.
     static func problem(_ error: any Error) -> AccountHealthMonitor.Problem {
-        SyncError.isLoginRefusal(error) ? .loginFailed("\(error)") : .unreachable("\(error)")
+        AccountHealthMonitor.Problem(error)
     }
 }
 

@@ -6,4 +6,12 @@
 public protocol CredentialProvider: Sendable {
     /// The password or access token of `account`, by `account.authMethod`.
     func secret(for account: Account) async throws -> String
+    /// The server refused the secret just given (an OAuth2 access token it no longer takes):
+    /// a provider that caches tokens forgets this one, so the next `secret(for:)` is fresh.
+    func secretRefused(for account: Account) async
+}
+
+extension CredentialProvider {
+    /// Nothing is cached by default.
+    public func secretRefused(for account: Account) async {}
 }

@@ -54,6 +54,17 @@ public final class IMAPConnectionPool: Sendable {
 
     /// A new connection to the account's server, logged in, owned by the caller (for IDLE).
     public func openDedicatedConnection(for account: Account) async throws -> IMAPConnection {
+        do {
+            return try await openConnection(for: account)
+        } catch let error as IMAPError where account.authMethod == .oauth2 && error.isLoginRefused {
+            // The server refused the OAuth2 access token (expired or revoked early): once more
+            // with a fresh one, so the user sees nothing.
+            await credentials.secretRefused(for: account)
+            return try await openConnection(for: account)
+        }
+    }
+
+    private func openConnection(for account: Account) async throws -> IMAPConnection {
         // The secret first: a credential that cannot be had costs no connection (IDLE retries).
         let secret: String
         do {

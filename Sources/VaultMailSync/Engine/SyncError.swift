@@ -62,6 +62,8 @@ public struct SyncError: Error, Sendable, CustomStringConvertible, LocalizedErro
             return "cannot sync \(who): no such account; `vaultmail account list` shows them"
         case .folderNotFound:
             return "cannot sync \(who)\(where_): the folder is not known; sync the account so its folders are listed"
+        case .credentials where (underlying as? OAuthError)?.needsSignIn == true:
+            return "cannot sync \(who): \(underlying.map { "\($0)" } ?? "")"
         case .credentials:
             return "cannot sync \(who): its password or token could not be read (\(underlying.map { "\($0)" } ?? "no detail")); check the account's credential command or keyring entry"
         case .server, .store:

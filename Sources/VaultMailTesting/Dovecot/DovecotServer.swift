@@ -66,8 +66,13 @@ public final class DovecotServer: Sendable {
     /// `capabilities`, when given, replaces what Dovecot announces after login (its
     /// `imap_capability` setting), e.g. to see how a client copes without MOVE or CONDSTORE;
     /// Dovecot still understands every command.
+    ///
+    /// `oauth2Introspection`, when given, is an RFC 7662 endpoint (`OAuthTestServer`'s) that
+    /// Dovecot's `oauth2` passdb asks about every XOAUTH2 / OAUTHBEARER token; passwords still
+    /// log in through the passwd-file.
     public static func start(
-        certificate: Certificate = .trusted, users: [String: String] = [:], capabilities: [String]? = nil
+        certificate: Certificate = .trusted, users: [String: String] = [:], capabilities: [String]? = nil,
+        oauth2Introspection: URL? = nil
     ) async throws -> DovecotServer {
         let directory = try makeDirectory()
         do {
@@ -77,7 +82,7 @@ public final class DovecotServer: Sendable {
                 let ports = try freePorts(count: 2)
                 let server = try DovecotServer(
                     directory: directory, certificates: certificates, certificate: certificate,
-                    capabilities: capabilities, imapPort: ports[0], imapsPort: ports[1])
+                    capabilities: capabilities, oauth2Introspection: oauth2Introspection, imapPort: ports[0], imapsPort: ports[1])
                 do {
                     for (user, password) in users.sorted(by: { $0.key < $1.key }) {
                         try server.addUser(user, password: password)
@@ -104,7 +109,7 @@ public final class DovecotServer: Sendable {
 
     private init(
         directory: URL, certificates: TestCertificates, certificate: Certificate, capabilities: [String]?,
-        imapPort: Int, imapsPort: Int
+        oauth2Introspection: URL? = nil, imapPort: Int, imapsPort: Int
     ) throws {
         self.directory = directory
         self.certificates = certificates
@@ -133,7 +138,28 @@ public final class DovecotServer: Sendable {
             }
         // Dovecot reads the key as root (or as us); keep it private to the owner.
         chmod(key, 0o600)
-        try configuration(isRoot: isRoot, certificate: cert, key: key, capabilities: capabilities)
+        var oauth2Passdb = ""
+        if let oauth2Introspection {
+            let oauth2File = directory.appendingPathComponent("dovecot-oauth2.conf.ext").path
+            try """
+                introspection_mode = post
+                introspection_url = \(oauth2Introspection.absoluteString)
+                force_introspection = yes
+                username_attribute = username
+                active_attribute = active
+                active_value = true
+
+                """.write(toFile: oauth2File, atomically: true, encoding: .utf8)
+            oauth2Passdb = """
+
+                passdb {
+                  driver = oauth2
+                  mechanisms = xoauth2 oauthbearer
+                  args = \(oauth2File)
+                }
+                """
+        }
+        try configuration(isRoot: isRoot, certificate: cert, key: key, capabilities: capabilities, oauth2Passdb: oauth2Passdb)
             .write(toFile: configFile, atomically: true, encoding: .utf8)
     }
 
@@ -335,7 +361,7 @@ public final class DovecotServer: Sendable {
 
     // MARK: Helpers
 
-    private func configuration(isRoot: Bool, certificate: String, key: String, capabilities: [String]?) -> String {
+    private func configuration(isRoot: Bool, certificate: String, key: String, capabilities: [String]?, oauth2Passdb: String) -> String {
         let me = Self.userName(of: getuid())
         let internalUser = isRoot ? "dovecot" : me
         let loginUser = isRoot ? "dovenull" : me
@@ -360,7 +386,7 @@ public final class DovecotServer: Sendable {
             ssl_cert = <\(certificate)
             ssl_key = <\(key)
             disable_plaintext_auth = no
-            auth_mechanisms = plain login xoauth2
+            auth_mechanisms = plain login xoauth2\(oauth2Passdb.isEmpty ? "" : " oauthbearer")
             auth_verbose = yes
             auth_failure_delay = 0
             # No statistics: a login process waiting for the stats writer delays shutdown by 5 s.
@@ -372,8 +398,8 @@ public final class DovecotServer: Sendable {
             }
             passdb {
               driver = passwd-file
-              args = scheme=PLAIN \(passwdFile)
-            }
+              args = scheme=PLAIN \(passwdFile)\(oauth2Passdb.isEmpty ? "" : "\n  mechanisms = plain login")
+            }\(oauth2Passdb)
             userdb {
               driver = passwd-file
               args = \(passwdFile)

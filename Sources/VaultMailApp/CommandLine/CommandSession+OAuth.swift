@@ -1,0 +1,140 @@
+import Foundation
+import VaultMailCore
+import VaultMailOAuth
+
+extension CommandSession {
+    /// `vaultmail account add NAME --provider gmail|outlook --email ADDR`.
+    public struct NewOAuthAccount: Sendable {
+        public var name: String
+        public var email: String
+        /// `gmail` or `outlook`.
+        public var provider: String
+        public var clientID: String?
+        /// HOST[:PORT] instead of the provider's servers.
+        public var imap: String?
+        public var smtp: String?
+        public var user: String?
+        public var caFile: String?
+        public var syncWindowDays = AppConstants.defaultSyncWindowDays
+
+        public init(name: String, email: String, provider: String, clientID: String? = nil) {
+            self.name = name
+            self.email = email
+            self.provider = provider
+            self.clientID = clientID
+        }
+    }
+
+    /// `vaultmail account add … --provider`: signs in with the provider in the browser (the
+    /// consent URL goes to `progress` too), keeps the refresh token in the keyring and adds the
+    /// account. Nothing is stored when the sign-in fails.
+    public func addOAuthAccount(_ new: NewOAuthAccount, progress: @escaping @Sendable (String) -> Void) async throws -> String {
+        guard !new.name.isEmpty, new.name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            throw CommandError("account names use letters, digits, '-', '_' and '.' only", usage: true)
+        }
+        do {
+            try EmailAddress.validate(new.email, field: "--email")
+        } catch {
+            throw CommandError("\(error)", usage: true)
+        }
+        guard (1...AppConstants.allMailSyncWindowDays).contains(new.syncWindowDays) else {
+            throw CommandError("--sync-window-days must be between 1 and \(AppConstants.allMailSyncWindowDays), or 'all'", usage: true)
+        }
+        guard let provider = oauthConfiguration.provider(new.provider) else {
+            throw CommandError("--provider must be gmail or outlook, not '\(new.provider)'", usage: true)
+        }
+        let client = try oauthClient(provider, option: new.clientID)
+        let imap = try Self.endpoint(new.imap ?? "\(provider.imapHost):\(provider.imapPort)", option: "--imap", defaultPort: 993, security: .tls)
+        let smtp = try Self.endpoint(new.smtp ?? "\(provider.smtpHost):\(provider.smtpPort)", option: "--smtp", defaultPort: 465, security: .tls)
+        if let caFile = new.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw CommandError("--ca-file \(caFile) cannot be read", usage: true)
+        }
+        if try await accounts.getAccount(named: new.name) != nil {
+            throw CommandError("an account named '\(new.name)' already exists; `vaultmail account remove \(new.name)` first, or choose another name")
+        }
+        let account = Account(
+            name: new.name, email: new.email, imapHost: imap.host, imapPort: imap.port, smtpHost: smtp.host, smtpPort: smtp.port,
+            security: .tls, username: new.user ?? new.email, authMethod: .oauth2, credentialCommand: nil,
+            caFile: new.caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path }, syncWindowDays: new.syncWindowDays)
+        try await signIn(account, provider: provider, client: client, progress: progress)
+        do {
+            try await accounts.addAccount(account)
+        } catch {
+            try? await credentials.deleteSecret(for: account)
+            throw error
+        }
+        return "Signed in with \(provider.name) and added account '\(account.name)' (\(account.email)): IMAP \(imap.host):\(imap.port), "
+            + "SMTP \(smtp.host):\(smtp.port). The sign-in is kept in your keyring, never in VaultMail's database."
+    }
+
+    /// `vaultmail account reauth NAME`: the sign-in again (after the provider revoked it), with
+    /// the same client unless `--oauth-client-id` names another. No mail is touched.
+    public func reauthAccount(named name: String, clientID: String? = nil, progress: @escaping @Sendable (String) -> Void) async throws -> String {
+        let account = try await account(named: name)
+        guard account.authMethod == .oauth2, account.credentialCommand == nil else {
+            throw CommandError("account '\(name)' does not sign in with OAuth2 in VaultMail (it uses a password or a token command); nothing to do")
+        }
+        let grant = (try? await credentials.secret(for: account)).flatMap { $0.flatMap(OAuthGrant.decode) }
+        let providerID = grant?.provider ?? (account.isGmail ? "gmail" : "outlook")
+        guard let provider = oauthConfiguration.provider(providerID) else {
+            throw CommandError("account '\(name)' names an unknown provider '\(providerID)'")
+        }
+        let client: OAuthClient
+        if clientID == nil, let grant {
+            client = grant.client
+        } else {
+            client = try oauthClient(provider, option: clientID)
+        }
+        try await signIn(account, provider: provider, client: client, progress: progress)
+        return "Signed in to '\(account.name)' (\(account.email)) again with \(provider.name); all its mail stayed on this computer."
+    }
+
+    /// For `account remove`: revokes the account's refresh token at the provider (RFC 7009)
+    /// when the provider has such an endpoint, best effort. Returns what to tell the user.
+    func revokeSignIn(of account: Account) async -> String? {
+        guard account.authMethod == .oauth2, account.credentialCommand == nil,
+              let secret = try? await credentials.secret(for: account), let grant = OAuthGrant.decode(secret),
+              let provider = oauthConfiguration.provider(grant.provider), let endpoint = provider.revocationEndpoint else { return nil }
+        await accountCredentials.tokens.forget(accountId: account.id)
+        do {
+            try await OAuthTokenEndpoint(http: URLSessionOAuthHTTPClient()).revoke(grant.refreshToken, client: grant.client, at: endpoint)
+            return "Its sign-in was revoked at \(provider.name)."
+        } catch {
+            return "Its sign-in could not be revoked at \(provider.name) (\(error)); remove VaultMail's access in your account's security settings."
+        }
+    }
+
+    private func oauthClient(_ provider: OAuthProvider, option: String?) throws -> OAuthClient {
+        do {
+            return try oauthConfiguration.client(for: provider, clientID: option)
+        } catch {
+            throw CommandError("\(error)", usage: true)
+        }
+    }
+
+    /// The flow, then the grant to the keyring and the access token to memory.
+    private func signIn(_ account: Account, provider: OAuthProvider, client: OAuthClient,
+                        progress: @escaping @Sendable (String) -> Void) async throws {
+        let flow = OAuthSignIn(tokens: OAuthTokenEndpoint(http: URLSessionOAuthHTTPClient()), browser: oauthBrowser,
+                               listener: { try LoopbackRedirectListener() }, timeout: oauthTimeout)
+        let tokens: OAuthTokens
+        do {
+            tokens = try await flow.run(provider: provider, client: client, email: account.email) { url in
+                progress("Opening your browser to sign in with \(provider.name). If it does not open, visit:\n\(url.absoluteString)")
+            }
+        } catch {
+            throw CommandError("cannot sign in to '\(account.name)': \(error)")
+        }
+        guard let refreshToken = tokens.refreshToken else {
+            throw CommandError("\(provider.name) gave no refresh token, so VaultMail could not stay signed in; "
+                + (provider.id == "outlook" ? "make sure the app registration allows offline_access" : "remove VaultMail's access in your account's security settings and try again"))
+        }
+        let grant = OAuthGrant(provider: provider.id, tokenEndpoint: provider.tokenEndpoint, client: client, refreshToken: refreshToken)
+        do {
+            try await credentials.storeSecret(grant.encoded(), for: account)
+        } catch {
+            throw CommandError("signed in, but cannot keep the sign-in in the keyring: \(error)")
+        }
+        await accountCredentials.tokens.remember(tokens, for: account)
+    }
+}
