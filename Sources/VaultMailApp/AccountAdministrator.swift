@@ -10,12 +10,25 @@ public struct AccountAdministrator: AccountAdministration {
     let credentials: any CredentialStore
     let settings: SettingsStore
     let timeout: Duration
+    let oauthConfiguration: OAuthConfiguration
+    let accessTokens: OAuthAccessTokens?
+    let oauthTimeout: Duration
+    let signIns = OAuthSignIns()
 
-    public init(database: AppDatabase, credentials: any CredentialStore, settings: SettingsStore, timeout: Duration = .seconds(20)) {
+    /// - Parameters:
+    ///   - oauthConfiguration: where the providers' clients and endpoints come from.
+    ///   - accessTokens: the daemon's access tokens in memory, told about a new sign-in.
+    ///   - oauthTimeout: how long a sign-in waits for the browser to come back.
+    public init(database: AppDatabase, credentials: any CredentialStore, settings: SettingsStore, timeout: Duration = .seconds(20),
+                oauthConfiguration: OAuthConfiguration = OAuthConfiguration(), accessTokens: OAuthAccessTokens? = nil,
+                oauthTimeout: Duration = .seconds(300)) {
         accounts = GRDBAccountRepository(database: database)
         self.credentials = credentials
         self.settings = settings
         self.timeout = timeout
+        self.oauthConfiguration = oauthConfiguration
+        self.accessTokens = accessTokens
+        self.oauthTimeout = oauthTimeout
     }
 
     public func check(_ account: Account, secret: AccountSecret) async -> ConnectionCheck {
@@ -120,6 +133,158 @@ public struct AccountAdministrator: AccountAdministration {
         } catch {
             return "its password could not be removed from the keyring (\(error)); remove it with `secret-tool clear application vaultmail account-id \(account.id)`"
         }
+    }
+}
+
+// MARK: Signing in with a provider in the web app's browser
+
+extension AccountAdministrator {
+    public func startOAuthSignIn(_ request: OAuthAccountRequest, returnTo: URL) async throws -> OAuthSignInStarted {
+        let name = request.name.trimmingCharacters(in: .whitespaces), email = request.email.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            throw AccountAdministrationError("Name the account with letters, digits, '-', '_' or '.' (such as work or personal).")
+        }
+        try EmailAddress.validate(email, field: "Email address")
+        let id = OAuthSignIns.newID()
+        let oauth = signIn(returnTo: returnTo, id: id)
+        let provider: OAuthProvider, client: OAuthClient
+        do {
+            provider = try oauth.provider(request.provider)
+            client = try oauth.client(provider, option: request.clientID.flatMap { $0.isEmpty ? nil : $0 })
+        } catch {
+            throw AccountAdministrationError(Self.webWords("\(error)"))
+        }
+        if try await accounts.getAccount(named: name) != nil {
+            throw AccountAdministrationError("an account named '\(name)' already exists; choose another name")
+        }
+        let account = Account(
+            name: name, email: email, imapHost: provider.imapHost, imapPort: provider.imapPort, smtpHost: provider.smtpHost,
+            smtpPort: provider.smtpPort, security: .tls, username: email, authMethod: .oauth2, credentialCommand: nil)
+        let accounts = accounts, credentials = credentials
+        return try await signIns.start(id: id) { show in
+            try await oauth.signIn(account, provider: provider, client: client, show: show)
+            do {
+                try await accounts.addAccount(account)
+            } catch {
+                try? await credentials.deleteSecret(for: account)
+                throw error
+            }
+            return .signedIn(accountId: account.id, reauthorized: false,
+                             message: "Signed in with \(provider.name) and added \(account.name) (\(account.email)). The sign-in is kept in your keyring, never in VaultMail's database.")
+        }
+    }
+
+    public func reauthorize(accountId: String, returnTo: URL) async throws -> OAuthSignInStarted {
+        guard let account = try await accounts.getAccount(id: accountId) else {
+            throw AccountAdministrationError("That account no longer exists.")
+        }
+        let id = OAuthSignIns.newID()
+        let oauth = signIn(returnTo: returnTo, id: id)
+        let provider: OAuthProvider, client: OAuthClient
+        do {
+            (provider, client) = try await oauth.reauthorization(of: account, clientID: nil)
+        } catch {
+            throw AccountAdministrationError(Self.webWords("\(error)"))
+        }
+        return try await signIns.start(id: id) { show in
+            try await oauth.signIn(account, provider: provider, client: client, show: show)
+            return .signedIn(accountId: account.id, reauthorized: true,
+                             message: "Signed in to \(account.name) (\(account.email)) again with \(provider.name); all its mail stayed on this computer.")
+        }
+    }
+
+    public func oauthSignInOutcome(id: String, wait: Duration) async -> OAuthSignInOutcome? {
+        await signIns.outcome(id: id, wait: wait)
+    }
+
+    public func unseenOAuthFailures() async -> [String] {
+        await signIns.unseenFailures()
+    }
+
+    public func oauthConsentOrigins() -> [String] {
+        ["gmail", "outlook"].compactMap { oauthConfiguration.provider($0)?.authorizationEndpoint }.compactMap { url in
+            guard let scheme = url.scheme, let host = url.host else { return nil }
+            return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+        }
+    }
+
+    private func signIn(returnTo: URL, id: String) -> OAuthAccountSignIn {
+        var back = URLComponents(url: returnTo, resolvingAgainstBaseURL: false)
+        let items = back?.queryItems ?? []
+        back?.queryItems = items + [URLQueryItem(name: "signin", value: id)]
+        return OAuthAccountSignIn(configuration: oauthConfiguration, credentials: credentials, tokens: accessTokens,
+                                  browser: NoBrowserLauncher(), timeout: oauthTimeout, returnTo: back?.url ?? returnTo)
+    }
+
+    /// The command line's words for the web app: no options, no commands to run.
+    static func webWords(_ text: String) -> String {
+        text.replacingOccurrences(of: "give --oauth-client-id, or set it", with: "give a client ID, or set it")
+            .replacingOccurrences(of: "run the command again", with: "try again")
+    }
+}
+
+/// The sign-ins the web app started: each runs on its own until the browser comes back (or
+/// it times out); its outcome is kept for the page the browser returns to.
+actor OAuthSignIns {
+    private var running: [String: Task<OAuthSignInOutcome, Never>] = [:]
+    private var seen: Set<String> = []
+    private var failures: [String: String] = [:]
+
+    /// A random name for a sign-in (it names no secret: the state and verifier stay inside).
+    static func newID() -> String { PKCE.randomToken(bytes: 12) }
+
+    /// Runs `body` in the background and returns once it showed the consent URL (or failed before).
+    func start(id: String, _ body: @escaping @Sendable (_ show: @escaping @Sendable (URL) async -> Void) async throws -> OAuthSignInOutcome)
+        async throws -> OAuthSignInStarted {
+        let (urls, continuation) = AsyncThrowingStream.makeStream(of: URL.self)
+        let task = Task<OAuthSignInOutcome, Never> {
+            do {
+                let outcome = try await body { url in
+                    continuation.yield(url)
+                    continuation.finish()
+                }
+                continuation.finish()
+                return outcome
+            } catch {
+                continuation.finish(throwing: error)
+                let outcome = OAuthSignInOutcome.failed(AccountAdministrator.webWords("\(error)"))
+                self.failed(id: id, outcome)
+                return outcome
+            }
+        }
+        running[id] = task
+        for try await url in urls { return OAuthSignInStarted(id: id, consentURL: url) }
+        throw AccountAdministrationError("the sign-in did not start")
+    }
+
+    private func failed(id: String, _ outcome: OAuthSignInOutcome) {
+        if case .failed(let message) = outcome, !seen.contains(id) { failures[id] = message }
+    }
+
+    func outcome(id: String, wait: Duration) async -> OAuthSignInOutcome? {
+        guard let task = running[id] else { return nil }
+        seen.insert(id)
+        failures[id] = nil
+        let waiting = Task<OAuthSignInOutcome?, Never> {
+            await withTaskGroup(of: OAuthSignInOutcome?.self) { group in
+                group.addTask { await task.value }
+                group.addTask {
+                    try? await Task.sleep(for: wait)
+                    return nil
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
+        }
+        return await waiting.value
+    }
+
+    func unseenFailures() -> [String] {
+        let messages = failures.keys.sorted().compactMap { failures[$0] }
+        for id in failures.keys { seen.insert(id) }
+        failures = [:]
+        return messages
     }
 }
 

@@ -14,7 +14,7 @@ extension AppDependencies {
     /// model summaries and suggested replies are written with (without one, summaries are the
     /// conversation's key sentences and replies come from the user's past ones).
     public func webMail(
-        compose: ComposeEmailService, credentials: any CredentialStore, textEmbedder: (any TextEmbedder)? = nil,
+        compose: ComposeEmailService, credentials: any CredentialStore, accessTokens: OAuthAccessTokens? = nil, textEmbedder: (any TextEmbedder)? = nil,
         textGenerator: (any TextGenerator)? = nil,
         notificationServer: @escaping @Sendable () async -> NotificationServerStatus = {
             NotificationServerStatus(server: nil, capabilities: [], authorized: false, problem: "no desktop notifier in this process")
@@ -28,7 +28,8 @@ extension AppDependencies {
             changes: GRDBMailChangeFeed(database: database), settings: settingsStore, coordinator: notificationSyncCoordinator,
             compose: compose, contacts: ContactDirectory(source: GRDBContactSource(database: database)), markdown: CmarkMarkdownRenderer(),
             ledger: notificationLedger,
-            administration: AccountAdministrator(database: database, credentials: credentials, settings: settingsStore),
+            administration: AccountAdministrator(database: database, credentials: credentials, settings: settingsStore,
+                                                 accessTokens: accessTokens),
             notificationServer: notificationServer)
         mail.categories = GRDBCategoryRepository(database: database)
         let search = GRDBMailSearch(database: database)

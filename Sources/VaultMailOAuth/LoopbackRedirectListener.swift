@@ -6,9 +6,11 @@ import VaultMailCore
 /// picks (RFC 8252 §7.3). It waits (on a thread of its own, never the cooperative pool) for
 /// the request to `/`, answers it with a page telling the user to go back to VaultMail, and
 /// answers anything else (a favicon) with 404. `close()` ends the wait and frees the port.
+/// With `returnTo` (the web app's sign-in page), the page links back to it instead.
 public final class LoopbackRedirectListener: AuthorizationRedirectListener {
     public let redirectURI: URL
     public let port: Int
+    public let returnTo: URL?
     /// The listening socket; -1 once closed.
     private let socket = Mutex<Int32>(-1)
 
@@ -17,7 +19,8 @@ public final class LoopbackRedirectListener: AuthorizationRedirectListener {
     }
 
     /// Binds 127.0.0.1 on a free port and listens.
-    public init() throws {
+    public init(returnTo: URL? = nil) throws {
+        self.returnTo = returnTo
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "cannot listen on 127.0.0.1 for the sign-in: \(Self.lastError())") }
         var address = sockaddr_in()
@@ -90,9 +93,17 @@ public final class LoopbackRedirectListener: AuthorizationRedirectListener {
                 continue
             }
             let query = Self.formDecode(target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
-            let body = query["error"] == nil
-                ? "VaultMail received your sign-in. You can close this tab and go back to VaultMail."
-                : "The sign-in was not completed. Go back to VaultMail to see why."
+            let body: String
+            if let returnTo {
+                let link = Self.escape(returnTo.absoluteString)
+                body = (query["error"] == nil ? "VaultMail received your sign-in." : "The sign-in was not completed.")
+                    + " <a href=\"\(link)\" id=\"back-to-vaultmail\">Back to VaultMail</a></p>"
+                    + "<meta http-equiv=\"refresh\" content=\"1;url=\(link)\"><p>"
+            } else {
+                body = query["error"] == nil
+                    ? "VaultMail received your sign-in. You can close this tab and go back to VaultMail."
+                    : "The sign-in was not completed. Go back to VaultMail to see why."
+            }
             Self.reply(connection, status: "200 OK", body: body)
             return query
         }
@@ -137,6 +148,11 @@ public final class LoopbackRedirectListener: AuthorizationRedirectListener {
             if let name = parts.first, fields[name] == nil { fields[name] = parts.count > 1 ? parts[1] : "" }
         }
         return fields
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     private static func lastError() -> String { String(cString: strerror(errno)) }

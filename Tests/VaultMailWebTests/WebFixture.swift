@@ -21,13 +21,16 @@ final class WebFixture {
     /// Where sent messages and Drafts copies go (no servers in this fixture).
     let transport: RecordingMailTransport
     let remote: RecordingRemoteMailbox
+    /// The keyring the web app's account administration keeps secrets in.
+    let keyring = InMemoryCredentialStore()
     private let task: Task<Void, any Error>
 
     /// `embedder` is the sentence model search by meaning reads with (none by default);
     /// `generator`, the model summaries and suggested replies are written with (none by default).
-    static func with(embedder: (any TextEmbedder)? = nil, generator: (any TextGenerator)? = nil,
-                     _ body: (WebFixture) async throws -> Void) async throws {
-        let fixture = try await WebFixture(embedder: embedder, generator: generator)
+    /// `oauth`, where "Sign in with Google / Microsoft" finds its client and endpoints.
+    static func with(embedder: (any TextEmbedder)? = nil, generator: (any TextGenerator)? = nil, oauth: OAuthConfiguration? = nil,
+                     oauthTimeout: Duration = .seconds(20), _ body: (WebFixture) async throws -> Void) async throws {
+        let fixture = try await WebFixture(embedder: embedder, generator: generator, oauth: oauth, oauthTimeout: oauthTimeout)
         do {
             try await body(fixture)
         } catch {
@@ -37,7 +40,7 @@ final class WebFixture {
         await fixture.stop()
     }
 
-    private init(embedder: (any TextEmbedder)?, generator: (any TextGenerator)?) async throws {
+    private init(embedder: (any TextEmbedder)?, generator: (any TextGenerator)?, oauth: OAuthConfiguration?, oauthTimeout: Duration) async throws {
         database = try AppDatabase.inMemory()
         home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-web-\(UUID().uuidString.prefix(8))")
         app = await AppDependencies(database: database, center: MockNotificationCenter(), composeEmail: RecordingComposeEmail())
@@ -48,8 +51,12 @@ final class WebFixture {
         remote = RecordingRemoteMailbox()
         let sending = MailSending(database: database, secret: { _ in "secret" }, undoDelaySeconds: { 0 },
                                   transport: transport, remoteMailbox: remote)
-        web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(compose: sending.compose, credentials: InMemoryCredentialStore(), textEmbedder: embedder, textGenerator: generator),
-                         logger: Logger(label: "web-test"))
+        var mail = app.webMail(compose: sending.compose, credentials: keyring, textEmbedder: embedder, textGenerator: generator)
+        if let oauth {
+            mail.administration = AccountAdministrator(database: database, credentials: keyring, settings: app.settingsStore,
+                                                       oauthConfiguration: oauth, oauthTimeout: oauthTimeout)
+        }
+        web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: mail, logger: Logger(label: "web-test"))
         let web = self.web
         task = Task { try await web.run() }
         guard let port = await web.waitUntilServing() else { throw HTTPTestClient.Failure(description: "the web app did not start") }

@@ -40,10 +40,14 @@ extension CommandSession {
         guard (1...AppConstants.allMailSyncWindowDays).contains(new.syncWindowDays) else {
             throw CommandError("--sync-window-days must be between 1 and \(AppConstants.allMailSyncWindowDays), or 'all'", usage: true)
         }
-        guard let provider = oauthConfiguration.provider(new.provider) else {
-            throw CommandError("--provider must be gmail or outlook, not '\(new.provider)'", usage: true)
+        let oauth = oauthAccountSignIn
+        let provider: OAuthProvider, client: OAuthClient
+        do {
+            provider = try oauth.provider(new.provider)
+            client = try oauth.client(provider, option: new.clientID)
+        } catch let failure as OAuthAccountSignIn.Failure {
+            throw CommandError(failure.description.replacingOccurrences(of: "the provider must", with: "--provider must"), usage: failure.usage)
         }
-        let client = try oauthClient(provider, option: new.clientID)
         let imap = try Self.endpoint(new.imap ?? "\(provider.imapHost):\(provider.imapPort)", option: "--imap", defaultPort: 993, security: .tls)
         let smtp = try Self.endpoint(new.smtp ?? "\(provider.smtpHost):\(provider.smtpPort)", option: "--smtp", defaultPort: 465, security: .tls)
         if let caFile = new.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
@@ -71,19 +75,11 @@ extension CommandSession {
     /// the same client unless `--oauth-client-id` names another. No mail is touched.
     public func reauthAccount(named name: String, clientID: String? = nil, progress: @escaping @Sendable (String) -> Void) async throws -> String {
         let account = try await account(named: name)
-        guard account.authMethod == .oauth2, account.credentialCommand == nil else {
-            throw CommandError("account '\(name)' does not sign in with OAuth2 in VaultMail (it uses a password or a token command); nothing to do")
-        }
-        let grant = (try? await credentials.secret(for: account)).flatMap { $0.flatMap(OAuthGrant.decode) }
-        let providerID = grant?.provider ?? (account.isGmail ? "gmail" : "outlook")
-        guard let provider = oauthConfiguration.provider(providerID) else {
-            throw CommandError("account '\(name)' names an unknown provider '\(providerID)'")
-        }
-        let client: OAuthClient
-        if clientID == nil, let grant {
-            client = grant.client
-        } else {
-            client = try oauthClient(provider, option: clientID)
+        let provider: OAuthProvider, client: OAuthClient
+        do {
+            (provider, client) = try await oauthAccountSignIn.reauthorization(of: account, clientID: clientID)
+        } catch let failure as OAuthAccountSignIn.Failure {
+            throw CommandError(failure.description, usage: failure.usage)
         }
         try await signIn(account, provider: provider, client: client, progress: progress)
         return "Signed in to '\(account.name)' (\(account.email)) again with \(provider.name); all its mail stayed on this computer."
@@ -104,37 +100,21 @@ extension CommandSession {
         }
     }
 
-    private func oauthClient(_ provider: OAuthProvider, option: String?) throws -> OAuthClient {
-        do {
-            return try oauthConfiguration.client(for: provider, clientID: option)
-        } catch {
-            throw CommandError("\(error)", usage: true)
-        }
+    /// The sign-in as this session does it: the browser opened, the access token to memory.
+    var oauthAccountSignIn: OAuthAccountSignIn {
+        OAuthAccountSignIn(configuration: oauthConfiguration, credentials: credentials, tokens: accountCredentials.tokens,
+                           browser: oauthBrowser, timeout: oauthTimeout)
     }
 
     /// The flow, then the grant to the keyring and the access token to memory.
     private func signIn(_ account: Account, provider: OAuthProvider, client: OAuthClient,
                         progress: @escaping @Sendable (String) -> Void) async throws {
-        let flow = OAuthSignIn(tokens: OAuthTokenEndpoint(http: URLSessionOAuthHTTPClient()), browser: oauthBrowser,
-                               listener: { try LoopbackRedirectListener() }, timeout: oauthTimeout)
-        let tokens: OAuthTokens
         do {
-            tokens = try await flow.run(provider: provider, client: client, email: account.email) { url in
+            try await oauthAccountSignIn.signIn(account, provider: provider, client: client) { url in
                 progress("Opening your browser to sign in with \(provider.name). If it does not open, visit:\n\(url.absoluteString)")
             }
-        } catch {
-            throw CommandError("cannot sign in to '\(account.name)': \(error)")
+        } catch let failure as OAuthAccountSignIn.Failure {
+            throw CommandError(failure.description)
         }
-        guard let refreshToken = tokens.refreshToken else {
-            throw CommandError("\(provider.name) gave no refresh token, so VaultMail could not stay signed in; "
-                + (provider.id == "outlook" ? "make sure the app registration allows offline_access" : "remove VaultMail's access in your account's security settings and try again"))
-        }
-        let grant = OAuthGrant(provider: provider.id, tokenEndpoint: provider.tokenEndpoint, client: client, refreshToken: refreshToken)
-        do {
-            try await credentials.storeSecret(grant.encoded(), for: account)
-        } catch {
-            throw CommandError("signed in, but cannot keep the sign-in in the keyring: \(error)")
-        }
-        await accountCredentials.tokens.remember(tokens, for: account)
     }
 }

@@ -98,7 +98,8 @@ public final class MailDaemon {
             }
         }
         let web = try options.webPort.map { port in
-            var mail = app.webMail(compose: sending.compose, credentials: credentials, textEmbedder: embedder,
+            var mail = app.webMail(compose: sending.compose, credentials: credentials, accessTokens: accountCredentials.tokens,
+                                   textEmbedder: embedder,
                                    textGenerator: generator) { await center.status() }
             mail.aiModels = AppDependencies.modelAdministration(
                 home: home, onInstalled: { _ in await indexer.scheduleRound() },

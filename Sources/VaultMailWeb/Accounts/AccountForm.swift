@@ -89,3 +89,12 @@ struct AccountForm {
         return nil
     }
 }
+
+/// The fields of "Sign in with Google / Microsoft": no password, the provider signs the user in.
+struct OAuthFields {
+    var name = ""
+    var email = ""
+    var clientID = ""
+    /// What went wrong with the last sign-in, in words.
+    var problems: [String] = []
+}

@@ -9,7 +9,48 @@ extension WebApp {
     func addAccountRoutes(to router: Router<WebRequestContext>) {
         router.get("/welcome") { request, context -> Response in
             let accounts = (try? await self.mail.accounts.getAccounts()) ?? []
-            return await self.onboarding(.welcome(firstAccount: accounts.isEmpty), context)
+            let failures = await self.mail.administration.unseenOAuthFailures()
+            return await self.onboarding(.welcome(firstAccount: accounts.isEmpty), context, oauth: OAuthFields(problems: failures))
+        }
+        // "Sign in with Google / Microsoft": the daemon starts the sign-in and sends the browser
+        // to the consent page; the provider sends it to the loopback listener, whose page leads
+        // back to GET /welcome/oauth.
+        router.post("/welcome/oauth") { request, context -> Response in
+            let form = context.form
+            var fields = OAuthFields(name: (form["name"] ?? "").trimmingCharacters(in: .whitespaces),
+                                     email: (form["email"] ?? "").trimmingCharacters(in: .whitespaces),
+                                     clientID: (form["clientId"] ?? "").trimmingCharacters(in: .whitespaces))
+            let provider = form["provider"] ?? ""
+            do {
+                let started = try await self.mail.administration.startOAuthSignIn(
+                    OAuthAccountRequest(name: fields.name, email: fields.email, provider: provider,
+                                        clientID: fields.clientID.isEmpty ? nil : fields.clientID),
+                    returnTo: self.oauthReturn(request))
+                return Pages.redirect(started.consentURL.absoluteString)
+            } catch {
+                fields.problems = ["\(error)"]
+                let accounts = (try? await self.mail.accounts.getAccounts()) ?? []
+                return await self.onboarding(.welcome(firstAccount: accounts.isEmpty), context, oauth: fields)
+            }
+        }
+        router.get("/welcome/oauth") { request, context -> Response in
+            let id = FormFields(request.uri.query ?? "")["signin"] ?? ""
+            let accounts = (try? await self.mail.accounts.getAccounts()) ?? []
+            switch await self.mail.administration.oauthSignInOutcome(id: id, wait: .seconds(30)) {
+            case .signedIn(let accountId, let reauthorized, let message)?:
+                await self.mail.contacts.invalidate()
+                await self.events.publish(.changed)
+                if !reauthorized, let account = try? await self.mail.accounts.getAccount(id: accountId) {
+                    return await self.onboarding(.done(account), context)
+                }
+                return Pages.redirect("/settings?notice=\(FormFields.encode(message))#accounts")
+            case .failed(let message)?:
+                return await self.onboarding(.welcome(firstAccount: accounts.isEmpty), context, oauth: OAuthFields(problems: [message]))
+            case nil:
+                return await self.onboarding(.welcome(firstAccount: accounts.isEmpty), context, oauth: OAuthFields(problems: [
+                    "VaultMail does not know that sign-in (it may still be waiting for your provider, or it ended long ago): try again.",
+                ]))
+            }
         }
         router.get("/welcome/servers") { request, context -> Response in
             let query = FormFields(request.uri.query ?? "")
@@ -88,6 +129,17 @@ extension WebApp {
             await self.events.publish(.changed)
             return Pages.redirect("/settings?notice=\(FormFields.encode("Saved \(account.name)."))#accounts")
         }
+        router.post("/settings/account/reauth") { request, context -> Response in
+            guard let id = context.form["id"], (try? await self.mail.accounts.getAccount(id: id)) != nil else {
+                return Pages.redirect("/settings#accounts")
+            }
+            do {
+                let started = try await self.mail.administration.reauthorize(accountId: id, returnTo: self.oauthReturn(request))
+                return Pages.redirect(started.consentURL.absoluteString)
+            } catch {
+                return await self.accountPage(id, problems: ["\(error)"], confirm: false, context)
+            }
+        }
         router.post("/settings/account/remove") { _, context -> Response in
             guard let id = context.form["id"], let account = try? await self.mail.accounts.getAccount(id: id) else {
                 return Pages.redirect("/settings#accounts")
@@ -104,8 +156,24 @@ extension WebApp {
         }
     }
 
-    private func onboarding(_ screen: OnboardingView.Screen, _ context: WebRequestContext) async -> Response {
-        Pages.html(OnboardingView(screen: screen, csrf: csrf(context: context), display: await display()).render())
+    private func onboarding(_ screen: OnboardingView.Screen, _ context: WebRequestContext, oauth: OAuthFields = OAuthFields()) async -> Response {
+        consentFormAction(Pages.html(OnboardingView(screen: screen, csrf: csrf(context: context), display: await display(), oauth: oauth).render()))
+    }
+
+    /// Where the loopback listener's page sends the browser back to: this app, at the address
+    /// the browser uses (the guard allowed only 127.0.0.1:PORT and localhost:PORT).
+    private func oauthReturn(_ request: Request) -> URL {
+        URL(string: "http://\(request.head.authority ?? "127.0.0.1")/welcome/oauth") ?? URL(string: "http://127.0.0.1/welcome/oauth")!
+    }
+
+    /// The app's policy, with the providers' consent pages allowed as the target of the
+    /// sign-in forms (browsers apply `form-action` to the 303 that follows the post).
+    private func consentFormAction(_ response: Response) -> Response {
+        var response = response
+        let origins = mail.administration.oauthConsentOrigins().filter { $0.allSatisfy { !" ;'\"".contains($0) } }
+        response.headers[.contentSecurityPolicy] = SecurityHeaders.pagePolicy
+            .replacingOccurrences(of: "form-action 'self'", with: (["form-action 'self'"] + origins).joined(separator: " "))
+        return response
     }
 
     private func accountPage(_ id: String?, problems: [String], confirm: Bool, _ context: WebRequestContext) async -> Response {
@@ -113,7 +181,9 @@ extension WebApp {
             return Pages.redirect("/settings?notice=\(FormFields.encode("That account no longer exists."))#accounts")
         }
         let (signature, notifications) = await MainActor.run { (mail.settings.signatures[id] ?? "", mail.settings.notificationsEnabled(for: id)) }
-        return Pages.html(AccountSettingsView(account: account, signature: signature, notifications: notifications, problems: problems,
-                                              confirmRemoval: confirm, csrf: csrf(context: context), display: await display()).render())
+        var view = AccountSettingsView(account: account, signature: signature, notifications: notifications, problems: problems,
+                                       confirmRemoval: confirm, csrf: csrf(context: context), display: await display())
+        view.connectionProblem = await events.connectionProblem(account: account.name)
+        return consentFormAction(Pages.html(view.render()))
     }
 }

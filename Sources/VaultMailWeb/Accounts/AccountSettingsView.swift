@@ -10,6 +10,8 @@ struct AccountSettingsView {
     var confirmRemoval: Bool
     var csrf: String
     var display: Pages.Display
+    /// What the daemon says is wrong with the account's connection ("sign in again").
+    var connectionProblem: String?
 
     func render() -> String {
         var body = "<header class=\"topbar\"><a class=\"brand\" href=\"/mail\">VaultMail</a><a class=\"tool\" href=\"/settings#accounts\">\(Icon.back.svg())<span>Back to the settings</span></a></header>"
@@ -24,6 +26,7 @@ struct AccountSettingsView {
             if !problems.isEmpty {
                 body += "<div class=\"notice error\" role=\"alert\"><ul>" + problems.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul></div>"
             }
+            body += signInAgain(hidden)
             body += "<form method=\"post\" action=\"/settings/account\" class=\"stack\">\(hidden)"
             body += "<div class=\"stack-field\"><label for=\"name\">Account name</label><input type=\"text\" id=\"name\" name=\"name\" value=\"\(HTML.escape(account.name))\" required></div>"
             body += "<div class=\"stack-field\"><label for=\"displayName\">Your name</label><input type=\"text\" id=\"displayName\" name=\"displayName\" value=\"\(HTML.escape(account.displayName ?? ""))\"></div>"
@@ -36,5 +39,20 @@ struct AccountSettingsView {
         }
         body += "</div></main>"
         return Pages.document(title: "\(account.name) — VaultMail", bodyClass: "app onboarding-page", csrf: csrf, body: body, scripts: [], display: display)
+    }
+
+    /// An account that signs in with its provider: "Sign in again" runs the sign-in once more
+    /// (its mail stays); an alert says so when the provider revoked the sign-in.
+    private func signInAgain(_ hidden: String) -> String {
+        guard account.authMethod == .oauth2, account.credentialCommand == nil else { return "" }
+        var out = "<section class=\"oauth-signin\" aria-labelledby=\"signin-again-title\">"
+        if connectionProblem == "sign in again" {
+            out += "<div class=\"notice error\" role=\"alert\" id=\"signin-again-alert\"><p><strong id=\"signin-again-title\">Sign in again to \(HTML.escape(account.name))</strong></p>"
+            out += "<p>Your provider no longer accepts VaultMail's sign-in. Sign in again; all your mail stays on this computer.</p></div>"
+        } else {
+            out += "<h2 id=\"signin-again-title\">Sign-in</h2><p class=\"hint-text\">\(HTML.escape(account.name)) signs in with its provider; the sign-in is kept in your keyring.</p>"
+        }
+        out += "<form method=\"post\" action=\"/settings/account/reauth\">\(hidden)<button class=\"primary\" id=\"sign-in-again\">Sign in again</button></form>"
+        return out + "</section>"
     }
 }

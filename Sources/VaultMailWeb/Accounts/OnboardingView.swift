@@ -13,6 +13,8 @@ struct OnboardingView {
     var screen: Screen
     var csrf: String
     var display: Pages.Display
+    /// "Sign in with Google / Microsoft" on the welcome screen: what was typed, what went wrong.
+    var oauth = OAuthFields()
 
     func render() -> String {
         var body = "<main class=\"onboarding\" id=\"main\"><div class=\"onboarding-card\">"
@@ -34,8 +36,27 @@ struct OnboardingView {
         out += "<label for=\"email\">Your email address</label><input type=\"email\" id=\"email\" name=\"email\" autocomplete=\"email\" required autofocus placeholder=\"name@example.com\">"
         out += "<label for=\"displayName\">Your name <span class=\"hint-text\">(shown to the people you write to)</span></label><input type=\"text\" id=\"displayName\" name=\"displayName\" autocomplete=\"name\">"
         out += "<button class=\"primary\">Continue</button></form>"
+        out += oauthForm()
         if !first { out += "<p><a href=\"/settings#accounts\">Back to the settings</a></p>" }
         return out
+    }
+
+    /// Gmail and Outlook without an app password: the provider's own sign-in page, then back here.
+    private func oauthForm() -> String {
+        var out = "<section class=\"oauth-signin\" aria-labelledby=\"oauth-title\"><h2 id=\"oauth-title\">Or sign in with Google or Microsoft</h2>"
+        if !oauth.problems.isEmpty {
+            out += "<div class=\"notice error\" role=\"alert\" id=\"oauth-problems\"><ul>" + oauth.problems.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul></div>"
+        }
+        out += "<p class=\"hint-text\">Your provider's page asks you to allow VaultMail; VaultMail never sees your password, and keeps the sign-in in your keyring.</p>"
+        out += "<form method=\"post\" action=\"/welcome/oauth\" class=\"stack\" id=\"oauth-form\"><input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">"
+        out += field("oauth-name", "Account name", oauth.name, hint: "A short name for the sidebar and the command line, such as gmail or work.", formName: "name")
+        out += field("oauth-email", "Email address", oauth.email, type: "email", autocomplete: "email", formName: "email")
+        out += "<details\(oauth.clientID.isEmpty ? "" : " open")><summary>Use your own OAuth client</summary>"
+        out += field("oauth-client", "Client ID (optional)", oauth.clientID, hint: "Only if VaultMail has none configured; docs/oauth.md says how to register one.", formName: "clientId")
+        out += "</details><div class=\"compose-actions\">"
+        out += "<button class=\"primary\" type=\"submit\" name=\"provider\" value=\"gmail\" id=\"oauth-google\">Sign in with Google</button>"
+        out += "<button class=\"primary\" type=\"submit\" name=\"provider\" value=\"outlook\" id=\"oauth-microsoft\">Sign in with Microsoft</button>"
+        return out + "</div></form></section>"
     }
 
     private func servers(_ form: AccountForm, check: ConnectionCheck?) -> String {
@@ -80,8 +101,9 @@ struct OnboardingView {
             + "<p><a class=\"primary button-link\" href=\"/mail\" id=\"to-mail\">Go to your mail</a> <a href=\"/welcome?add=1\">Add another account</a></p>"
     }
 
-    private func field(_ name: String, _ label: String, _ value: String, type: String = "text", autocomplete: String = "off", hint: String? = nil) -> String {
-        var out = "<div class=\"stack-field\"><label for=\"\(name)\">\(label)</label><input type=\"\(type)\" id=\"\(name)\" name=\"\(name)\" value=\"\(HTML.escape(value))\" autocomplete=\"\(autocomplete)\""
+    private func field(_ name: String, _ label: String, _ value: String, type: String = "text", autocomplete: String = "off", hint: String? = nil,
+                       formName: String? = nil) -> String {
+        var out = "<div class=\"stack-field\"><label for=\"\(name)\">\(label)</label><input type=\"\(type)\" id=\"\(name)\" name=\"\(formName ?? name)\" value=\"\(HTML.escape(value))\" autocomplete=\"\(autocomplete)\""
         if hint != nil { out += " aria-describedby=\"\(name)-hint\"" }
         out += ">"
         if let hint { out += "<p class=\"hint-text\" id=\"\(name)-hint\">\(HTML.escape(hint))</p>" }

@@ -22,6 +22,9 @@ public actor WebEventHub {
         publish(.connection(problem: connectionProblem))
     }
 
+    /// What is wrong with the account `name`'s connection now, if anything.
+    public func connectionProblem(account name: String) -> String? { problems[name] }
+
     /// What the offline indicator says now; nil when every account's server answers.
     public var connectionProblem: String? {
         guard !problems.isEmpty else { return nil }
