@@ -22,6 +22,11 @@ struct StoreIntegrityTests {
                 accountId: account, address: "p1@example.com", CategoryDecision(category: .primary, source: .user, reason: "test"), at: Date())
             try await GRDBSemanticIndex(database: store.database).save(
                 [(MailFixtures.email(accountId: account, number: 99).id, [1, 0, 0])], modelId: "test-model")
+            // A conversation's summary (issue 16).
+            let summarized = MailFixtures.email(accountId: account, number: 99)
+            try await GRDBThreadSummaryRepository(database: store.database).save(ThreadSummary(
+                threadId: summarized.threadId, text: "Key sentence.", kind: .extractive, modelId: nil, messageCount: 1,
+                latestEmailId: summarized.id, createdAt: Date()))
             // A draft with an attachment: the outbox tables (issue 6).
             try await GRDBOutboxRepository(database: store.database).saveDraft(
                 MailFixtures.email(accountId: account, number: 98, sendState: .draft),
