@@ -163,7 +163,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultMailWebTests",
-            dependencies: ["VaultMailCore", "VaultMailWeb", "VaultMailMarkdown", "VaultMailNotifications", "VaultMailTesting", "VaultMailStore", "VaultMailApp"]
+            dependencies: ["VaultMailCore", "VaultMailWeb", "VaultMailMarkdown", "VaultMailNotifications", "VaultMailTesting", "VaultMailStore", "VaultMailApp", "VaultMailOAuth"]
         ),
         .testTarget(
             name: "VaultMailNotificationsTests",

@@ -43,6 +43,8 @@ def start(width, height):
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='vaultmail-chromium-')}")
     options.add_argument(f"--window-size={width},{height}")
+    # The console (CSP violations, script errors), read by the "console" command.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(60)
     driver.set_script_timeout(60)
@@ -123,6 +125,8 @@ def run(driver, command):
         return len(driver.find_elements(By.CSS_SELECTOR, command["css"]))
     if name == "attribute":
         return driver.find_element(By.CSS_SELECTOR, command["css"]).get_attribute(command["name"])
+    if name == "console":
+        return [entry.get("message", "") for entry in driver.get_log("browser")]
     if name == "cookies":
         return driver.get_cookies()
     if name == "frame_js":

@@ -125,6 +125,7 @@ public struct AccountAdministrator: AccountAdministration {
     public func remove(accountId: String) async throws -> String? {
         guard let account = try await accounts.getAccount(id: accountId) else { return nil }
         try await accounts.removeAccount(id: accountId)
+        await accessTokens?.forget(accountId: accountId)
         await MainActor.run { settings.setSignature("", for: accountId) }
         guard account.credentialCommand == nil else { return nil }
         do {
@@ -199,13 +200,6 @@ extension AccountAdministrator {
 
     public func unseenOAuthFailures() async -> [String] {
         await signIns.unseenFailures()
-    }
-
-    public func oauthConsentOrigins() -> [String] {
-        ["gmail", "outlook"].compactMap { oauthConfiguration.provider($0)?.authorizationEndpoint }.compactMap { url in
-            guard let scheme = url.scheme, let host = url.host else { return nil }
-            return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
-        }
     }
 
     private func signIn(returnTo: URL, id: String) -> OAuthAccountSignIn {

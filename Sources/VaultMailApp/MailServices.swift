@@ -11,6 +11,8 @@ extension AccountCredentials: CredentialProvider {}
 /// credentials → IMAP connection pool → the sync use case and the repository whose actions
 /// reach the server first.
 public struct MailServices: Sendable {
+    /// Passwords and OAuth2 access tokens (those in memory) for the connections.
+    public let credentials: AccountCredentials
     public let connections: IMAPConnectionPool
     public let sync: SyncEmailsUseCase
     /// Reads from the store; archive, delete, read, star and move go to the server first.
@@ -20,6 +22,7 @@ public struct MailServices: Sendable {
         let accounts = GRDBAccountRepository(database: database)
         let local = GRDBEmailRepository(database: database)
         let syncStore = GRDBSyncRepository(database: database)
+        self.credentials = credentials
         connections = IMAPConnectionPool(credentials: credentials)
         sync = SyncEmailsUseCase(accounts: accounts, store: local, syncStore: syncStore, parser: GMimeMessageParser(),
                                  connections: connections, clock: clock)

@@ -74,6 +74,16 @@ public actor IMAPConnection {
         try session.authenticateXOAuth2(user: user, accessToken: accessToken)
     }
 
+    /// SASL OAUTHBEARER (RFC 7628) with an access token obtained by the caller.
+    public func authenticateOAuthBearer(user: String, accessToken: String) throws {
+        try session.authenticateOAuthBearer(user: user, accessToken: accessToken)
+    }
+
+    /// An OAuth2 access token by XOAUTH2 (Gmail, Outlook) when offered, else OAUTHBEARER.
+    public func authenticateOAuth(user: String, accessToken: String) throws {
+        try session.authenticateOAuth(user: user, accessToken: accessToken)
+    }
+
     /// What the server announced; refreshed after connecting, STARTTLS and login.
     public var capabilities: IMAPCapabilities { session.capabilities }
 

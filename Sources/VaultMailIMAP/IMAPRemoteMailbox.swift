@@ -90,7 +90,7 @@ public struct IMAPRemoteMailbox: RemoteMailbox {
             try await imap.connect()
             switch account.authMethod {
             case .password: try await imap.login(user: account.username, password: secret)
-            case .oauth2: try await imap.authenticateXOAuth2(user: account.username, accessToken: secret)
+            case .oauth2: try await imap.authenticateOAuth(user: account.username, accessToken: secret)
             }
             return imap
         } catch {

@@ -114,25 +114,4 @@ extension IMAPSession {
         markAuthenticated(as: user)
         try refreshCapabilities()
     }
-
-    /// SASL XOAUTH2 (Gmail, Outlook) with an access token from the caller. The token is sent
-    /// as `base64("user=" user ^A "auth=Bearer " token ^A ^A)` in the AUTHENTICATE command
-    /// itself (SASL-IR); it is never part of an error.
-    func authenticateXOAuth2(user: String, accessToken: String) throws(IMAPError) {
-        let operation = "log in (XOAUTH2) to"
-        setUser(user)
-        let imap = try session(operation)
-        guard capabilities.authMechanisms.contains("XOAUTH2") else {
-            throw makeError(.unsupported, operation, reason: "the server does not offer AUTH=XOAUTH2")
-        }
-        guard capabilities.contains("SASL-IR") else {
-            throw makeError(.unsupported, operation, reason: "the server does not offer SASL-IR, which XOAUTH2 needs here")
-        }
-        let code = user.withCString { userPointer in
-            accessToken.withCString { tokenPointer in mailimap_oauth2_authenticate(imap, userPointer, tokenPointer) }
-        }
-        try check(code, operation, refusal: .authenticationFailed)
-        markAuthenticated(as: user)
-        try refreshCapabilities()
-    }
 }

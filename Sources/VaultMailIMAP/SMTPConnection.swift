@@ -73,14 +73,11 @@ public actor SMTPConnection {
         try session.authenticateOAuthBearer(user: user, accessToken: accessToken)
     }
 
-    /// An OAuth2 access token by XOAUTH2 (Gmail, Outlook), or by OAUTHBEARER when the server
-    /// offers only that.
+    /// An OAuth2 access token by XOAUTH2 (Gmail, Outlook) when offered, else OAUTHBEARER.
     public func authenticateOAuth(user: String, accessToken: String) throws {
-        let offered = session.capabilities.authMechanisms
-        if !offered.contains("XOAUTH2"), offered.contains("OAUTHBEARER") {
-            try session.authenticateOAuthBearer(user: user, accessToken: accessToken)
-        } else {
-            try session.authenticateXOAuth2(user: user, accessToken: accessToken)
+        switch OAuthMechanism.preferred(among: session.capabilities.authMechanisms) {
+        case .oauthBearer: try session.authenticateOAuthBearer(user: user, accessToken: accessToken)
+        case .xoauth2, nil: try session.authenticateXOAuth2(user: user, accessToken: accessToken)
         }
     }
 

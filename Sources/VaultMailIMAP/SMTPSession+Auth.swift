@@ -37,54 +37,37 @@ extension SMTPSession {
     }
 
     /// SASL XOAUTH2 (Gmail, Outlook) with an access token from the caller, sent as the
-    /// initial response of AUTH. A refusal's JSON detail is decoded into the error; the token
-    /// never is.
+    /// initial response of AUTH.
     func authenticateXOAuth2(user: String, accessToken: String) throws(SMTPError) {
-        let operation = "log in (XOAUTH2) to"
-        setUser(user)
-        _ = try session(operation)
-        guard !isAuthenticated else { throw makeError(.invalidRequest, operation, reason: "already logged in") }
-        guard capabilities.authMechanisms.contains("XOAUTH2") else {
-            throw makeError(.unsupported, operation, reason: "the server does not offer AUTH XOAUTH2")
-        }
-        guard !(user + accessToken).contains(where: { $0.isNewline || $0 == "\u{1}" || $0 == "\0" }) else {
-            throw makeError(.invalidRequest, operation, reason: "the user name or token contains a control character")
-        }
-        let token = Self.base64(Array("user=\(user)\u{1}auth=Bearer \(accessToken)\u{1}\u{1}".utf8))
-        var reply = try command("AUTH XOAUTH2 \(token)", isSecret: true, operation)
-        if reply == 334 {
-            // The challenge is base64 JSON saying why; an empty line ends the exchange.
-            let detail = Data(base64Encoded: lastReply().text).map { String(decoding: $0, as: UTF8.self) }
-            reply = try command("", operation)
-            var error = authenticationError(reply, operation)
-            if let detail, !detail.isEmpty { error.reason = "the server says \(detail)" }
-            throw error
-        }
-        guard reply == 235 else { throw authenticationError(reply, operation) }
-        markAuthenticated(as: user)
+        try authenticateWithToken(.xoauth2, user: user, accessToken: accessToken)
     }
 
     /// SASL OAUTHBEARER (RFC 7628) with an access token from the caller, as the initial
-    /// response of AUTH. On a refusal the server's JSON detail is decoded into the error (after
-    /// the `%x01` that ends the exchange); the token never is.
+    /// response of AUTH.
     func authenticateOAuthBearer(user: String, accessToken: String) throws(SMTPError) {
-        let operation = "log in (OAUTHBEARER) to"
+        try authenticateWithToken(.oauthBearer, user: user, accessToken: accessToken)
+    }
+
+    /// AUTH with a bearer token. On a refusal the server's 334 challenge (base64 JSON saying
+    /// why) is decoded into the error, after the answer that ends the exchange (an empty line
+    /// for XOAUTH2, ^A for OAUTHBEARER); the token never is.
+    private func authenticateWithToken(_ mechanism: OAuthMechanism, user: String, accessToken: String) throws(SMTPError) {
+        let operation = "log in (\(mechanism.rawValue)) to"
         setUser(user)
         _ = try session(operation)
         guard !isAuthenticated else { throw makeError(.invalidRequest, operation, reason: "already logged in") }
-        guard capabilities.authMechanisms.contains("OAUTHBEARER") else {
-            throw makeError(.unsupported, operation, reason: "the server does not offer AUTH OAUTHBEARER")
+        guard capabilities.authMechanisms.contains(mechanism.rawValue) else {
+            throw makeError(.unsupported, operation, reason: "the server does not offer AUTH \(mechanism.rawValue)")
         }
-        guard !(user + accessToken).contains(where: { $0.isNewline || $0 == "\u{1}" || $0 == "\0" || $0 == "," }) else {
-            throw makeError(.invalidRequest, operation, reason: "the user name or token contains a control character or a comma")
+        guard let token = mechanism.initialResponse(user: user, accessToken: accessToken) else {
+            throw makeError(.invalidRequest, operation, reason: "the user name or token contains a control character")
         }
-        let token = Self.base64(Array("n,a=\(user),\u{1}auth=Bearer \(accessToken)\u{1}\u{1}".utf8))
-        var reply = try command("AUTH OAUTHBEARER \(token)", isSecret: true, operation)
+        var reply = try command("AUTH \(mechanism.rawValue) \(token)", isSecret: true, operation)
         if reply == 334 {
-            let detail = Data(base64Encoded: lastReply().text).map { String(decoding: $0, as: UTF8.self) }
-            reply = try command(Self.base64([1]), operation)
+            let detail = OAuthInitialResponse.challengeDetail(lastReply().text)
+            reply = try command(mechanism.abortAnswer, operation)
             var error = authenticationError(reply, operation)
-            if let detail, !detail.isEmpty { error.reason = "the server says \(detail)" }
+            if let detail { error.reason = "the server says \(detail)" }
             throw error
         }
         guard reply == 235 else { throw authenticationError(reply, operation) }

@@ -94,17 +94,20 @@ public final class LoopbackRedirectListener: AuthorizationRedirectListener {
             }
             let query = Self.formDecode(target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
             let body: String
+            var head = ""
             if let returnTo {
+                // Straight back to the app (a refresh from this page, so the app's SameSite=Strict
+                // cookie goes along), with a link for a browser that does not follow it.
                 let link = Self.escape(returnTo.absoluteString)
                 body = (query["error"] == nil ? "VaultMail received your sign-in." : "The sign-in was not completed.")
-                    + " <a href=\"\(link)\" id=\"back-to-vaultmail\">Back to VaultMail</a></p>"
-                    + "<meta http-equiv=\"refresh\" content=\"1;url=\(link)\"><p>"
+                    + " <a href=\"\(link)\" id=\"back-to-vaultmail\">Back to VaultMail</a>"
+                head = "<meta http-equiv=\"refresh\" content=\"0;url=\(link)\">"
             } else {
                 body = query["error"] == nil
                     ? "VaultMail received your sign-in. You can close this tab and go back to VaultMail."
                     : "The sign-in was not completed. Go back to VaultMail to see why."
             }
-            Self.reply(connection, status: "200 OK", body: body)
+            Self.reply(connection, status: "200 OK", body: body, head: head)
             return query
         }
     }
@@ -125,8 +128,10 @@ public final class LoopbackRedirectListener: AuthorizationRedirectListener {
         return String(parts[1])
     }
 
-    private static func reply(_ connection: Int32, status: String, body: String) {
-        let html = "<!doctype html><meta charset=utf-8><title>VaultMail</title><p>\(body)</p>"
+    private static func reply(_ connection: Int32, status: String, body: String, head: String = "") {
+        let html = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>VaultMail sign-in</title>\(head)</head>"
+            + "<body><main><h1>VaultMail</h1><p>\(body)</p></main></body></html>"
         let response = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(html.utf8.count)\r\n"
             + "Cache-Control: no-store\r\nConnection: close\r\n\r\n" + html
         let bytes = Array(response.utf8)

@@ -101,6 +101,9 @@ public final class BrowserSession: @unchecked Sendable {
         try await call(["cmd": "attribute", "css": css, "name": name]) as? String
     }
 
+    /// The browser console's messages since the last call (CSP violations, script errors).
+    public func console() async throws -> [String] { try await call(["cmd": "console"]) as? [String] ?? [] }
+
     public func cookies() async throws -> [[String: Any]] { try await call(["cmd": "cookies"]) as? [[String: Any]] ?? [] }
 
     /// Runs `script` inside the frame `css` selects (WebDriver is not bound by its sandbox).

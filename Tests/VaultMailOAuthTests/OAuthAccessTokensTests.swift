@@ -69,6 +69,7 @@ struct OAuthAccessTokensTests {
             #expect(error.needsSignIn)
             #expect("\(error)".hasPrefix("Sign in again to gmail:"))
             #expect("\(error)".contains("vaultmail account reauth gmail"))
+            #expect("\(error)".contains("Sign in again on its page"), "the web app's button is named too")
         }
     }
 

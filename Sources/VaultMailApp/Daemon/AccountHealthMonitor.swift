@@ -106,7 +106,7 @@ public final class AccountHealthMonitor {
         let body: String = switch problem {
         case .loginFailed(let reason): "Cannot log in: \(reason)"
         case .unreachable(let reason): "No connection for \(duration(outageGrace)): \(reason)"
-        case .signInAgain: "Your provider no longer accepts VaultMail's sign-in. Run `vaultmail account reauth \(account.name)`; your mail stays here."
+        case .signInAgain: "Your provider no longer accepts VaultMail's sign-in. Press Sign in again on the account's page in VaultMail's settings, or run `vaultmail account reauth \(account.name)`; your mail stays here."
         }
         let title = if case .signInAgain = problem { "Sign in again to \(account.name)" } else { "VaultMail: \(account.name) needs attention" }
         return NotificationRequest(

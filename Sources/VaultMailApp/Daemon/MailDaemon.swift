@@ -237,6 +237,8 @@ public final class MailDaemon {
                 // Closed in the background: a hung server must not hold up the daemon.
                 Task { await self.services.connections.close(accountId: id) }
                 if current[id] == nil {
+                    // A removed account's access token leaves memory with it.
+                    await services.credentials.tokens.forget(accountId: id)
                     otherProcesses.forget(accountId: id)
                     await app.notificationService.withdrawStaleNotifications()
                     logger.info("account \(entry.account.name) was removed; no longer watched")

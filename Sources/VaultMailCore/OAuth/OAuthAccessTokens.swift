@@ -17,6 +17,8 @@ public actor OAuthAccessTokens {
     private let margin: TimeInterval
     private var cache: [String: Cached] = [:]
     private var refreshing: [String: Task<String, any Error>] = [:]
+    /// Bumped by `forget(accountId:)`: a refresh that began before it keeps nothing.
+    private var generation: [String: Int] = [:]
     /// How many times each account's token was refreshed (for tests and the log).
     public private(set) var refreshCount: [String: Int] = [:]
 
@@ -50,12 +52,21 @@ public actor OAuthAccessTokens {
         cache[account.id] = Cached(token: tokens.accessToken, expiresAt: tokens.expiresAt)
     }
 
-    /// Forgets the account's token (removed, or signed in again).
+    /// Forgets the account's token (removed, or signed in again); a refresh under way for it
+    /// keeps neither its access token nor a rotated refresh token.
     public func forget(accountId: String) {
         cache[accountId] = nil
+        refreshCount[accountId] = nil
+        generation[accountId, default: 0] += 1
+    }
+
+    /// Whether the account holds an access token in memory.
+    public func holdsToken(accountId: String) -> Bool {
+        cache[accountId] != nil
     }
 
     private func refresh(_ account: Account) async throws -> String {
+        let started = generation[account.id, default: 0]
         guard let secret = try await store.secret(for: account), var grant = OAuthGrant.decode(secret) else {
             throw OAuthError.noGrant(account: account.name)
         }
@@ -66,6 +77,7 @@ public actor OAuthAccessTokens {
             cache[account.id] = nil
             throw OAuthError.signInAgain(account: account.name, reason: description ?? code)
         }
+        guard generation[account.id, default: 0] == started else { return tokens.accessToken }
         refreshCount[account.id, default: 0] += 1
         if let rotated = tokens.refreshToken, rotated != grant.refreshToken {
             grant.refreshToken = rotated

@@ -39,7 +39,7 @@ public enum OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreachable(let endpoint, let reason):
             "cannot reach \(endpoint): \(reason)"
         case .signInAgain(let account, let reason):
-            "Sign in again to \(account): the provider no longer accepts VaultMail's sign-in (\(reason)); run `vaultmail account reauth \(account)`"
+            "Sign in again to \(account): the provider no longer accepts VaultMail's sign-in (\(reason)); press Sign in again on its page in VaultMail's settings, or run `vaultmail account reauth \(account)`"
         case .noClientID(let provider):
             "no OAuth client ID for \(provider): give --oauth-client-id, or set it in the environment or the configuration (docs/oauth.md says how to register one)"
         case .noGrant(let account):

@@ -68,6 +68,4 @@ public protocol OAuthAccountAdministration: Sendable {
     func oauthSignInOutcome(id: String, wait: Duration) async -> OAuthSignInOutcome?
     /// The failures (time-outs) of sign-ins nobody came back from, once each.
     func unseenOAuthFailures() async -> [String]
-    /// The origins of the providers' consent pages (the pages' `form-action`).
-    func oauthConsentOrigins() -> [String]
 }

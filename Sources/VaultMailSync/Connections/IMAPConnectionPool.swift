@@ -77,7 +77,7 @@ public final class IMAPConnectionPool: Sendable {
         do {
             switch account.authMethod {
             case .password: try await connection.login(user: account.username, password: secret)
-            case .oauth2: try await connection.authenticateXOAuth2(user: account.username, accessToken: secret)
+            case .oauth2: try await connection.authenticateOAuth(user: account.username, accessToken: secret)
             }
         } catch {
             await connection.disconnect()

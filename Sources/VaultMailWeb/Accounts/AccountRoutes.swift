@@ -12,8 +12,8 @@ extension WebApp {
             let failures = await self.mail.administration.unseenOAuthFailures()
             return await self.onboarding(.welcome(firstAccount: accounts.isEmpty), context, oauth: OAuthFields(problems: failures))
         }
-        // "Sign in with Google / Microsoft": the daemon starts the sign-in and sends the browser
-        // to the consent page; the provider sends it to the loopback listener, whose page leads
+        // "Sign in with Google / Microsoft": the daemon starts the sign-in and hands the browser
+        // on to the consent page; the provider sends it to the loopback listener, whose page leads
         // back to GET /welcome/oauth.
         router.post("/welcome/oauth") { request, context -> Response in
             let form = context.form
@@ -26,7 +26,7 @@ extension WebApp {
                     OAuthAccountRequest(name: fields.name, email: fields.email, provider: provider,
                                         clientID: fields.clientID.isEmpty ? nil : fields.clientID),
                     returnTo: self.oauthReturn(request))
-                return Pages.redirect(started.consentURL.absoluteString)
+                return Pages.consentHandoff(started.consentURL)
             } catch {
                 fields.problems = ["\(error)"]
                 let accounts = (try? await self.mail.accounts.getAccounts()) ?? []
@@ -135,7 +135,7 @@ extension WebApp {
             }
             do {
                 let started = try await self.mail.administration.reauthorize(accountId: id, returnTo: self.oauthReturn(request))
-                return Pages.redirect(started.consentURL.absoluteString)
+                return Pages.consentHandoff(started.consentURL)
             } catch {
                 return await self.accountPage(id, problems: ["\(error)"], confirm: false, context)
             }
@@ -157,23 +157,13 @@ extension WebApp {
     }
 
     private func onboarding(_ screen: OnboardingView.Screen, _ context: WebRequestContext, oauth: OAuthFields = OAuthFields()) async -> Response {
-        consentFormAction(Pages.html(OnboardingView(screen: screen, csrf: csrf(context: context), display: await display(), oauth: oauth).render()))
+        Pages.html(OnboardingView(screen: screen, csrf: csrf(context: context), display: await display(), oauth: oauth).render())
     }
 
     /// Where the loopback listener's page sends the browser back to: this app, at the address
     /// the browser uses (the guard allowed only 127.0.0.1:PORT and localhost:PORT).
     private func oauthReturn(_ request: Request) -> URL {
         URL(string: "http://\(request.head.authority ?? "127.0.0.1")/welcome/oauth") ?? URL(string: "http://127.0.0.1/welcome/oauth")!
-    }
-
-    /// The app's policy, with the providers' consent pages allowed as the target of the
-    /// sign-in forms (browsers apply `form-action` to the 303 that follows the post).
-    private func consentFormAction(_ response: Response) -> Response {
-        var response = response
-        let origins = mail.administration.oauthConsentOrigins().filter { $0.allSatisfy { !" ;'\"".contains($0) } }
-        response.headers[.contentSecurityPolicy] = SecurityHeaders.pagePolicy
-            .replacingOccurrences(of: "form-action 'self'", with: (["form-action 'self'"] + origins).joined(separator: " "))
-        return response
     }
 
     private func accountPage(_ id: String?, problems: [String], confirm: Bool, _ context: WebRequestContext) async -> Response {
@@ -184,6 +174,6 @@ extension WebApp {
         var view = AccountSettingsView(account: account, signature: signature, notifications: notifications, problems: problems,
                                        confirmRemoval: confirm, csrf: csrf(context: context), display: await display())
         view.connectionProblem = await events.connectionProblem(account: account.name)
-        return consentFormAction(Pages.html(view.render()))
+        return Pages.html(view.render())
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import VaultMailCore
 
@@ -20,6 +21,24 @@ enum Pages {
 
     static func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location])
+    }
+
+    /// Hands the browser on to a provider's consent page with a refresh and a link, rather than
+    /// a 303 from the sign-in form's post: a browser applies the page's `form-action 'self'` to
+    /// every redirect after a post, including the one a provider that consents at once (a
+    /// returning Microsoft user) sends to VaultMail's loopback listener.
+    static func consentHandoff(_ url: URL) -> Response {
+        let target = HTML.escape(url.absoluteString)
+        let provider = HTML.escape(url.host ?? "your provider")
+        var response = html(document(title: "Signing in — VaultMail", bodyClass: "signin", body: """
+            <main class="signin-card" id="main">
+            <h1>Signing in</h1>
+            <p>Your provider's sign-in page opens now. If it does not, <a href="\(target)" id="consent-link">continue to \(provider)</a>.</p>
+            <p class="hint-text">After you allow VaultMail there, your browser comes back here.</p>
+            </main>
+            """))
+        response.headers[.refresh] = "0; url=\(url.absoluteString)"
+        return response
     }
 
     /// The page a browser without a session gets: how to sign in.

@@ -45,4 +45,5 @@ extension HTTPField.Name {
     static let referrerPolicy = Self("Referrer-Policy")!
     static let crossOriginOpenerPolicy = Self("Cross-Origin-Opener-Policy")!
     static let crossOriginResourcePolicy = Self("Cross-Origin-Resource-Policy")!
+    static let refresh = Self("Refresh")!
 }
