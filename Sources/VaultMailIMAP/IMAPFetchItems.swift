@@ -7,7 +7,8 @@ public struct IMAPFetchItems: OptionSet, Sendable, Hashable {
     /// RFC822.SIZE
     public static let size = IMAPFetchItems(rawValue: 1 << 1)
     public static let internalDate = IMAPFetchItems(rawValue: 1 << 2)
-    /// The whole message, `BODY.PEEK[]` (does not set `\Seen`).
+    /// The whole message, as `BODY.PEEK[HEADER]` and `BODY.PEEK[TEXT]` (neither sets `\Seen`)
+    /// in a UID FETCH of its own, read outside libetpan (see `IMAPSession.fetchBodies`).
     public static let rawMessage = IMAPFetchItems(rawValue: 1 << 3)
     /// Gmail's X-GM-THRID; skipped when the server lacks X-GM-EXT-1.
     public static let gmailThreadID = IMAPFetchItems(rawValue: 1 << 4)

@@ -10,7 +10,8 @@ public struct IMAPMessage: Sendable, Hashable {
     /// RFC822.SIZE in bytes.
     public var size: UInt32?
     public var internalDate: Date?
-    /// The message exactly as the server stores it (`BODY[]`).
+    /// The message exactly as the server stores it: `BODY[HEADER]` followed by `BODY[TEXT]`,
+    /// which together are `BODY[]`.
     public var rawMessage: Data?
     public var gmailThreadID: UInt64?
     public var gmailMessageID: UInt64?

@@ -177,3 +177,161 @@ extension IMAPSession {
         return mailimap_date_new(Int32(parts.day ?? 1), Int32(parts.month ?? 1), Int32(parts.year ?? 1970))
     }
 }
+
+extension IMAPSession {
+    /// The parts of one untagged FETCH response read outside libetpan's parser: its sequence
+    /// number, UID and body sections (`BODY[HEADER]` → bytes). Other items are skipped.
+    struct FetchedBodySections: Equatable {
+        var sequenceNumber: UInt32
+        var uid: UInt32?
+        /// Section name as the server wrote it, upper-cased without `BODY`, e.g. `HEADER`, `TEXT`,
+        /// `` (the whole message); a NIL section is empty.
+        var sections: [String: Data]
+
+        /// Parses `* 12 FETCH (UID 7 BODY[HEADER] {4}\r\n…)` with every literal inline after its
+        /// `{n}\r\n` (as `readLine` returns it). nil for any other response or a malformed one.
+        init?(_ line: [UInt8]) {
+            var cursor = Cursor(bytes: line)
+            guard cursor.take("* "), let number = cursor.number(), cursor.take(" "), cursor.takeWord("FETCH"),
+                  cursor.take(" "), cursor.take("(")
+            else { return nil }
+            sequenceNumber = UInt32(clamping: number)
+            sections = [:]
+            while true {
+                cursor.skipSpaces()
+                if cursor.take(")") || cursor.atEnd { break }
+                guard let name = cursor.itemName() else { return nil }
+                cursor.skipSpaces()
+                let upper = name.uppercased()
+                if upper == "UID" {
+                    guard let value = cursor.number() else { return nil }
+                    uid = UInt32(clamping: value)
+                } else if upper.hasPrefix("BODY[") || upper.hasPrefix("BINARY[") {
+                    guard let value = cursor.nstring() else { return nil }
+                    let afterOpen = upper.firstIndex(of: "[").map { upper.index(after: $0) } ?? upper.endIndex
+                    let close = upper.lastIndex(of: "]") ?? upper.endIndex
+                    sections[afterOpen <= close ? String(upper[afterOpen..<close]) : ""] = value
+                } else if !cursor.skipValue() {
+                    return nil
+                }
+            }
+        }
+
+        /// A byte cursor over IMAP response data.
+        private struct Cursor {
+            let bytes: [UInt8]
+            var position = 0
+
+            var atEnd: Bool { position >= bytes.count }
+
+            func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
+
+            mutating func take(_ text: String) -> Bool {
+                let expected = Array(text.utf8)
+                guard position + expected.count <= bytes.count, Array(bytes[position..<position + expected.count]) == expected else {
+                    return false
+                }
+                position += expected.count
+                return true
+            }
+
+            mutating func takeWord(_ word: String) -> Bool {
+                let expected = Array(word.utf8)
+                guard position + expected.count <= bytes.count else { return false }
+                for (offset, byte) in expected.enumerated() where Self.upper(bytes[position + offset]) != byte { return false }
+                position += expected.count
+                return true
+            }
+
+            mutating func skipSpaces() {
+                while peek() == UInt8(ascii: " ") { position += 1 }
+            }
+
+            mutating func number() -> UInt64? {
+                let start = position
+                var value: UInt64 = 0
+                while let byte = peek(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                    let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+                    let (sum, overflow2) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+                    guard !overflow1, !overflow2 else { return nil }
+                    value = sum
+                    position += 1
+                }
+                return position > start ? value : nil
+            }
+
+            /// An item name: letters, digits, dots and dashes, with a bracketed section (which may
+            /// hold spaces and parentheses, `BODY[HEADER.FIELDS (SUBJECT)]`) and a `<origin>`.
+            mutating func itemName() -> String? {
+                let start = position
+                var depth = 0
+                while let byte = peek() {
+                    if byte == UInt8(ascii: "[") { depth += 1 }
+                    if byte == UInt8(ascii: "]") { depth -= 1 }
+                    if depth <= 0 && (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")")) { break }
+                    if byte == 0x0D || byte == 0x0A { break }
+                    position += 1
+                }
+                return position > start ? String(decoding: bytes[start..<position], as: UTF8.self) : nil
+            }
+
+            /// A literal (`{n}` or `~{n}`, CRLF, n bytes), a quoted string or NIL (empty).
+            mutating func nstring() -> Data? {
+                if takeWord("NIL") { return Data() }
+                if peek() == UInt8(ascii: "\"") { return quoted() }
+                return literal()
+            }
+
+            mutating func literal() -> Data? {
+                _ = take("~")
+                guard take("{"), let count = number() else { return nil }
+                _ = take("+")
+                guard take("}"), take("\r\n") || take("\n"), count <= UInt64(bytes.count - position) else { return nil }
+                let end = position + Int(count)
+                defer { position = end }
+                return Data(bytes[position..<end])
+            }
+
+            mutating func quoted() -> Data? {
+                guard take("\"") else { return nil }
+                var text: [UInt8] = []
+                while let byte = peek() {
+                    position += 1
+                    if byte == UInt8(ascii: "\"") { return Data(text) }
+                    if byte == UInt8(ascii: "\\"), let escaped = peek() {
+                        position += 1
+                        text.append(escaped)
+                    } else {
+                        text.append(byte)
+                    }
+                }
+                return nil
+            }
+
+            /// Skips one value: a list, a string, a literal or an atom. False when malformed.
+            mutating func skipValue() -> Bool {
+                guard let first = peek() else { return false }
+                switch first {
+                case UInt8(ascii: "("):
+                    position += 1
+                    while true {
+                        skipSpaces()
+                        guard let byte = peek() else { return false }
+                        if byte == UInt8(ascii: ")") {
+                            position += 1
+                            return true
+                        }
+                        guard skipValue() else { return false }
+                    }
+                case UInt8(ascii: "\""): return quoted() != nil
+                case UInt8(ascii: "{"), UInt8(ascii: "~"): return literal() != nil
+                default: return itemName() != nil
+                }
+            }
+
+            private static func upper(_ byte: UInt8) -> UInt8 {
+                byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte
+            }
+        }
+    }
+}

@@ -76,12 +76,41 @@ extension IMAPSession {
         return messages.map { IMAPMessageFlags(uid: $0.uid, flags: $0.flags ?? [], modSeq: $0.modSeq) }
     }
 
+    /// One UID FETCH through libetpan for everything but the message itself; with
+    /// `.rawMessage`, a second UID FETCH of `BODY.PEEK[HEADER] BODY.PEEK[TEXT]` read by
+    /// `fetchBodies`. Messages the second command does not return (expunged in between) are
+    /// left out, as a single FETCH would have left them out.
     private func fetch(
         _ uids: UIDSet, items: IMAPFetchItems, changedSince: UInt64?, operationName: String
     ) throws(IMAPError) -> [IMAPMessage] {
         let (imap, mailbox) = try selectedSession(operationName)
         let operation = "\(operationName) \"\(mailbox)\" on"
         if uids.isEmpty { return [] }
+        var attributes = items
+        attributes.remove(.rawMessage)
+        guard items.contains(.rawMessage) else {
+            return try fetchAttributes(uids, items: attributes, changedSince: changedSince, imap: imap, mailbox: mailbox, operation: operation)
+        }
+        // Attributes first: Dovecot then measures the message itself in the second command.
+        let messages = attributes.isEmpty
+            ? nil : try fetchAttributes(uids, items: attributes, changedSince: changedSince, imap: imap, mailbox: mailbox, operation: operation)
+        let bodies = try fetchBodies(uids, operation: operation)
+        guard let messages else {
+            return bodies.map { IMAPMessage(uid: $0.key, sequenceNumber: $0.value.sequenceNumber, rawMessage: $0.value.raw) }
+                .sorted { $0.uid < $1.uid }
+        }
+        return messages.compactMap { message in
+            guard let body = bodies[message.uid] else { return nil }
+            var message = message
+            message.rawMessage = body.raw
+            return message
+        }
+    }
+
+    private func fetchAttributes(
+        _ uids: UIDSet, items: IMAPFetchItems, changedSince: UInt64?, imap: UnsafeMutablePointer<mailimap>,
+        mailbox: String, operation: String
+    ) throws(IMAPError) -> [IMAPMessage] {
         // Ownership: the fetch type and the set are ours (freed below); attributes added to
         // the fetch type belong to it.
         guard let fetchType = makeFetchType(items), let set = Self.makeSet(uids) else {
@@ -104,17 +133,56 @@ extension IMAPSession {
         return messages.sorted { $0.uid < $1.uid }
     }
 
+    /// The messages `uids` as `BODY.PEEK[HEADER]` followed by `BODY.PEEK[TEXT]` (together
+    /// exactly `BODY[]`), by UID, read outside libetpan's parser.
+    ///
+    /// Two reasons. libetpan 1.9.4 (Debian's) reads a literal until it has every byte the
+    /// server announced and takes a read of 0 bytes (the server closed the connection) as
+    /// "nothing yet", so a server that dies inside a message makes it spin for ever (fixed
+    /// upstream after 1.9.4, "Handle EOF while reading IMAP literals"); here a closed
+    /// connection is `.connectionLost`. And Dovecot announces `BODY[]` with the size in a
+    /// Maildir file's name (`W=`): a file whose `W=` is wrong (written by hand with CRLF line
+    /// ends counted twice) gets a literal longer than the message, and Dovecot disconnects
+    /// after it ("FETCH BODY[] got too little data"). The header and the text it measures
+    /// from the message itself, when its size was not asked for in the same command, so
+    /// those messages arrive whole.
+    private func fetchBodies(_ uids: UIDSet, operation: String) throws(IMAPError) -> [UInt32: (sequenceNumber: UInt32, raw: Data)] {
+        let tag = try sendRawCommand("UID FETCH \(uids) (UID BODY.PEEK[HEADER] BODY.PEEK[TEXT])", operation: operation)
+        let tagPrefix = Array((tag + " ").utf8)
+        var sections: [UInt32: (sequenceNumber: UInt32, parts: [String: Data])] = [:]
+        while true {
+            let line = try readLine(operation: operation)
+            if line.starts(with: tagPrefix) {
+                let answer = String(decoding: line.dropFirst(tagPrefix.count), as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                guard answer.uppercased().hasPrefix("OK") else {
+                    throw makeError(.commandFailed, operation, server: answer)
+                }
+                break
+            }
+            if line.starts(with: Array("* BYE".utf8)) {
+                let text = String(decoding: line.dropFirst(5), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                throw bye(text, operation: operation)
+            }
+            // Unsolicited responses (EXISTS, EXPUNGE, flag changes of other messages) are
+            // skipped; a server may split one message's items over several FETCH responses.
+            guard let response = FetchedBodySections(line), let uid = response.uid, uids.contains(uid),
+                  !response.sections.isEmpty
+            else { continue }
+            sections[uid, default: (response.sequenceNumber, [:])].parts.merge(response.sections) { $1 }
+        }
+        return sections.mapValues { found in
+            let raw = found.parts[""] ?? (found.parts["HEADER"] ?? Data()) + (found.parts["TEXT"] ?? Data())
+            return (found.sequenceNumber, raw)
+        }
+    }
+
     private func makeFetchType(_ items: IMAPFetchItems) -> UnsafeMutablePointer<mailimap_fetch_type>? {
         guard let fetchType = mailimap_fetch_type_new_fetch_att_list_empty() else { return nil }
         var attributes: [UnsafeMutablePointer<mailimap_fetch_att>?] = [mailimap_fetch_att_new_uid()]
         if items.contains(.flags) { attributes.append(mailimap_fetch_att_new_flags()) }
         if items.contains(.size) { attributes.append(mailimap_fetch_att_new_rfc822_size()) }
         if items.contains(.internalDate) { attributes.append(mailimap_fetch_att_new_internaldate()) }
-        if items.contains(.rawMessage) {
-            // BODY.PEEK[]: the whole message without setting \Seen. The section is owned by the
-            // attribute.
-            attributes.append(mailimap_fetch_att_new_body_peek_section(mailimap_section_new(nil)))
-        }
         if items.contains(.gmailThreadID) && capabilities.gmail { attributes.append(mailimap_fetch_att_new_xgmthrid()) }
         if items.contains(.gmailMessageID) && capabilities.gmail { attributes.append(mailimap_fetch_att_new_xgmmsgid()) }
         if items.contains(.modSeq) && capabilities.condstore { attributes.append(mailimap_fetch_att_new_modseq()) }

@@ -47,7 +47,8 @@ struct MessageReader {
             if let root = builder.tree(of: message) {
                 let structure = BodyStructure(root: root)
                 body = bodyText(structure, problems: &problems)
-                attachments = structure.attachments.map(attachment)
+                let referenced = ContentIDReferences.referenced(in: body.html)
+                attachments = structure.attachments.map { attachment($0, referenced: referenced) }
                 bodyCharset = (structure.textBody + structure.htmlBody).lazy
                     .compactMap { $0.charset?.lowercased() }
                     .first { !TextDecoder.isUndeclared($0) && $0 != "utf-8" && $0 != "utf8" && !TextDecoder.isSevenBitEncoding($0) }
@@ -251,9 +252,14 @@ struct MessageReader {
         return body
     }
 
-    private func attachment(_ part: MIMEPart) -> ParsedAttachment {
-        let isInline = part.disposition == "inline"
-            || (part.disposition == nil && part.contentId != nil && part.isInlineMedia)
+    /// One part of `BodyStructure.attachments`. `isInline` (shown in the body, not listed) only
+    /// for an image the HTML body shows by its Content-ID, whatever its disposition says, as
+    /// Thunderbird and Gmail do; every other part is listed: an attached or forwarded message,
+    /// delivery-status and returned headers of a report, an inline image no HTML refers to, a
+    /// part named only by `name=`. See "Attachments" in docs/mime-and-threading.md.
+    private func attachment(_ part: MIMEPart, referenced: Set<String>) -> ParsedAttachment {
+        let isInline = part.type == "image"
+            && part.contentId.map { referenced.contains(ContentIDReferences.normalized($0)) } == true
         return ParsedAttachment(
             filename: part.filename.map(TextDecoder.tidy),
             mimeType: part.mimeType,

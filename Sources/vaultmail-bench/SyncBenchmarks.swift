@@ -313,7 +313,10 @@ extension SyncBenchmarks {
             }
             let base = Int(Date().timeIntervalSince1970) - messages.count
             for (index, message) in messages.enumerated() {
-                let lineFeeds = message.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                // The virtual size counts each line end as CRLF: a bare LF gains a byte, a CRLF none.
+                let lineFeeds = message.indices.reduce(0) { count, at in
+                    count + (message[at] == 0x0A && (at == 0 || message[at - 1] != 0x0D) ? 1 : 0)
+                }
                 let name = "\(base + index).M\(index)P\(getpid()).bench,S=\(message.count),W=\(message.count + lineFeeds):2,\(seen ? "S" : "")"
                 try Data(message).write(to: maildir.appendingPathComponent("cur/\(name)"))
             }

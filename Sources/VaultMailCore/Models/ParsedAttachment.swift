@@ -10,8 +10,9 @@ public struct ParsedAttachment: Sendable, Hashable {
     public var size: Int
     /// Content-ID without angle brackets, for `cid:` references from HTML.
     public var contentId: String?
-    /// True when the part is meant to be shown in the body (Content-Disposition `inline`, or an
-    /// image referenced by the HTML body) rather than offered as a download.
+    /// True when the part is shown in the body rather than listed as an attachment: an image
+    /// whose Content-ID the HTML body uses (whatever its disposition says); see "Attachments"
+    /// in docs/mime-and-threading.md.
     public var isInline: Bool
     /// The IMAP part number: "1", "2", "1.3" (RFC 3501 §6.4.5).
     public var partId: String
@@ -37,9 +38,11 @@ public struct ParsedAttachment: Sendable, Hashable {
     }
 
     /// A name to show and save under: the declared name; else, for an attached message, its
-    /// subject + ".eml"; else "part-<partId>" with an extension for common types.
+    /// subject + ".eml"; a delivery report's status "delivery-status.txt"; else
+    /// "part-<partId>" with an extension for common types.
     public var suggestedFilename: String {
         if let filename, !filename.trimmingWhitespace().isEmpty { return filename }
+        if let reportName = Self.reportNames[mimeType] { return reportName }
         if mimeType.hasPrefix("message/") {
             let subject = (embeddedSubject ?? "").trimmingWhitespace()
             let safe = String(subject.map { $0 == "/" || $0 == "\\" ? "_" : $0 }.prefix(80))
@@ -48,7 +51,16 @@ public struct ParsedAttachment: Sendable, Hashable {
         return "part-\(partId)" + (Self.extensions[mimeType].map { "." + $0 } ?? "")
     }
 
+    /// The machine-readable parts of delivery and read reports (RFC 3464, 6533, 8098), named as
+    /// what they are rather than as a message.
+    private static let reportNames: [String: String] = [
+        "message/delivery-status": "delivery-status.txt", "message/global-delivery-status": "delivery-status.txt",
+        "message/disposition-notification": "disposition-notification.txt",
+        "message/global-disposition-notification": "disposition-notification.txt",
+    ]
+
     private static let extensions: [String: String] = [
+        "text/rfc822-headers": "txt", "message/global-headers": "txt",
         "text/plain": "txt", "text/html": "html", "text/calendar": "ics", "text/csv": "csv",
         "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp",
         "application/pdf": "pdf", "application/zip": "zip", "application/pgp-signature": "asc",
