@@ -16,6 +16,7 @@ extension AppDatabase {
         migrator.registerMigration("v7-ai", migrate: createAISchema)
         migrator.registerMigration("v8-sync-window", migrate: createFolderHistoryWindow)
         migrator.registerMigration("v9-summaries", migrate: createSummarySchema)
+        migrator.registerMigration("v10-message-identity", migrate: createMessageIdentity)
         return migrator
     }
 

@@ -53,6 +53,9 @@ public struct GRDBSyncRepository: SyncRepository {
                 """, arguments: [newId, name, path, id])
             // No trigger watches these updates: the folder type (and so inbox counts) is the same.
             try db.execute(sql: "UPDATE threadFolder SET folderId = ? WHERE folderId = ?", arguments: [newId, id])
+            try db.execute(sql: """
+                UPDATE folder SET identityCheckPending = (SELECT identityCheckPending FROM folder WHERE id = ?) WHERE id = ?
+                """, arguments: [id, newId])
             try db.execute(sql: "UPDATE emailFolder SET folderId = ? WHERE folderId = ?", arguments: [newId, id])
             try db.execute(sql: "DELETE FROM folder WHERE id = ?", arguments: [id])
             return newId
@@ -91,6 +94,8 @@ public struct GRDBSyncRepository: SyncRepository {
         try await writer.write { db in
             try Self.updateSyncState(db, folderId: id, FolderSyncState(uidValidity: uidValidity))
             try db.execute(sql: "UPDATE emailFolder SET uid = NULL WHERE folderId = ?", arguments: [id])
+            // Every message is fetched and told apart again: nothing left to check.
+            try db.execute(sql: "UPDATE folder SET identityCheckPending = 0 WHERE id = ?", arguments: [id])
         }
     }
 
@@ -203,12 +208,67 @@ public struct GRDBSyncRepository: SyncRepository {
         }
     }
 
+    // MARK: - Message identity
+
+    public func emailIdentities(accountId: String, messageIds: [String]) async throws -> [EmailIdentity] {
+        guard !messageIds.isEmpty else { return [] }
+        return try await writer.read { db in try db.emailIdentities(accountId: accountId, messageIds: messageIds) }
+    }
+
+    public func pendingIdentityCheck(folderId: String) async throws -> [UInt32: EmailIdentity]? {
+        try await writer.read { db in
+            guard try Bool.fetchOne(db, sql: "SELECT identityCheckPending FROM folder WHERE id = ?", arguments: [folderId]) == true else {
+                return nil
+            }
+            var links: [UInt32: EmailIdentity] = [:]
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT ef.uid, e.id, e.messageId, \(Database.knownFingerprint) AS contentFingerprint, e.sizeBytes, e.dateReceived
+                FROM emailFolder ef JOIN email e ON e.id = ef.emailId
+                WHERE ef.folderId = ? AND ef.uid IS NOT NULL
+                """, arguments: [folderId])
+            while let row = try rows.next() {
+                links[UInt32(truncatingIfNeeded: row["uid"] as Int64)] = EmailIdentity(
+                    emailId: row["id"], messageId: row["messageId"], contentFingerprint: row["contentFingerprint"],
+                    sizeBytes: row["sizeBytes"], dateReceived: Date(millis: row["dateReceived"]))
+            }
+            return links
+        }
+    }
+
+    @discardableResult
+    public func finishIdentityCheck(folderId: String, droppingUnconfirmed emailIds: [String], keepingOrphans: Bool) async throws -> [String] {
+        try await writer.write { db in
+            var dropped: [String] = []
+            for chunk in Array(Set(emailIds)).chunked(500) {
+                dropped += try String.fetchAll(db, sql: """
+                    SELECT emailId FROM emailFolder
+                    WHERE folderId = ? AND uid IS NULL AND emailId IN (\(placeholders(chunk.count)))
+                    """, arguments: [folderId] + StatementArguments(chunk))
+            }
+            try Self.dropLinks(db, folderId: folderId, emailIds: dropped, keepingOrphans: keepingOrphans)
+            try db.execute(sql: "UPDATE folder SET identityCheckPending = 0 WHERE id = ?", arguments: [folderId])
+            return dropped
+        }
+    }
+
     // MARK: - Writes
 
     @discardableResult
     public func storeSyncBatch(_ batch: SyncBatch) async throws -> [Email] {
         try await writer.write { db in
+            // A UID is one message of the folder: a link that holds it for another email (stored
+            // before message identity told them apart) loses it.
+            let release = try db.cachedStatement(sql: """
+                UPDATE emailFolder SET uid = NULL WHERE folderId = ? AND uid = ? AND emailId != ?
+                """)
+            for item in batch.emails {
+                for link in item.links where link.folderId == batch.folderId {
+                    guard let uid = link.uid else { continue }
+                    try release.execute(arguments: [link.folderId, Int64(uid), item.email.id])
+                }
+            }
             var stored = try db.saveEmails(batch.emails)
+            try Self.recordContentFingerprints(db, batch.emails)
             try Self.rethread(db, batch.threadChanges)
             _ = try Self.applyServerFlags(db, folderId: batch.folderId, batch.flags)
             if let checkpoint = batch.checkpoint {
@@ -326,6 +386,24 @@ public struct GRDBSyncRepository: SyncRepository {
     }
 
     // MARK: - Helpers inside a write
+
+    /// Records the content fingerprint of the batch's new emails (computed from what is stored,
+    /// as the `v10-message-identity` migration does for older ones).
+    static func recordContentFingerprints(_ db: Database, _ incoming: [IncomingEmail]) throws {
+        var missing = Set<String>()
+        for chunk in Array(Set(incoming.map(\.email.id))).chunked(500) {
+            missing.formUnion(try String.fetchAll(db, sql: """
+                SELECT id FROM email
+                WHERE id IN (\(placeholders(chunk.count))) AND contentFingerprint IS NULL AND sendState = 'none'
+                """, arguments: StatementArguments(chunk)))
+        }
+        guard !missing.isEmpty else { return }
+        let update = try db.cachedStatement(sql: "UPDATE email SET contentFingerprint = ? WHERE id = ?")
+        for item in incoming where missing.remove(item.email.id) != nil {
+            let fingerprint = EmailIdentity.fingerprint(of: item.email, attachmentSizes: item.attachments.map(\.sizeBytes))
+            try update.execute(arguments: [fingerprint, item.email.id])
+        }
+    }
 
     /// Removes these emails' links to the folder; emails left with no link are deleted and
     /// the aggregates of their threads refreshed.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// One message. `id` is the SHA-256 of account id + Message-ID, so the same message seen in
-/// two folders (or two syncs) is one email.
+/// two folders (or two syncs) is one email; a *different* message that repeats a stored
+/// Message-ID gets `stableID(accountId:messageId:contentFingerprint:)` instead (`EmailIdentity`).
 public struct Email: Sendable, Codable, Hashable, Identifiable {
     public var id: String
     public var accountId: String
@@ -96,6 +97,13 @@ public struct Email: Sendable, Codable, Hashable, Identifiable {
     /// The stable id: SHA-256 (hex) of account id + Message-ID.
     public static func stableID(accountId: String, messageId: String) -> String {
         StableID.make(accountId, messageId)
+    }
+
+    /// The id of a message whose Message-ID an email with other content already holds:
+    /// SHA-256 (hex) of account id + Message-ID + its `EmailIdentity` content fingerprint, so
+    /// every copy of that second message (in any folder) gets the same id too.
+    public static func stableID(accountId: String, messageId: String, contentFingerprint: String) -> String {
+        StableID.make(accountId, messageId, "\u{1F}content\u{1F}", contentFingerprint)
     }
 
     /// Spam when the server tagged it, or when the message sits only in spam folders

@@ -40,9 +40,25 @@ public protocol SyncRepository: Sendable {
     /// The folder links (with UIDs) of these emails.
     func links(emailIds: [String]) async throws -> [EmailFolder]
 
+    // MARK: Message identity (issue 17, `EmailIdentity`)
+    /// Id, content fingerprint, size and date of the account's stored emails with these
+    /// Message-IDs: what a fetched message is told apart from.
+    func emailIdentities(accountId: String, messageIds: [String]) async throws -> [EmailIdentity]
+    /// The folder's links (UID → its email's identity) when they were stored before message
+    /// identity existed and not checked since (one message's UID may then be linked to another
+    /// message with its Message-ID); nil otherwise, the usual answer.
+    func pendingIdentityCheck(folderId: String) async throws -> [UInt32: EmailIdentity]?
+    /// Ends the folder's check: these emails' links to the folder that are still unconfirmed
+    /// (their UID turned out to be another message's, and theirs was not found) go; emails left
+    /// with no link are deleted unless `keepingOrphans`. Returns the ids whose link went.
+    @discardableResult
+    func finishIdentityCheck(folderId: String, droppingUnconfirmed emailIds: [String], keepingOrphans: Bool) async throws -> [String]
+
     // MARK: Writes
     /// Stores one step of a folder sync in one transaction; returns the emails new to the
-    /// store, with `folderTypes` filled.
+    /// store, with `folderTypes` filled. A UID of the batch linked to another email of the
+    /// folder is taken from it (that link stays, unconfirmed), and the content fingerprint of
+    /// each email that has none is recorded.
     @discardableResult
     func storeSyncBatch(_ batch: SyncBatch) async throws -> [Email]
     /// Copies server flags (by UID in the folder) to the emails; other fields are untouched.

@@ -11,8 +11,9 @@ struct FetchedMessage: Sendable {
 
     var emailId: String { incoming.email.id }
 
-    /// Builds the email a fetched message becomes. A message that could not be parsed still
-    /// becomes an email with what was read and its raw source kept (never dropped).
+    /// Builds the email a fetched message becomes, under the usual id of its Message-ID
+    /// (`assign(emailId:)` changes it). A message that could not be parsed still becomes an
+    /// email with what was read and its raw source kept (never dropped).
     init(message: IMAPMessage, parsed: ParsedMessage, accountId: String, folderId: String, now: Date) {
         uid = message.uid
         self.parsed = parsed
@@ -47,6 +48,25 @@ struct FetchedMessage: Sendable {
         incoming = IncomingEmail(
             email: email, links: [EmailFolder(emailId: id, folderId: folderId, uid: message.uid)],
             attachments: attachments, rawSource: raw.isEmpty ? nil : raw)
+    }
+
+    /// The content fingerprint (`EmailIdentity`) that tells this message from another with
+    /// its Message-ID.
+    var contentFingerprint: String {
+        EmailIdentity.fingerprint(of: incoming.email, attachmentSizes: incoming.attachments.map(\.sizeBytes))
+    }
+
+    /// Stores the message under another email id (`EmailIdentity.assignIDs`: a stored email
+    /// with other content holds its Message-ID, or one without a known fingerprint stands for it).
+    mutating func assign(emailId id: String) {
+        guard id != emailId else { return }
+        incoming.email.id = id
+        incoming.links = incoming.links.map { EmailFolder(emailId: id, folderId: $0.folderId, uid: $0.uid) }
+        incoming.attachments = incoming.attachments.map {
+            Attachment(
+                emailId: id, filename: $0.filename, mimeType: $0.mimeType, sizeBytes: $0.sizeBytes,
+                contentId: $0.contentId, isInline: $0.isInline, partId: $0.partId)
+        }
     }
 
     var serverFlags: ServerFlags {

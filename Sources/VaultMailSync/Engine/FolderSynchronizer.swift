@@ -52,6 +52,10 @@ struct FolderSynchronizer: Sendable {
         state.uidValidity = status.uidValidity
         let isInitial = state.lastSyncDate == nil
         let last = state.lastSyncedUID ?? 0
+        var anyRethread = false
+        if let links = try await syncStore.pendingIdentityCheck(folderId: folder.id) {
+            try await checkIdentities(folder, links: links, last: last, imap: imap, state: state, report: &report, rethreaded: &anyRethread)
+        }
         let known = try await syncStore.uidMap(folderId: folder.id)
         // A pass back in time: the first sync, one interrupted, or a window made wider.
         let wanted = Self.normalized(account.syncWindowDays)
@@ -80,7 +84,6 @@ struct FolderSynchronizer: Sendable {
         }
         var toFetch = (candidates + older).filter { known[$0] == nil }
         if reachesBack { toFetch.sort(by: >) }
-        var anyRethread = false
         try await fetchAndStore(
             toFetch, folder: folder, imap: imap, state: state, newestFirst: reachesBack,
             report: &report, rethreaded: &anyRethread)
@@ -130,6 +133,84 @@ struct FolderSynchronizer: Sendable {
             let byId = Dictionary(current.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             report.newEmails = report.newEmails.compactMap { byId[$0.id] }
         }
+    }
+
+    /// Once per folder whose links were stored before message identity (migration
+    /// `v10-message-identity`): a second message with a stored Message-ID then became a link of
+    /// the first email, its UID moved onto that link (the first message's UID left unlinked),
+    /// or it was dropped from its batch. One FETCH of every UID's size and internal date finds
+    /// them: a link whose message differs from what its email was stored from, and an unlinked
+    /// message of the sync window, are fetched and told apart (`EmailIdentity`). An email whose
+    /// UID went to another message then gets its own back: unlinked messages of its size or
+    /// date, and those with its Message-ID (SEARCH HEADER), are fetched; if none is it, its
+    /// link to this folder goes.
+    private func checkIdentities(
+        _ folder: Folder, links: [UInt32: EmailIdentity], last: UInt32, imap: IMAPConnection, state: FolderSyncState,
+        report: inout FolderSyncReport, rethreaded: inout Bool
+    ) async throws {
+        guard last > 0, !links.isEmpty else {
+            try await syncStore.finishIdentityCheck(folderId: folder.id, droppingUnconfirmed: [], keepingOrphans: keepOrphans)
+            return
+        }
+        let onServer = try await imap.fetchMessages(UIDSet(1...last), items: [.size, .internalDate])
+        let start = windowStart
+        var refetch: [UInt32] = []
+        for message in onServer {
+            if let stored = links[message.uid] {
+                if !Self.isSameMessage(stored, message) { refetch.append(message.uid) }
+            } else if let start, let date = message.internalDate, date < start {
+                continue  // outside the sync window: never fetched
+            } else {
+                refetch.append(message.uid)
+            }
+        }
+        guard !refetch.isEmpty else {
+            try await syncStore.finishIdentityCheck(folderId: folder.id, droppingUnconfirmed: [], keepingOrphans: keepOrphans)
+            return
+        }
+        // Newest first keeps the checkpoint where it is.
+        try await fetchAndStore(
+            refetch.sorted(by: >), folder: folder, imap: imap, state: state, newestFirst: true,
+            report: &report, rethreaded: &rethreaded)
+
+        // Emails whose UID turned out to be another message's.
+        var linked = try await syncStore.uidMap(folderId: folder.id)
+        var stranded = Set(links.values.map(\.emailId)).subtracting(linked.values)
+        if !stranded.isEmpty {
+            var candidates = Set<UInt32>()
+            for id in stranded {
+                guard let stored = links.values.first(where: { $0.emailId == id }) else { continue }
+                for message in onServer where linked[message.uid] == nil {
+                    let sameSize = message.size.map { Int($0) == stored.sizeBytes } ?? false
+                    let sameDate = message.internalDate.map { abs($0.timeIntervalSince(stored.dateReceived)) < 1 } ?? false
+                    if sameSize || sameDate { candidates.insert(message.uid) }
+                }
+                if !stored.messageId.hasSuffix("@synthesized.vaultmail>") {
+                    for uid in try await imap.searchUIDs(header: "Message-ID", containing: stored.messageId)
+                    where uid <= last && linked[uid] == nil {
+                        candidates.insert(uid)
+                    }
+                }
+            }
+            if !candidates.isEmpty {
+                try await fetchAndStore(
+                    candidates.sorted(by: >), folder: folder, imap: imap, state: state, newestFirst: true,
+                    report: &report, rethreaded: &rethreaded)
+                linked = try await syncStore.uidMap(folderId: folder.id)
+                stranded.subtract(linked.values)
+            }
+        }
+        let dropped = try await syncStore.finishIdentityCheck(
+            folderId: folder.id, droppingUnconfirmed: stranded.sorted(), keepingOrphans: keepOrphans)
+        report.removed += dropped.count
+        report.detachedEmailIds += dropped
+    }
+
+    /// Whether a message's size and internal date are those its stored email was fetched with.
+    static func isSameMessage(_ stored: EmailIdentity, _ message: IMAPMessage) -> Bool {
+        if let size = message.size, Int(size) != stored.sizeBytes { return false }
+        if let date = message.internalDate, abs(date.timeIntervalSince(stored.dateReceived)) >= 1 { return false }
+        return true
     }
 
     /// The first day of the account's sync window; nil for all mail.
@@ -186,7 +267,12 @@ struct FolderSynchronizer: Sendable {
     private func store(
         _ messages: [IMAPMessage], folder: Folder, checkpoint: FolderSyncState, rethreaded: inout Bool
     ) async throws -> [Email] {
-        let fetched = await parse(messages, folderId: folder.id)
+        var fetched = await parse(messages, folderId: folder.id)
+        // Two different messages with one Message-ID are two emails (`EmailIdentity`).
+        let stored = try await syncStore.emailIdentities(accountId: account.id, messageIds: fetched.map(\.incoming.email.messageId))
+        let ids = EmailIdentity.assignIDs(
+            accountId: account.id, fetched, messageId: \.incoming.email.messageId, fingerprint: \.contentFingerprint, stored: stored)
+        for index in fetched.indices { fetched[index].assign(emailId: ids[index]) }
         var seen = Set<String>()
         let unique = fetched.filter { seen.insert($0.emailId).inserted }
         let existing = try await syncStore.existingEmailIds(among: unique.map(\.emailId))

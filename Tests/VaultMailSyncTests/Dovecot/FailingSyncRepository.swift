@@ -70,6 +70,13 @@ struct FailingSyncRepository: SyncRepository {
         try await base.threadingFacts(accountId: accountId, mentioning: messageIds)
     }
     func links(emailIds: [String]) async throws -> [EmailFolder] { try await base.links(emailIds: emailIds) }
+    func emailIdentities(accountId: String, messageIds: [String]) async throws -> [EmailIdentity] {
+        try await base.emailIdentities(accountId: accountId, messageIds: messageIds)
+    }
+    func pendingIdentityCheck(folderId: String) async throws -> [UInt32: EmailIdentity]? { try await base.pendingIdentityCheck(folderId: folderId) }
+    func finishIdentityCheck(folderId: String, droppingUnconfirmed emailIds: [String], keepingOrphans: Bool) async throws -> [String] {
+        try await base.finishIdentityCheck(folderId: folderId, droppingUnconfirmed: emailIds, keepingOrphans: keepingOrphans)
+    }
     func applyServerFlags(folderId: String, _ flags: [ServerFlags]) async throws -> Int { try await base.applyServerFlags(folderId: folderId, flags) }
     func removeLinks(folderId: String, uids: [UInt32], keepingOrphans: Bool) async throws -> [String] {
         try await base.removeLinks(folderId: folderId, uids: uids, keepingOrphans: keepingOrphans)
