@@ -329,8 +329,7 @@ struct HTMLSanitizerTests {
     func adversarialDepth(_ shape: Int) {
         let (name, make) = Self.adversarialShapes[shape]
         let mail = make(8_000)
-        let document = GumboDocument(parsing: NestingLimiter.limit(mail))
-        let (depth, nodes) = Self.measure(document.root)
+        let (depth, nodes) = Self.measure(GumboDocument(parsing: NestingLimiter.limit(mail)))
         #expect(depth <= 2 * NestingLimiter.maximumDepth + 8, "\(name): depth \(depth)")
         #expect(nodes <= 8 * mail.utf8.count, "\(name): \(nodes) nodes")
         let once = sanitizer.sanitize(mail).html
@@ -341,10 +340,10 @@ struct HTMLSanitizerTests {
     func adoptionAgencyDepth() {
         let round = "</title></a><span/><label></html><nobr id=2/></center><g class=y><center face=x/></td>"
         let mail = String(repeating: round, count: 3_000)
-        let (treeDepth, _) = Self.measure(GumboDocument(parsing: NestingLimiter.limit(mail)).root)
+        let (treeDepth, _) = Self.measure(GumboDocument(parsing: NestingLimiter.limit(mail)))
         #expect(treeDepth > 2_000)  // what gumbo builds: no recursion over it anywhere
         let html = sanitizer.sanitize(mail).html
-        let (outputDepth, _) = Self.measure(GumboDocument(parsing: Array(html.utf8)).root)
+        let (outputDepth, _) = Self.measure(GumboDocument(parsing: Array(html.utf8)))
         #expect(outputDepth <= SanitizingSerializer.maximumDepth + 3)  // document, html, body
         #expect(sanitizer.sanitize(html).html == html)
     }
@@ -423,6 +422,7 @@ struct HTMLSanitizerTests {
     /// The elements a browser parses `html` into (gumbo, like a browser, follows the HTML5 rules).
     static func elements(of html: String) -> [(name: String, isHTML: Bool, attributes: [(name: String, value: String)])] {
         let document = GumboDocument(parsing: Array(html.utf8))
+        defer { withExtendedLifetime(document) {} }  // its nodes point into memory it frees
         var found: [(name: String, isHTML: Bool, attributes: [(name: String, value: String)])] = []
         var stack = [document.root]
         while let node = stack.popLast() {
@@ -435,8 +435,13 @@ struct HTMLSanitizerTests {
         return found
     }
 
-    /// The depth (from the document node) and node count of a parsed tree.
-    static func measure(_ root: ParsedNode) -> (depth: Int, nodes: Int) {
+    /// The depth (from the document node) and node count of a parsed tree. The document is
+    /// held until the walk ends: its nodes point into memory it frees.
+    static func measure(_ document: GumboDocument) -> (depth: Int, nodes: Int) {
+        withExtendedLifetime(document) { measure(from: document.root) }
+    }
+
+    private static func measure(from root: ParsedNode) -> (depth: Int, nodes: Int) {
         var stack = [(root, 0)]
         var deepest = 0
         var nodes = 0
