@@ -7,7 +7,7 @@ import VaultMailOAuth
 /// VaultMail, an access token from `tokens` (refreshed with the grant in the keyring); else
 /// the password from the `CredentialStore`. The secret is returned to the caller only: never
 /// logged, stored or put in an error.
-public struct AccountCredentials: Sendable {
+public struct AccountCredentials: CredentialProvider {
     let store: any CredentialStore
     let timeout: Duration
     /// The access tokens of OAuth2 accounts, in memory, shared by every copy of this value.

@@ -5,8 +5,6 @@ import VaultMailMIME
 import VaultMailStore
 import VaultMailSync
 
-extension AccountCredentials: CredentialProvider {}
-
 /// The server side of the graph, built the same way for the tool and the daemon: account
 /// credentials → IMAP connection pool → the sync use case and the repository whose actions
 /// reach the server first.

@@ -2,75 +2,55 @@ import Foundation
 internal import CEtPan
 import VaultMailCore
 
-extension IMAPSession {
-    /// Opens the connection: TCP, then TLS (verified) or the greeting and STARTTLS (verified),
-    /// then the capabilities. No credential is sent here; a certificate that fails
-    /// verification closes the connection before anything but the TLS handshake was sent.
+extension IMAPSession: SecureSession {
+    /// Opens the connection (`SecureSession.openConnection`): TCP, then TLS (verified) or the
+    /// greeting, CAPABILITY and STARTTLS (verified), then the capabilities. No credential is
+    /// sent here; a certificate that fails verification closes the connection before anything
+    /// but the TLS handshake was sent.
     func connect() throws(IMAPError) {
+        try openConnection()
+    }
+
+    /// The session over `stream`, the greeting (PREAUTH is refused before STARTTLS), STARTTLS
+    /// when asked, and the capabilities.
+    func negotiate(over stream: UnsafeMutablePointer<mailstream>, startTLS: Bool) throws(IMAPError) {
         let operation = "connect to"
-        guard imap == nil else {
-            throw makeError(.invalidRequest, operation, reason: "already connected; disconnect first")
-        }
-        begin()
-        let security = endpoint.security
-        let stream: UnsafeMutablePointer<mailstream>
-        do {
-            stream = try SecureStream.open(endpoint, protocolName: "IMAP")
-        } catch {
-            throw streamError(error)
-        }
         // Ownership: mailimap_new allocates the session; dropConnection() frees it.
         guard let session = mailimap_new(0, nil) else {
             mailstream_close(stream)
             throw makeError(.connectionFailed, operation, reason: "out of memory")
         }
         adopt(session)
-
         // Ownership: from here the session owns the stream (imap_stream), even on failure.
         let greeting = mailimap_connect(session, stream)
-        do throws(IMAPError) {
-            try check(greeting, operation, refusal: .connectionFailed)
-            let preauthenticated = Int(greeting) == MAILIMAP_NO_ERROR_AUTHENTICATED
-            if security == .starttls {
-                if preauthenticated {
-                    throw makeError(
-                        .tlsFailed, "start TLS with",
-                        reason: "the server logged us in (PREAUTH) before STARTTLS could protect the connection")
-                }
-                try refreshCapabilities()
-                try startTLS()
+        try check(greeting, operation, refusal: .connectionFailed)
+        let preauthenticated = Int(greeting) == MAILIMAP_NO_ERROR_AUTHENTICATED
+        if startTLS {
+            if preauthenticated {
+                throw makeError(
+                    .tlsFailed, "start TLS with",
+                    reason: "the server logged us in (PREAUTH) before STARTTLS could protect the connection")
             }
             try refreshCapabilities()
-            if preauthenticated { markAuthenticated(as: nil) }
-        } catch {
-            // Whatever failed (a refused greeting, STARTTLS, the certificate), the connection
-            // must not stay open: a later LOGIN could otherwise go out unprotected.
-            dropConnection()
-            throw error
+            try upgradeToTLS()
         }
+        try refreshCapabilities()
+        if preauthenticated { markAuthenticated(as: nil) }
     }
 
-    private func streamError(_ failure: SecureStream.Failure) -> IMAPError {
-        makeError(IMAPError.Kind(failure.kind), failure.operation, reason: failure.reason)
-    }
+    var hasSession: Bool { imap != nil }
 
-    /// STARTTLS, then the handshake on the same socket and the certificate check. On failure
-    /// `connect()` drops the connection.
-    private func startTLS() throws(IMAPError) {
-        let operation = "start TLS with"
+    var offersStartTLS: Bool { capabilities.startTLS }
+
+    /// STARTTLS; `upgradeToTLS()` does the handshake and the certificate check.
+    func sendStartTLS(_ operation: String) throws(IMAPError) -> UnsafeMutablePointer<mailstream>? {
         let imap = try session(operation)
-        guard capabilities.startTLS else {
-            throw makeError(.tlsFailed, operation, reason: "the server does not offer STARTTLS")
-        }
         try check(mailimap_starttls(imap), operation, refusal: .tlsFailed)
-        guard let stream = imap.pointee.imap_stream else {
-            throw makeError(.connectionLost, operation, reason: "the connection was closed")
-        }
-        do {
-            try SecureStream.startTLS(on: stream, endpoint)
-        } catch {
-            throw streamError(error)
-        }
+        return imap.pointee.imap_stream
+    }
+
+    func failure(_ kind: IMAPError.Kind, _ operation: String, reason: String) -> IMAPError {
+        makeError(kind, operation, reason: reason)
     }
 
     /// CAPABILITY, replacing what was known before.

@@ -18,7 +18,7 @@ final class IMAPSession {
     private(set) var selectedMailbox: String?
     private(set) var isAuthenticated = false
     /// When the current operation started: a stream error after `readTimeout` is a timeout.
-    private var operationStart = ContinuousClock.now
+    private(set) var operationStart = ContinuousClock.now
 
     init(endpoint: IMAPEndpoint) {
         self.endpoint = endpoint
@@ -52,13 +52,9 @@ final class IMAPSession {
         case MAILIMAP_ERROR_STREAM:
             drop = true
             server = nil
-            if ContinuousClock.now - operationStart >= endpoint.readTimeout {
-                kind = .timedOut
-                reason = "no answer within \(endpoint.readTimeout.wholeSecondsAtLeastOne) s"
-            } else {
-                kind = .connectionLost
-                reason = "the connection was closed"
-            }
+            let failure = streamFailure()
+            kind = failure.kind
+            reason = failure.reason
         case MAILIMAP_ERROR_FATAL:
             drop = true
             kind = .connectionLost
@@ -155,12 +151,8 @@ final class IMAPSession {
     /// Closes the socket without a LOGOUT and frees the session. Safe to call at any time.
     func dropConnection() {
         guard let imap else { return }
-        if let stream = imap.pointee.imap_stream {
-            // Ownership: the session owns its stream; closing it here and clearing the field
-            // makes mailimap_free skip its LOGOUT (which would block on a dead server).
-            mailstream_close(stream)
-            imap.pointee.imap_stream = nil
-        }
+        // Closed first, mailimap_free skips its LOGOUT (which would block on a dead server).
+        SecureStream.closeAndClear(&imap.pointee.imap_stream)
         mailimap_free(imap)
         self.imap = nil
         isAuthenticated = false

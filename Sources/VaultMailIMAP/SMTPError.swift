@@ -1,34 +1,27 @@
 import Foundation
 
-/// Why an SMTP operation failed. The description names the server (host and port) and the
-/// user, quotes the server's reply (code and text) when there was one, and says what to do.
+/// Why an SMTP operation failed. The description (`ServerError`'s) names the server (host and
+/// port) and the user, quotes the server's reply (code and text) when there was one, and says what to do.
 /// It never contains a password or token.
 ///
 /// Example: `cannot log in to 127.0.0.1:2465 as ada: 535 5.7.8 Authentication credentials
 /// invalid. Check the user name and password (or renew the access token).`
-public struct SMTPError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    public enum Kind: String, Sendable, Equatable {
+public struct SMTPError: ServerError {
+    public typealias Service = SMTP
+
+    public enum Kind: String, ServerErrorKind {
         /// The caller passed something that cannot be sent (an address with a line break).
         case invalidRequest
-        /// `.plain` security to a host that is not a loopback address.
-        case plaintextRefused
-        /// DNS or the TCP connection failed, or the server refused service at the greeting.
-        case connectionFailed
-        /// The server did not answer in time.
-        case timedOut
-        /// The TLS handshake failed or STARTTLS is not offered.
-        case tlsFailed
-        /// The server's certificate is not trusted or not valid for the host name. Nothing, in
-        /// particular no credential, was sent to that server.
-        case certificateRejected
+        /// The failures of the shared secure connection (`ConnectionFailure`), by its names;
+        /// `connectionFailed` is also a server that refuses service at the greeting,
+        /// `tlsFailed` one that does not offer STARTTLS.
+        case plaintextRefused, connectionFailed, timedOut, tlsFailed, certificateRejected, connectionLost
         /// AUTH was refused.
         case authenticationFailed
         /// A 4xx reply: the server cannot do it now; trying again later may work.
         case temporaryFailure
         /// A 5xx reply: the server refuses (a recipient, the sender, the message).
         case rejected
-        /// The connection dropped or the server closed it. Connect again.
-        case connectionLost
         /// The server's reply could not be understood.
         case protocolError
         /// The operation needs a connection (or a login) that is not there.
@@ -64,12 +57,6 @@ public struct SMTPError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         self.reason = reason
     }
 
-    public var description: String {
-        ServerAddress.errorText(operation: operation, host: host, port: port, user: user, details: [serverResponse, reason], hint: hint)
-    }
-
-    public var errorDescription: String? { description }
-
     /// True when trying again later may succeed without anyone changing anything.
     public var isTransient: Bool {
         switch kind {
@@ -79,30 +66,16 @@ public struct SMTPError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         }
     }
 
+    /// AUTH was refused for good (wrong password, refused token), not for now (454).
+    public var isLoginRefused: Bool {
+        kind == .authenticationFailed && !isTransient
+    }
+
     /// What the user (or the calling code) can do about it.
     public var hint: String? {
         switch kind {
-        case .invalidRequest, .unsupported: return nil
-        case .plaintextRefused: return "Use TLS (usually port 465) or STARTTLS (usually port 587)."
-        case .connectionFailed: return "Check the host name, the port and the network."
-        case .timedOut: return "The server did not answer in time; try again later."
-        case .tlsFailed: return "Check that the port speaks the chosen security (TLS on 465, STARTTLS on 587)."
-        case .certificateRejected:
-            return "Nothing was sent to the server. If you trust it, name its CA certificate in the account's CA file."
-        case .authenticationFailed: return "Check the user name and password (or renew the access token)."
-        case .temporaryFailure: return "The server cannot accept it right now; it will be tried again."
-        case .rejected: return nil
-        case .connectionLost: return "The connection is closed; connect again."
-        case .protocolError: return "Try again (connect again if the connection was closed); if it keeps happening, report the server's software."
-        case .notConnected: return "Connect (and log in) first."
+        case .temporaryFailure: "The server cannot accept it right now; it will be tried again."
+        default: kind.sharedHint(for: SMTP.self)
         }
-    }
-}
-
-extension SMTPError.Kind {
-    /// The same failure of the stream under the session (every stream failure kind is a
-    /// case of ours by name; tested).
-    init(_ kind: SecureStream.Failure.Kind) {
-        self = Self(rawValue: kind.rawValue) ?? .connectionFailed
     }
 }

@@ -6,19 +6,28 @@ public import VaultMailCore
 /// QUIT). Errors become `MailTransportError`s whose message is the `SMTPError`'s (host, port,
 /// the server's reply, what to do).
 public struct SMTPMailTransport: MailTransport {
-    private let secret: AccountSecretProvider
-    private let refused: AccountSecretRefusal
+    private let login: AccountLogin
     private let connectTimeout: Duration
     private let readTimeout: Duration
 
+    /// - Parameter credentials: the password or access token of each account (`AccountLogin`).
     public init(
-        connectTimeout: Duration = .seconds(30), readTimeout: Duration = .seconds(120),
-        secret: @escaping AccountSecretProvider, refused: @escaping AccountSecretRefusal = { _ in }
+        connectTimeout: Duration = .seconds(30), readTimeout: Duration = SMTP.defaultReadTimeout,
+        credentials: any CredentialProvider
     ) {
-        self.secret = secret
-        self.refused = refused
+        login = AccountLogin(credentials: credentials)
         self.connectTimeout = connectTimeout
         self.readTimeout = readTimeout
+    }
+
+    /// With the credentials as closures (`AccountSecretProvider`).
+    public init(
+        connectTimeout: Duration = .seconds(30), readTimeout: Duration = SMTP.defaultReadTimeout,
+        secret: @escaping AccountSecretProvider, refused: @escaping AccountSecretRefusal = { _ in }
+    ) {
+        self.init(
+            connectTimeout: connectTimeout, readTimeout: readTimeout,
+            credentials: ClosureCredentialProvider(secret: secret, refused: refused))
     }
 
     /// Connects (TLS or STARTTLS, certificate checked), reads the EHLO reply's SIZE, and quits.
@@ -42,11 +51,14 @@ public struct SMTPMailTransport: MailTransport {
         let endpoint = SMTPEndpoint(account: account, connectTimeout: connectTimeout, readTimeout: readTimeout)
         let connection: SMTPConnection
         do {
-            connection = try await signedIn(endpoint, account, mayRetry: true)
-        } catch is AccessTokenRefused {
-            // The server refused the OAuth2 access token: once more with a fresh one.
-            await refused(account)
-            connection = try await signedIn(endpoint, account, mayRetry: false)
+            connection = try await login.smtpConnection(for: account, endpoint: endpoint)
+        } catch let error as SMTPError {
+            throw Self.transportError(error)
+        } catch let failure as AccountLogin.SecretUnavailable {
+            throw MailTransportError(
+                kind: .authentication,
+                message: "cannot send through \(endpoint.address): the password or token of account '\(account.name)' "
+                    + "is not available (\(failure.underlying))")
         }
         do {
             try await connection.beginTransaction(from: envelope.sender, recipients: envelope.recipients, size: message.count)
@@ -67,35 +79,6 @@ public struct SMTPMailTransport: MailTransport {
             throw Self.transportError(error)
         }
         await connection.quit()
-    }
-
-    /// A connection logged in to the account's server. With `mayRetry`, a refused OAuth2 access
-    /// token throws `AccessTokenRefused` (the caller tries once more with a fresh one).
-    private func signedIn(_ endpoint: SMTPEndpoint, _ account: Account, mayRetry: Bool) async throws -> SMTPConnection {
-        let password: String
-        do {
-            password = try await secret(account)
-        } catch {
-            throw MailTransportError(
-                kind: .authentication,
-                message: "cannot send through \(endpoint.address): the password or token of account '\(account.name)' "
-                    + "is not available (\(error))")
-        }
-        let connection = SMTPConnection(endpoint: endpoint)
-        do {
-            try await connection.connect()
-            switch account.authMethod {
-            case .password: try await connection.login(user: account.username, password: password)
-            case .oauth2: try await connection.authenticateOAuth(user: account.username, accessToken: password)
-            }
-            return connection
-        } catch let error as SMTPError {
-            await connection.disconnect()
-            if mayRetry, account.authMethod == .oauth2, error.kind == .authenticationFailed, !error.isTransient {
-                throw AccessTokenRefused()
-            }
-            throw Self.transportError(error)
-        }
     }
 
     /// What the outbox should make of an SMTP failure.

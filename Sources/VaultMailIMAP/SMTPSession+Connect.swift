@@ -1,24 +1,18 @@
 import Foundation
 internal import CEtPan
 
-extension SMTPSession {
-    /// Opens the connection: TCP, then TLS (verified) or the greeting, EHLO and STARTTLS
-    /// (verified), then EHLO. No credential is sent here; a certificate that fails
-    /// verification closes the connection before anything but the TLS handshake (implicit
-    /// TLS) or EHLO and STARTTLS (STARTTLS) was sent.
+extension SMTPSession: SecureSession {
+    /// Opens the connection (`SecureSession.openConnection`): TCP, then TLS (verified) or the
+    /// greeting, EHLO and STARTTLS (verified), then EHLO. No credential is sent here; a
+    /// certificate that fails verification closes the connection before anything but the TLS
+    /// handshake (implicit TLS) or EHLO and STARTTLS (STARTTLS) was sent.
     func connect() throws(SMTPError) {
+        try openConnection()
+    }
+
+    /// The session over `stream`, the greeting, EHLO, and STARTTLS then EHLO again when asked.
+    func negotiate(over stream: UnsafeMutablePointer<mailstream>, startTLS: Bool) throws(SMTPError) {
         let operation = "connect to"
-        guard smtp == nil else {
-            throw makeError(.invalidRequest, operation, reason: "already connected; disconnect first")
-        }
-        begin()
-        let security = endpoint.security
-        let stream: UnsafeMutablePointer<mailstream>
-        do {
-            stream = try SecureStream.open(endpoint, protocolName: "SMTP")
-        } catch {
-            throw streamError(error)
-        }
         // Ownership: mailsmtp_new allocates the session; dropConnection() frees it.
         guard let session = mailsmtp_new(0, nil) else {
             mailstream_close(stream)
@@ -26,25 +20,29 @@ extension SMTPSession {
         }
         adopt(session)
         mailsmtp_set_timeout(session, time_t(endpoint.readTimeout.wholeSecondsAtLeastOne))
-        do throws(SMTPError) {
-            // Ownership: mailsmtp_connect keeps the stream in the session; when the greeting
-            // is refused it closes the stream itself and clears the field.
-            try check(mailsmtp_connect(session, stream), operation, refusal: .connectionFailed)
+        // Ownership: mailsmtp_connect keeps the stream in the session; when the greeting is
+        // refused it closes the stream itself and clears the field.
+        try check(mailsmtp_connect(session, stream), operation, refusal: .connectionFailed)
+        try ehlo()
+        if startTLS {
+            try upgradeToTLS()
             try ehlo()
-            if security == .starttls {
-                try startTLS()
-                try ehlo()
-            }
-        } catch {
-            // Whatever failed, the connection must not stay open: a later AUTH could otherwise
-            // go out unprotected.
-            dropConnection()
-            throw error
         }
     }
 
-    private func streamError(_ failure: SecureStream.Failure) -> SMTPError {
-        makeError(SMTPError.Kind(failure.kind), failure.operation, reason: failure.reason)
+    var hasSession: Bool { smtp != nil }
+
+    var offersStartTLS: Bool { capabilities.startTLS }
+
+    /// STARTTLS; `upgradeToTLS()` does the handshake and the certificate check.
+    func sendStartTLS(_ operation: String) throws(SMTPError) -> UnsafeMutablePointer<mailstream>? {
+        let session = try session(operation)
+        try check(mailesmtp_starttls(session), operation, refusal: .tlsFailed)
+        return session.pointee.stream
+    }
+
+    func failure(_ kind: SMTPError.Kind, _ operation: String, reason: String) -> SMTPError {
+        makeError(kind, operation, reason: reason)
     }
 
     /// EHLO with our address as an address literal (`[127.0.0.1]`, `[IPv6:::1]`), which is
@@ -62,24 +60,6 @@ extension SMTPSession {
         }
         _ = mailesmtp_parse_ehlo(session)
         updateCapabilities(SMTPCapabilities(ehloLines: replyLines()))
-    }
-
-    /// STARTTLS, then the handshake on the same socket and the certificate check.
-    private func startTLS() throws(SMTPError) {
-        let operation = "start TLS with"
-        let session = try session(operation)
-        guard capabilities.startTLS else {
-            throw makeError(.tlsFailed, operation, reason: "the server does not offer STARTTLS")
-        }
-        try check(mailesmtp_starttls(session), operation, refusal: .tlsFailed)
-        guard let stream = session.pointee.stream else {
-            throw makeError(.connectionLost, operation, reason: "the connection was closed")
-        }
-        do {
-            try SecureStream.startTLS(on: stream, endpoint)
-        } catch {
-            throw streamError(error)
-        }
     }
 
     /// Our end of the connection as an SMTP address literal.

@@ -17,7 +17,7 @@ final class SMTPSession {
     /// MAIL FROM was accepted and the transaction is not over.
     var inTransaction = false
     /// When the current operation started: a stream error after `readTimeout` is a timeout.
-    private var operationStart = ContinuousClock.now
+    private(set) var operationStart = ContinuousClock.now
 
     init(endpoint: SMTPEndpoint) {
         self.endpoint = endpoint
@@ -45,13 +45,9 @@ final class SMTPSession {
         case MAILSMTP_ERROR_STREAM:
             drop = true
             server = nil
-            if ContinuousClock.now - operationStart >= endpoint.readTimeout {
-                kind = .timedOut
-                reason = "no answer within \(endpoint.readTimeout.wholeSecondsAtLeastOne) s"
-            } else {
-                kind = .connectionLost
-                reason = "the connection was closed"
-            }
+            let failure = streamFailure()
+            kind = failure.kind
+            reason = failure.reason
         case MAILSMTP_ERROR_CONNECTION_REFUSED:
             drop = true
             kind = .connectionFailed
@@ -150,12 +146,8 @@ final class SMTPSession {
     /// Closes the socket without QUIT and frees the session. Safe to call at any time.
     func dropConnection() {
         guard let smtp else { return }
-        if let stream = smtp.pointee.stream {
-            // Ownership: the session owns its stream; closing it and clearing the field makes
-            // mailsmtp_free skip its QUIT (which would write to a dead server).
-            mailstream_close(stream)
-            smtp.pointee.stream = nil
-        }
+        // Closed first, mailsmtp_free skips its QUIT (which would write to a dead server).
+        SecureStream.closeAndClear(&smtp.pointee.stream)
         mailsmtp_free(smtp)
         self.smtp = nil
         isAuthenticated = false

@@ -11,27 +11,24 @@ enum SecureStream {
     /// always takes a whole record from GnuTLS and none stays hidden from `poll` during IDLE.
     static let bufferSize = 32 * 1024
 
-    /// Why the stream could not be opened or secured; each protocol maps it to its own error.
+    /// Why the stream could not be opened or secured; each protocol's session makes it its
+    /// own error (`SecureSession`), of the same kind.
     struct Failure: Error {
-        enum Kind: String, CaseIterable {
-            case plaintextRefused, connectionFailed, timedOut, tlsFailed, certificateRejected, connectionLost
-        }
-
-        var kind: Kind
+        var kind: ConnectionFailure
         var operation: String
         var reason: String
     }
 
     /// The connected stream. Ownership: the caller owns it (it owns the socket);
     /// `mailstream_close` releases both, as does the session it is handed to.
-    static func open(_ endpoint: some ServerEndpoint, protocolName: String) throws(Failure) -> UnsafeMutablePointer<mailstream> {
+    static func open<Service>(_ endpoint: ServerEndpoint<Service>) throws(Failure) -> UnsafeMutablePointer<mailstream> {
         let fd: Int32
         do {
             fd = try TCPConnector.connect(
                 host: endpoint.host, port: endpoint.port, timeout: endpoint.connectTimeout,
                 readTimeout: endpoint.readTimeout, loopbackOnly: endpoint.security == .plain)
         } catch {
-            throw failure(error, endpoint, protocolName: protocolName)
+            throw failure(error, endpoint)
         }
         let low: UnsafeMutablePointer<mailstream_low>
         if endpoint.security == .tls {
@@ -72,7 +69,7 @@ enum SecureStream {
     /// After the server accepted STARTTLS: the handshake on the same socket and the
     /// certificate check; the stream then reads and writes through TLS. On failure the
     /// stream still owns the socket and the caller must drop the connection.
-    static func startTLS(on stream: UnsafeMutablePointer<mailstream>, _ endpoint: some ServerEndpoint) throws(Failure) {
+    static func startTLS(on stream: UnsafeMutablePointer<mailstream>, _ endpoint: ServerEndpoint<some MailProtocol>) throws(Failure) {
         let operation = "start TLS with"
         // Bytes already buffered after the STARTTLS answer were sent in plain text, possibly
         // injected by a third party: refuse rather than treat them as protected.
@@ -93,7 +90,16 @@ enum SecureStream {
         try verify(tls, endpoint)
     }
 
-    private static func verify(_ low: UnsafeMutablePointer<mailstream_low>, _ endpoint: some ServerEndpoint) throws(Failure) {
+    /// Closes a session's stream and clears the session's field for it. Ownership: the
+    /// session owns its stream; with the field cleared, freeing the session afterwards writes
+    /// nothing to the server.
+    static func closeAndClear(_ field: inout UnsafeMutablePointer<mailstream>?) {
+        guard let stream = field else { return }
+        mailstream_close(stream)
+        field = nil
+    }
+
+    private static func verify(_ low: UnsafeMutablePointer<mailstream_low>, _ endpoint: ServerEndpoint<some MailProtocol>) throws(Failure) {
         do {
             try TLSVerifier.verifyPeer(of: low, host: endpoint.host, caFile: endpoint.caFile)
         } catch {
@@ -101,11 +107,11 @@ enum SecureStream {
         }
     }
 
-    private static func failure(_ failure: TCPConnector.Failure, _ endpoint: some ServerEndpoint, protocolName: String) -> Failure {
+    private static func failure<Service>(_ failure: TCPConnector.Failure, _ endpoint: ServerEndpoint<Service>) -> Failure {
         switch failure {
         case .notLoopback(let addresses):
             Failure(kind: .plaintextRefused, operation: "connect without TLS to",
-                    reason: "plain-text \(protocolName) is only allowed to loopback addresses, and \(endpoint.host) is "
+                    reason: "plain-text \(Service.name) is only allowed to loopback addresses, and \(endpoint.host) is "
                         + addresses.joined(separator: ", "))
         case .resolution(let message):
             Failure(kind: .connectionFailed, operation: "connect to", reason: "the host name cannot be resolved (\(message))")

@@ -75,11 +75,54 @@ struct ProtocolPieceTests {
                 == "cannot idle on \"INBOX\" on [::1]:993: the connection was closed. The connection is closed; connect again.")
     }
 
-    @Test("Every failure of the shared secure stream is a kind of IMAP and of SMTP error")
+    @Test("Every failure of the shared secure connection is a kind of IMAP and of SMTP error, by the same name")
     func streamFailureKinds() {
-        for kind in SecureStream.Failure.Kind.allCases {
-            #expect(IMAPError.Kind(rawValue: kind.rawValue) != nil, "\(kind)")
-            #expect(SMTPError.Kind(rawValue: kind.rawValue) != nil, "\(kind)")
+        for failure in ConnectionFailure.allCases {
+            #expect(IMAPError.Kind(failure).rawValue == failure.rawValue, "\(failure)")
+            #expect(SMTPError.Kind(failure).rawValue == failure.rawValue, "\(failure)")
+            #expect(IMAPError.Kind(failure).connectionFailure == failure)
+            #expect(SMTPError.Kind(failure).connectionFailure == failure)
+        }
+        #expect(IMAPError.Kind.commandFailed.connectionFailure == nil)
+        #expect(SMTPError.Kind.rejected.connectionFailure == nil)
+    }
+
+    @Test("AC-SEC-02: each kind's advice, shared by IMAP and SMTP where they have the kind, names each protocol's ports")
+    func hints() {
+        let imap: [IMAPError.Kind: String?] = [
+            .invalidRequest: nil,
+            .plaintextRefused: "Use TLS (usually port 993) or STARTTLS (usually port 143).",
+            .connectionFailed: "Check the host name, the port and the network.",
+            .timedOut: "The server did not answer in time; try again later or raise the timeout.",
+            .tlsFailed: "Check that the port speaks the chosen security (TLS on 993, STARTTLS on 143).",
+            .certificateRejected: "Nothing was sent to the server. If you trust it, name its CA certificate in the account's CA file.",
+            .authenticationFailed: "Check the user name and password (or renew the access token).",
+            .commandFailed: nil,
+            .connectionLost: "The connection is closed; connect again.",
+            .protocolError: "Try again (connect again if the connection was closed); if it keeps happening, report the server's software.",
+            .notConnected: "Connect (and log in) first.",
+            .unsupported: nil,
+        ]
+        let smtp: [SMTPError.Kind: String?] = [
+            .invalidRequest: nil,
+            .plaintextRefused: "Use TLS (usually port 465) or STARTTLS (usually port 587).",
+            .connectionFailed: "Check the host name, the port and the network.",
+            .timedOut: "The server did not answer in time; try again later.",
+            .tlsFailed: "Check that the port speaks the chosen security (TLS on 465, STARTTLS on 587).",
+            .certificateRejected: "Nothing was sent to the server. If you trust it, name its CA certificate in the account's CA file.",
+            .authenticationFailed: "Check the user name and password (or renew the access token).",
+            .temporaryFailure: "The server cannot accept it right now; it will be tried again.",
+            .rejected: nil,
+            .connectionLost: "The connection is closed; connect again.",
+            .protocolError: "Try again (connect again if the connection was closed); if it keeps happening, report the server's software.",
+            .notConnected: "Connect (and log in) first.",
+            .unsupported: nil,
+        ]
+        for (kind, hint) in imap {
+            #expect(IMAPError(kind: kind, operation: "reach", host: "h", port: 1).hint == hint, "\(kind)")
+        }
+        for (kind, hint) in smtp {
+            #expect(SMTPError(kind: kind, operation: "reach", host: "h", port: 1).hint == hint, "\(kind)")
         }
     }
 }

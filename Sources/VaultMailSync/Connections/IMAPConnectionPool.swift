@@ -22,7 +22,7 @@ public final class IMAPConnectionPool: Sendable {
         case checkFirst
     }
 
-    private let credentials: any CredentialProvider
+    private let login: AccountLogin
     private let connectTimeout: Duration
     private let readTimeout: Duration
     private let slots = Mutex<[String: AccountConnection]>([:])
@@ -32,7 +32,7 @@ public final class IMAPConnectionPool: Sendable {
     ///   - connectTimeout: how long a TCP connect and TLS handshake may take.
     ///   - readTimeout: how long a command may wait for the server's next bytes.
     public init(credentials: any CredentialProvider, connectTimeout: Duration = .seconds(30), readTimeout: Duration = .seconds(60)) {
-        self.credentials = credentials
+        login = AccountLogin(credentials: credentials)
         self.connectTimeout = connectTimeout
         self.readTimeout = readTimeout
     }
@@ -53,37 +53,16 @@ public final class IMAPConnectionPool: Sendable {
     }
 
     /// A new connection to the account's server, logged in, owned by the caller (for IDLE).
+    /// A refused OAuth2 access token is replaced by a fresh one and tried once more
+    /// (`AccountLogin`), so the user sees nothing.
     public func openDedicatedConnection(for account: Account) async throws -> IMAPConnection {
         do {
-            return try await openConnection(for: account)
-        } catch let error as IMAPError where account.authMethod == .oauth2 && error.isLoginRefused {
-            // The server refused the OAuth2 access token (expired or revoked early): once more
-            // with a fresh one, so the user sees nothing.
-            await credentials.secretRefused(for: account)
-            return try await openConnection(for: account)
+            return try await login.imapConnection(
+                for: account, endpoint: IMAPEndpoint(account: account, connectTimeout: connectTimeout, readTimeout: readTimeout))
+        } catch let failure as AccountLogin.SecretUnavailable {
+            // Asked before connecting: a credential that cannot be had costs no connection.
+            throw SyncError(.credentials, account: account, underlying: failure.underlying)
         }
-    }
-
-    private func openConnection(for account: Account) async throws -> IMAPConnection {
-        // The secret first: a credential that cannot be had costs no connection (IDLE retries).
-        let secret: String
-        do {
-            secret = try await credentials.secret(for: account)
-        } catch {
-            throw SyncError(.credentials, account: account, underlying: error)
-        }
-        let endpoint = IMAPEndpoint(account: account, connectTimeout: connectTimeout, readTimeout: readTimeout)
-        let connection = try await IMAPConnection.connect(to: endpoint)
-        do {
-            switch account.authMethod {
-            case .password: try await connection.login(user: account.username, password: secret)
-            case .oauth2: try await connection.authenticateOAuth(user: account.username, accessToken: secret)
-            }
-        } catch {
-            await connection.disconnect()
-            throw error
-        }
-        return connection
     }
 
     /// Logs out of the account's pooled connection (after its running operations finish), as

@@ -1,0 +1,86 @@
+import Foundation
+public import VaultMailCore
+
+/// Logs an account in on a new connection: the one place that does, for the IMAP connection
+/// pool, `IMAPRemoteMailbox` and `SMTPMailTransport`.
+///
+/// The secret comes from the `CredentialProvider` first (a secret that cannot be had costs no
+/// connection); then the connection is opened (TLS or STARTTLS, certificate checked) and, by
+/// `account.authMethod`, the password or the OAuth2 access token is sent. When the server
+/// refuses an access token for good (expired or revoked early), the provider forgets it and
+/// everything is tried once more with a fresh one, so the user sees nothing. A connection
+/// whose login failed is closed.
+public struct AccountLogin: Sendable {
+    public let credentials: any CredentialProvider
+
+    public init(credentials: any CredentialProvider) {
+        self.credentials = credentials
+    }
+
+    /// The provider could not give the account's secret; nothing was connected.
+    public struct SecretUnavailable: Error, CustomStringConvertible {
+        /// The provider's error.
+        public let underlying: any Error
+        public var description: String { "\(underlying)" }
+    }
+
+    /// A new IMAP connection to `endpoint`, logged in as `account`, owned by the caller.
+    /// - Throws: `SecretUnavailable`, or the `IMAPError` of the connection or the login.
+    public func imapConnection(for account: Account, endpoint: IMAPEndpoint) async throws -> IMAPConnection {
+        try await connection(for: account) { try IMAPConnection(endpoint: endpoint) }
+    }
+
+    /// A new SMTP connection to `endpoint`, logged in as `account`, owned by the caller.
+    /// - Throws: `SecretUnavailable`, or the `SMTPError` of the connection or the login.
+    public func smtpConnection(for account: Account, endpoint: SMTPEndpoint) async throws -> SMTPConnection {
+        try await connection(for: account) { SMTPConnection(endpoint: endpoint) }
+    }
+
+    private func connection<Connection: LoginConnection>(
+        for account: Account, _ make: () throws -> Connection
+    ) async throws -> Connection {
+        do {
+            return try await loggedIn(account, make)
+        } catch let error as Connection.Failure where account.authMethod == .oauth2 && error.isLoginRefused {
+            // The server refused the access token: once more with a fresh one.
+            await credentials.secretRefused(for: account)
+            return try await loggedIn(account, make)
+        }
+    }
+
+    private func loggedIn<Connection: LoginConnection>(
+        _ account: Account, _ make: () throws -> Connection
+    ) async throws -> Connection {
+        let secret: String
+        do {
+            secret = try await credentials.secret(for: account)
+        } catch {
+            throw SecretUnavailable(underlying: error)
+        }
+        let connection = try make()
+        do {
+            try await connection.connect()
+            switch account.authMethod {
+            case .password: try await connection.authenticate(user: account.username, password: secret)
+            case .oauth2: try await connection.authenticateOAuth(user: account.username, accessToken: secret)
+            }
+            return connection
+        } catch {
+            await connection.disconnect()
+            throw error
+        }
+    }
+}
+
+/// A connection `AccountLogin` logs in on: `IMAPConnection`, `SMTPConnection`.
+protocol LoginConnection: Sendable {
+    associatedtype Failure: ServerError
+    /// Opens the connection (TLS or STARTTLS, certificate checked); no credential is sent.
+    func connect() async throws
+    /// The protocol's password login.
+    func authenticate(user: String, password: String) async throws
+    /// The protocol's OAuth2 login with an access token.
+    func authenticateOAuth(user: String, accessToken: String) async throws
+    /// Closes the connection now.
+    func disconnect() async
+}

@@ -1,0 +1,10 @@
+import Foundation
+
+extension IMAPConnection: LoginConnection {
+    typealias Failure = IMAPError
+
+    /// LOGIN, for `AccountLogin`.
+    func authenticate(user: String, password: String) throws {
+        try login(user: user, password: password)
+    }
+}

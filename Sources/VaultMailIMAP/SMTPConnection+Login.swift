@@ -1,0 +1,10 @@
+import Foundation
+
+extension SMTPConnection: LoginConnection {
+    typealias Failure = SMTPError
+
+    /// AUTH PLAIN when offered, else LOGIN, for `AccountLogin`.
+    func authenticate(user: String, password: String) throws {
+        try login(user: user, password: password)
+    }
+}
