@@ -154,7 +154,7 @@ let package = Package(
             name: "VaultMailSendingTests",
             dependencies: [
                 "VaultMailCore", "VaultMailIMAP", "VaultMailStore", "VaultMailMIME", "VaultMailNotifications",
-                "VaultMailApp", "VaultMailTesting",
+                "VaultMailApp", "VaultMailSync", "VaultMailTesting",
             ]
         ),
         .testTarget(

@@ -2,11 +2,12 @@ import Foundation
 import VaultMailCore
 import VaultMailIMAP
 import VaultMailStore
+import VaultMailSync
 
 /// Sending, composed: the outbox in the store, SMTP for transmission, IMAP for Sent and
-/// Drafts, one `OutboxSender` shared by the compose use case and the outbox processor (so they
-/// never send a message twice). Pass `compose` to `AppDependencies` as its
-/// `ComposeEmailUseCase`; `start()` the processor in the daemon.
+/// Drafts on the account's pooled connection, one `OutboxSender` shared by the compose use
+/// case and the outbox processor (so they never send a message twice). Pass `compose` to
+/// `AppDependencies` as its `ComposeEmailUseCase`; `start()` the processor in the daemon.
 public struct MailSending: Sendable {
     public let sender: OutboxSender
     public let compose: ComposeEmailService
@@ -16,18 +17,23 @@ public struct MailSending: Sendable {
     ///   - secret: the password or access token of an account (from the credential store).
     ///   - refused: told when a server refused an access token (the next is fresh).
     ///   - undoDelaySeconds: the current undo-send delay; usually `SettingsStore`'s.
+    ///   - connections: the IMAP connections of the accounts, shared with sync and the
+    ///     server-side actions (`MailServices.connections`), so filing to Sent and Drafts opens
+    ///     no login of its own; without it, sending keeps a pool of its own over `secret`.
     ///   - transport, remoteMailbox: SMTP and IMAP unless given (tests pass doubles).
     public init(
         database: AppDatabase, secret: @escaping AccountSecretProvider, refused: @escaping AccountSecretRefusal = { _ in },
         undoDelaySeconds: @escaping @Sendable () async -> Int,
         clock: any WallClock = SystemWallClock(), sleeper: any Clock<Duration> = ContinuousClock(),
-        backoff: RetryBackoff = .standard, pollInterval: Duration = .seconds(60),
+        backoff: RetryBackoff = .standard, pollInterval: Duration = .seconds(60), connections: IMAPConnectionPool? = nil,
         transport: (any MailTransport)? = nil, remoteMailbox: (any RemoteMailbox)? = nil
     ) {
+        let imap = remoteMailbox ?? IMAPRemoteMailbox(
+            connections: connections ?? IMAPConnectionPool(credentials: ClosureCredentialProvider(secret: secret, refused: refused)))
         sender = OutboxSender(
             outbox: GRDBOutboxRepository(database: database), accounts: GRDBAccountRepository(database: database),
             transport: transport ?? SMTPMailTransport(secret: secret, refused: refused),
-            remoteMailbox: remoteMailbox ?? IMAPRemoteMailbox(secret: secret, refused: refused), clock: clock, backoff: backoff)
+            remoteMailbox: imap, clock: clock, backoff: backoff)
         compose = ComposeEmailService(sender: sender, sleeper: sleeper, undoDelaySeconds: undoDelaySeconds)
         processor = OutboxProcessor(sender: sender, sleeper: sleeper, pollInterval: pollInterval)
     }
@@ -37,10 +43,10 @@ public struct MailSending: Sendable {
         database: AppDatabase, settings: SettingsStore, secret: @escaping AccountSecretProvider,
         refused: @escaping AccountSecretRefusal = { _ in },
         clock: any WallClock = SystemWallClock(), sleeper: any Clock<Duration> = ContinuousClock(),
-        backoff: RetryBackoff = .standard
+        backoff: RetryBackoff = .standard, connections: IMAPConnectionPool? = nil
     ) {
         self.init(
             database: database, secret: secret, refused: refused, undoDelaySeconds: { await MainActor.run { settings.undoSendDelaySeconds } },
-            clock: clock, sleeper: sleeper, backoff: backoff)
+            clock: clock, sleeper: sleeper, backoff: backoff, connections: connections)
     }
 }

@@ -24,7 +24,8 @@ public actor IMAPConnection {
     public nonisolated let endpoint: IMAPEndpoint
     private nonisolated let executor: IMAPThreadExecutor
     private nonisolated let interrupter: IdleInterrupter
-    private let session: IMAPSession
+    /// Internal so the extensions in other files (delete, NOTIFY) reach it; used only on this actor.
+    let session: IMAPSession
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()

@@ -1,25 +1,20 @@
 import Foundation
 public import VaultMailCore
 
-/// `RemoteMailbox` over IMAP: one `IMAPConnection` per call (connect, log in, work, LOGOUT).
+/// `RemoteMailbox` over IMAP, on the account's connection lent by `connections` (the app's
+/// `IMAPConnectionPool`, which sync and the server-side actions use too): filing a sent message
+/// and removing its draft log in to nothing of their own, and wait for the account's earlier
+/// IMAP work as every other operation does (issue 18).
 /// Folders are found by role with `FolderTypeMapping` over LIST (special-use attributes, then
 /// well-known names); when the server has no folder of the role, `Sent` or `Drafts` is created.
-/// Copies are found by `UID SEARCH HEADER Message-ID` and removed by UID (`\Deleted`, then
-/// `UID EXPUNGE`; without UIDPLUS they are only flagged, so other deleted mail is not expunged).
+/// Copies are found by `UID SEARCH HEADER Message-ID` and removed by UID with
+/// `IMAPConnection.deleteMessages` (`\Deleted`, then `UID EXPUNGE`; without UIDPLUS only flagged).
 public struct IMAPRemoteMailbox: RemoteMailbox {
-    private let secret: AccountSecretProvider
-    private let refused: AccountSecretRefusal
-    private let connectTimeout: Duration
-    private let readTimeout: Duration
+    private let connections: any IMAPConnectionLending
 
-    public init(
-        connectTimeout: Duration = .seconds(30), readTimeout: Duration = .seconds(60),
-        secret: @escaping AccountSecretProvider, refused: @escaping AccountSecretRefusal = { _ in }
-    ) {
-        self.secret = secret
-        self.refused = refused
-        self.connectTimeout = connectTimeout
-        self.readTimeout = readTimeout
+    /// - Parameter connections: lends the account's logged-in connection for each call.
+    public init(connections: any IMAPConnectionLending) {
+        self.connections = connections
     }
 
     public func append(
@@ -60,44 +55,9 @@ public struct IMAPRemoteMailbox: RemoteMailbox {
     // MARK: Helpers
 
     private func withConnection<T: Sendable>(
-        _ account: Account, _ body: (IMAPConnection) async throws -> T
+        _ account: Account, _ body: @Sendable (IMAPConnection) async throws -> T
     ) async throws -> T {
-        let imap: IMAPConnection
-        do {
-            imap = try await signedIn(account, mayRetry: true)
-        } catch is AccessTokenRefused {
-            // The server refused the OAuth2 access token: once more with a fresh one.
-            await refused(account)
-            imap = try await signedIn(account, mayRetry: false)
-        }
-        do {
-            let result = try await body(imap)
-            await imap.logout()
-            return result
-        } catch {
-            await imap.disconnect()
-            throw error
-        }
-    }
-
-    /// A connection logged in to the account's server. With `mayRetry`, a refused OAuth2 access
-    /// token throws `AccessTokenRefused` (the caller tries once more with a fresh one).
-    private func signedIn(_ account: Account, mayRetry: Bool) async throws -> IMAPConnection {
-        let secret = try await self.secret(account)
-        let imap = try IMAPConnection(
-            endpoint: IMAPEndpoint(account: account, connectTimeout: connectTimeout, readTimeout: readTimeout))
-        do {
-            try await imap.connect()
-            switch account.authMethod {
-            case .password: try await imap.login(user: account.username, password: secret)
-            case .oauth2: try await imap.authenticateOAuth(user: account.username, accessToken: secret)
-            }
-            return imap
-        } catch {
-            await imap.disconnect()
-            if mayRetry, account.authMethod == .oauth2, (error as? IMAPError)?.isLoginRefused == true { throw AccessTokenRefused() }
-            throw error
-        }
+        try await connections.lendConnection(for: account, body)
     }
 
     /// The path of the folder of `role`, created (as "Sent" / "Drafts" …) when missing and
@@ -112,13 +72,9 @@ public struct IMAPRemoteMailbox: RemoteMailbox {
         return name
     }
 
-    /// Flags the UIDs `\Deleted` and expunges exactly them (UIDPLUS), in the selected mailbox.
+    /// Deletes the UIDs of the selected mailbox (`IMAPConnection.deleteMessages`).
     private static func remove(_ uids: [UInt32], on imap: IMAPConnection) async throws {
         guard !uids.isEmpty else { return }
-        let set = UIDSet(uids)
-        try await imap.storeFlags([.deleted], .add, uids: set)
-        if await imap.capabilities.uidPlus {
-            try await imap.expunge(set)
-        }
+        try await imap.deleteMessages(uids: UIDSet(uids))
     }
 }

@@ -228,18 +228,17 @@ extension IMAPSession {
                             withUIDPlus: mailimap_uidplus_uid_copy, plain: mailimap_uid_copy)
     }
 
-    /// UID MOVE when the server has MOVE; otherwise UID COPY, `\Deleted` and UID EXPUNGE of
-    /// just these messages (UIDPLUS). Without either, the copies are made and the originals
-    /// are flagged `\Deleted` but not expunged, since a plain EXPUNGE would also remove
-    /// messages other clients marked deleted.
+    /// UID MOVE when the server has MOVE; otherwise UID COPY, then the originals are deleted
+    /// by the one rule (`deleteMessages`: `\Deleted` and UID EXPUNGE of just them with UIDPLUS,
+    /// only flagged without it, since a plain EXPUNGE would also remove messages other clients
+    /// marked deleted).
     func move(_ uids: UIDSet, to destination: String) throws(IMAPError) -> IMAPCopyResult? {
         let (imap, mailbox) = try selectedSession("move messages from")
         let operation = "move messages from \"\(mailbox)\" to \"\(destination)\" on"
         if uids.isEmpty { return nil }
         guard capabilities.move else {
             let result = try copy(uids, to: destination)
-            try storeFlags([.deleted], .add, uids: uids)
-            if capabilities.uidPlus { try expunge(uids) }
+            try deleteMessages(uids)
             return result
         }
         return try transfer(uids, to: destination, imap: imap, mailbox: mailbox, operation: operation,

@@ -136,7 +136,7 @@ public final class NotificationResponseHandler: NotificationCenterDelegate {
         let headers = ReplyHeaders(answering: original)
         let draftId: String
         do {
-            draftId = try await composeEmail.saveDraft(
+            draftId = try await composeEmail.saveForSending(
                 draftId: nil,
                 accountId: info.accountId,
                 threadId: info.threadId,

@@ -75,7 +75,9 @@ extension CommandSession {
         }
         let compose = sending.compose
         let html = outgoing.markdown ? CmarkMarkdownRenderer().html(fromMarkdown: content.body) : nil
-        let draftId = try await compose.saveDraft(content, html: html, attachments: files, serverCopy: outgoing.undoDelay > 0 ? .seconds(3600) : .seconds(0))
+        let draftId = outgoing.undoDelay > 0
+            ? try await compose.saveDraft(content, html: html, attachments: files, serverCopy: .seconds(3600))
+            : try await compose.saveForSending(content, html: html, attachments: files)
         if outgoing.undoDelay > 0, await Self.interrupted(within: .seconds(outgoing.undoDelay), by: cancelled) {
             return "Not sent: it is a draft again (\(draftId.prefix(ThreadRow.idLength))); `vaultmail drafts` lists it."
         }

@@ -60,7 +60,7 @@ public final class CommandSession {
     public lazy var sending: MailSending = {
         let credentials = accountCredentials
         return MailSending(database: database, settings: settings, secret: { try await credentials.secret(for: $0) },
-                           refused: { await credentials.secretRefused(for: $0) }, clock: clock)
+                           refused: { await credentials.secretRefused(for: $0) }, clock: clock, connections: services.connections)
     }()
 
     public func account(named name: String) async throws -> Account {

@@ -12,6 +12,8 @@ import Foundation
 ///   transmitted during the delay, and `cancel` within it makes the message a draft again.
 ///   If the app stops during the delay, the outbox processor sends it once the delay is over.
 /// - `queueForSending` + `executeSend` send at once, without the delay (notification replies).
+///   A message saved for that with `saveForSending` gets no copy in Drafts first (issue 18): it
+///   is in Sent a moment later; a draft of it already in Drafts is removed when it is filed.
 /// - A message that cannot be sent because the server is unreachable stays queued with the
 ///   reason and is retried with backoff by the `OutboxProcessor`.
 public actor ComposeEmailService: ComposeEmailUseCase {
@@ -64,17 +66,39 @@ public actor ComposeEmailService: ComposeEmailUseCase {
         bccAddresses: [String], subject: String, bodyPlain: String, inReplyTo: String?, references: String?,
         attachments: [DraftAttachment]
     ) async throws -> String {
+        let content = Self.content(
+            draftId: draftId, accountId: accountId, threadId: threadId, to: toAddresses, cc: ccAddresses, bcc: bccAddresses,
+            subject: subject, body: bodyPlain, inReplyTo: inReplyTo, references: references)
+        return try await saveDraft(content, html: nil, attachments: attachments)
+    }
+
+    public func saveForSending(
+        draftId: String?, accountId: String, threadId: String?, toAddresses: [String], ccAddresses: [String],
+        bccAddresses: [String], subject: String, bodyPlain: String, inReplyTo: String?, references: String?,
+        attachments: [DraftAttachment]
+    ) async throws -> String {
+        let content = Self.content(
+            draftId: draftId, accountId: accountId, threadId: threadId, to: toAddresses, cc: ccAddresses, bcc: bccAddresses,
+            subject: subject, body: bodyPlain, inReplyTo: inReplyTo, references: references)
+        return try await saveForSending(content, html: nil, attachments: attachments)
+    }
+
+    /// The composer fields of the use case's eleven parameters (NOTIF-06d).
+    private static func content(
+        draftId: String?, accountId: String, threadId: String?, to: [String], cc: [String], bcc: [String], subject: String,
+        body: String, inReplyTo: String?, references: String?
+    ) -> DraftContent {
         var content = DraftContent(accountId: accountId)
         content.draftId = draftId
         content.threadId = threadId
-        content.to = toAddresses
-        content.cc = ccAddresses
-        content.bcc = bccAddresses
+        content.to = to
+        content.cc = cc
+        content.bcc = bcc
         content.subject = subject
-        content.body = bodyPlain
+        content.body = body
         content.inReplyTo = inReplyTo
         content.references = references
-        return try await saveDraft(content, html: nil, attachments: attachments)
+        return content
     }
 
     /// Saves a draft (creating it when `content.draftId` is nil) and returns its email id.
@@ -85,6 +109,24 @@ public actor ComposeEmailService: ComposeEmailUseCase {
     public func saveDraft(
         _ content: DraftContent, html: String?, attachments: [DraftAttachment]?, serverCopy: Duration = .zero,
         checkAddresses: Bool = true
+    ) async throws -> String {
+        try await save(content, html: html, attachments: attachments, serverCopy: serverCopy, checkAddresses: checkAddresses)
+    }
+
+    /// Saves a message that is sent right after (`queueForSending` + `executeSend`, "send now")
+    /// as `saveDraft` does, but here only: no copy goes to the server's Drafts folder first, and
+    /// a copy still waiting for the user to pause typing is dropped (issue 18). A copy of the
+    /// draft already in Drafts (`content.draftId`) is removed when the sent message is filed.
+    /// Addresses are checked. Returns the email id.
+    public func saveForSending(_ content: DraftContent, html: String?, attachments: [DraftAttachment]?) async throws -> String {
+        try await save(content, html: html, attachments: attachments, serverCopy: nil, checkAddresses: true)
+    }
+
+    /// Saves the draft; its copy in Drafts goes at once (`.zero`), after `serverCopy`, or not
+    /// at all (nil).
+    private func save(
+        _ content: DraftContent, html: String?, attachments: [DraftAttachment]?, serverCopy: Duration?,
+        checkAddresses: Bool
     ) async throws -> String {
         func participants(_ list: [String], _ field: String) throws -> [Participant] {
             try list.map { address throws -> Participant in
@@ -136,9 +178,10 @@ public actor ComposeEmailService: ComposeEmailUseCase {
                 throw ComposeError.wrongState(emailId: emailId, state: state, action: "edit")
             }
             try await outbox.saveDraft(email, attachments: files)
+            if serverCopy == nil { pendingDraftCopies.removeValue(forKey: emailId)?.cancel() }
             if serverCopy == .zero { await syncRemoteDraft(emailId: emailId, account: account) }
         }
-        if serverCopy > .zero { scheduleRemoteDraft(emailId: emailId, account: account, after: serverCopy) }
+        if let serverCopy, serverCopy > .zero { scheduleRemoteDraft(emailId: emailId, account: account, after: serverCopy) }
         return emailId
     }
 
@@ -153,8 +196,12 @@ public actor ComposeEmailService: ComposeEmailUseCase {
     }
 
     private func copyDraftToServer(emailId: String, account: Account) async {
-        pendingDraftCopies[emailId] = nil
-        try? await serialized(emailId) { await syncRemoteDraft(emailId: emailId, account: account) }
+        try? await serialized(emailId) {
+            // Cancelled while waiting its turn (saved again, saved for sending, queued, discarded).
+            guard !Task.isCancelled else { return }
+            pendingDraftCopies[emailId] = nil
+            await syncRemoteDraft(emailId: emailId, account: account)
+        }
     }
 
     /// Deletes a draft here and its copy in the server's Drafts folder. Returns nil when both

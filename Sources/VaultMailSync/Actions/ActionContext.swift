@@ -57,6 +57,7 @@ enum ServerStep: Sendable {
     case move(from: Folder, uids: [UInt32: String], to: Folder)
     /// UID STORE ±flag.
     case flag(folder: Folder, uids: [UInt32], flag: IMAPFlag, set: Bool)
-    /// `\Deleted` + UID EXPUNGE: permanent, so always planned last.
+    /// Deleted for good (`IMAPConnection.deleteMessages`: `\Deleted` + UID EXPUNGE, or only
+    /// `\Deleted` without UIDPLUS): permanent, so always planned last.
     case expunge(folder: Folder, uids: [UInt32])
 }

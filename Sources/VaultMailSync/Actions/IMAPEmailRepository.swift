@@ -10,7 +10,8 @@ import VaultMailIMAP
 /// - **archive**: the inbox copies move to the Archive folder; an account with no Archive
 ///   but an All Mail folder (Gmail) moves them there, which removes the Inbox label.
 /// - **delete**: every copy outside Trash moves to Trash; mail already only in Trash is
-///   flagged `\Deleted` and expunged (UID EXPUNGE, or EXPUNGE without UIDPLUS).
+///   deleted for good (`IMAPConnection.deleteMessages`: `\Deleted` + UID EXPUNGE; without
+///   UIDPLUS only flagged `\Deleted`, since a plain EXPUNGE would take other clients' too).
 /// - **move**: copies in real folders (not Sent, Drafts, All Mail, Starred) move to the target.
 /// - **read / star**: the flag is stored on every copy (starring marks the latest email).
 ///

@@ -42,12 +42,7 @@ struct ServerStepRunner {
                     }
                 case .expunge(let folder, let uids):
                     _ = try await imap.select(folder.path)
-                    try await imap.storeFlags([.deleted], .add, uids: UIDSet(uids))
-                    if await imap.capabilities.uidPlus {
-                        try await imap.expunge(UIDSet(uids))
-                    } else {
-                        try await imap.expungeAll()
-                    }
+                    try await imap.deleteMessages(uids: UIDSet(uids))
                     undoable = false
                 }
             } catch {
