@@ -14,13 +14,13 @@ struct AICommand: AsyncParsableCommand {
         subcommands: [Status.self, Models.self, Download.self, Remove.self, Install.self])
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The models installed, the storage they use, and which features are on.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "The models installed, the storage they use, and which features are on.")
         @OptionGroup var global: GlobalOptions
         @MainActor func run() async throws { emit(try global.session().aiStatus()) }
     }
 
     struct Models: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The models that can be downloaded: name, purpose, size, licence and state.")
+        static let configuration = CommandConfiguration(commandName: "models", abstract: "The models that can be downloaded: name, purpose, size, licence and state.")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Stable JSON (see docs/ai.md).") var json = false
         @MainActor func run() async throws { emit(try global.session().aiModels(json: json)) }
@@ -28,6 +28,7 @@ struct AICommand: AsyncParsableCommand {
 
     struct Download: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "download",
             abstract: "Download a model, check it and install it (resumes an earlier download).",
             discussion: "Progress goes to standard error. Ctrl-C stops it and keeps what arrived; run the same command again to resume.")
         @OptionGroup var global: GlobalOptions
@@ -64,7 +65,7 @@ struct AICommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a model's files (a partial download too) and free the storage.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Delete a model's files (a partial download too) and free the storage.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The model's id.") var id: String
         @MainActor func run() async throws { emit(try global.session().aiRemove(id)) }
@@ -72,6 +73,7 @@ struct AICommand: AsyncParsableCommand {
 
     struct Install: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "install",
             abstract: "Install a model from its files, for a machine without internet.",
             discussion: "Give the model's files (matched by name) or the folder holding them; each is checked against its published SHA-256 before it is installed.")
         @OptionGroup var global: GlobalOptions

@@ -10,6 +10,7 @@ struct AccountCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add an account.",
             discussion: "With --provider gmail or outlook, VaultMail signs in with Google or Microsoft in your browser (OAuth2) and keeps the sign-in in the Secret Service keyring; --imap and --smtp are then optional. With --password-command or --oauth2-token-command the secret is never stored: VaultMail runs the command each time it needs it (like mbsync's PassCmd). With --password-stdin it goes to the Secret Service keyring, never the database.")
         @OptionGroup var global: GlobalOptions
@@ -78,6 +79,7 @@ struct AccountCommand: AsyncParsableCommand {
 
     struct Reauth: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reauth",
             abstract: "Sign in again to an account that uses Google or Microsoft sign-in.",
             discussion: "Runs the browser sign-in again (after the provider revoked it, or a password change) and keeps the new sign-in in the keyring. All mail stays on this computer.")
         @OptionGroup var global: GlobalOptions
@@ -106,7 +108,7 @@ struct AccountCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the accounts.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the accounts.")
         @OptionGroup var global: GlobalOptions
 
         @MainActor
@@ -116,7 +118,7 @@ struct AccountCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove an account and everything stored for it.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an account and everything stored for it.")
         @OptionGroup var global: GlobalOptions
         @Argument var name: String
 

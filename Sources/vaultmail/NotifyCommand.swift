@@ -13,25 +13,25 @@ struct NotifyCommand: AsyncParsableCommand {
     }
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The notification server, its capabilities, authorization, settings and badge.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "The notification server, its capabilities, authorization, settings and badge.")
         @OptionGroup var global: GlobalOptions
         @MainActor func run() async throws { emit(try await global.session().notifyStatus()) }
     }
 
     struct On: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Turn notifications on.")
+        static let configuration = CommandConfiguration(commandName: "on", abstract: "Turn notifications on.")
         @OptionGroup var global: GlobalOptions
         @MainActor func run() async throws { emit(try global.session().setNotifications(true)) }
     }
 
     struct Off: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Turn notifications off (mail is still synced and counted).")
+        static let configuration = CommandConfiguration(commandName: "off", abstract: "Turn notifications off (mail is still synced and counted).")
         @OptionGroup var global: GlobalOptions
         @MainActor func run() async throws { emit(try global.session().setNotifications(false)) }
     }
 
     struct Account: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Turn one account's notifications on or off.")
+        static let configuration = CommandConfiguration(commandName: "account", abstract: "Turn one account's notifications on or off.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The account name.") var name: String
         @Argument(help: "on or off.") var state: Switch
@@ -39,7 +39,7 @@ struct NotifyCommand: AsyncParsableCommand {
     }
 
     struct Category: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Turn a category's notifications on or off.")
+        static let configuration = CommandConfiguration(commandName: "category", abstract: "Turn a category's notifications on or off.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "primary, social, promotions, updates or forums.") var name: String
         @Argument(help: "on or off.") var state: Switch
@@ -51,39 +51,42 @@ struct NotifyCommand: AsyncParsableCommand {
             commandName: "vip", abstract: "Senders whose mail always notifies.", subcommands: [Add.self, Remove.self, List.self])
 
         struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Always notify for mail from this sender.")
             @OptionGroup var global: GlobalOptions
             @Argument(help: "An email address.") var address: String
             @MainActor func run() async throws { emit(try global.session().vip(add: address)) }
         }
 
         struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Stop treating this sender as a VIP.")
             @OptionGroup var global: GlobalOptions
             @Argument(help: "An email address.") var address: String
             @MainActor func run() async throws { emit(try global.session().vip(remove: address)) }
         }
 
         struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the VIP senders.")
             @OptionGroup var global: GlobalOptions
             @MainActor func run() async throws { emit(try global.session().vipList()) }
         }
     }
 
     struct Mute: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Never notify for a conversation.")
+        static let configuration = CommandConfiguration(commandName: "mute", abstract: "Never notify for a conversation.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The thread id (or a unique prefix).") var threadId: String
         @MainActor func run() async throws { emit(try await global.session().mute(threadId, true)) }
     }
 
     struct Unmute: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Notify for a muted conversation again.")
+        static let configuration = CommandConfiguration(commandName: "unmute", abstract: "Notify for a muted conversation again.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The thread id (or a unique prefix).") var threadId: String
         @MainActor func run() async throws { emit(try await global.session().mute(threadId, false)) }
     }
 
     struct Muted: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List muted conversations.")
+        static let configuration = CommandConfiguration(commandName: "muted", abstract: "List muted conversations.")
         @OptionGroup var global: GlobalOptions
         @MainActor func run() async throws { emit(try await global.session().mutedList()) }
     }
@@ -97,14 +100,14 @@ struct NotifyCommand: AsyncParsableCommand {
     }
 
     struct Why: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Why an email did or did not notify.")
+        static let configuration = CommandConfiguration(commandName: "why", abstract: "Why an email did or did not notify.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The email id (or a unique prefix), from `vaultmail show`.") var emailId: String
         @MainActor func run() async throws { emit(try await global.session().why(emailId)) }
     }
 
     struct Log: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The latest notification decisions, newest first.")
+        static let configuration = CommandConfiguration(commandName: "log", abstract: "The latest notification decisions, newest first.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "How many.") var limit = 20
         @Flag(help: "JSON.") var json = false
