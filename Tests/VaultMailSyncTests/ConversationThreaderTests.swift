@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 import VaultMailCore
-import VaultMailSync
+@testable import VaultMailSync
 import VaultMailTesting
 
 /// Edge cases of conversation threading (AC-F-06: emails grouped into threads by
-/// References / In-Reply-To), each checked through the public API only.
+/// References / In-Reply-To), through the threader and the sync's batch-by-batch plan.
 @Suite("Conversation threading")
 struct ConversationThreaderTests {
     static let account = "acct-1"
@@ -24,7 +24,7 @@ struct ConversationThreaderTests {
     }
 
     func threadId(_ root: String) -> String {
-        ConversationThreader(accountId: Self.account).threadId(forRoot: "<\(root)@x>")
+        ConversationThreader.threadId(accountId: Self.account, forRoot: "<\(root)@x>")
     }
 
     @Test("AC-F-06: a reply, its reply and an unrelated message form two threads with the right parents")
@@ -83,10 +83,7 @@ struct ConversationThreaderTests {
         #expect(batch["e-a"]?.parentMessageId == nil, "the older message of the loop is the top")
         #expect(batch["e-b"]?.parentMessageId == "<a@x>")
 
-        var oneByOne = ConversationThreader(accountId: Self.account)
-        _ = oneByOne.add([b])
-        _ = oneByOne.add([a])
-        #expect(Self.byEmail(oneByOne.allAssignments) == batch)
+        #expect(Self.byEmail(ConversationThreader.thread([b, a], accountId: Self.account)) == batch)
     }
 
     @Test("AC-F-06: a three-message loop (A→B→C→A) still has exactly one top")
@@ -125,37 +122,28 @@ struct ConversationThreaderTests {
 
     @Test("AC-F-06: a late parent re-parents its waiting reply and keeps the thread id")
     func lateParent() throws {
-        var threader = ConversationThreader(accountId: Self.account)
-        let first = threader.add([Self.message("reply", day: 1, inReplyTo: "original", references: ["original"])])
-        #expect(first.assignments.map(\.emailId) == ["e-reply"])
-        #expect(first.assignments.first?.threadId == threadId("original"))
-        #expect(first.assignments.first?.parentMessageId == nil)
+        let reply = Self.message("reply", day: 1, inReplyTo: "original", references: ["original"])
+        let alone = Self.byEmail(ConversationThreader.thread([reply], accountId: Self.account))
+        #expect(alone["e-reply"]?.threadId == threadId("original"))
+        #expect(alone["e-reply"]?.parentMessageId == nil)
 
-        let second = threader.add([Self.message("original", day: 0)])
-        let changed = Self.byEmail(second.assignments)
-        #expect(Set(changed.keys) == ["e-original", "e-reply"])
-        #expect(changed["e-reply"]?.parentMessageId == "<original@x>")
-        #expect(changed["e-reply"]?.threadId == threadId("original"))
-        #expect(second.merges.isEmpty)
+        let both = Self.byEmail(ConversationThreader.thread([reply, Self.message("original", day: 0)], accountId: Self.account))
+        #expect(both["e-reply"]?.parentMessageId == "<original@x>")
+        #expect(both["e-reply"]?.threadId == threadId("original"))
+        #expect(both["e-original"]?.threadId == threadId("original"))
     }
 
-    @Test("AC-F-06: a late message that connects two threads reports the merge and the emails that moved")
+    @Test("AC-F-06: a late message that connects two stored threads moves the emails of one into the other")
     func lateMessageMergesThreads() throws {
-        var threader = ConversationThreader(accountId: Self.account)
         // Two conversations that only a missing message P links: E answers Q, B answers P.
-        _ = threader.add([Self.message("e", day: 1, inReplyTo: "q", references: ["q"])])
-        _ = threader.add([Self.message("b", day: 3, inReplyTo: "p", references: ["p"])])
-        #expect(threader.assignment(forEmailId: "e-e")?.threadId == threadId("q"))
-        #expect(threader.assignment(forEmailId: "e-b")?.threadId == threadId("p"))
-
+        let e = Self.message("e", day: 1, inReplyTo: "q", references: ["q"])
+        let b = Self.message("b", day: 3, inReplyTo: "p", references: ["p"])
+        let stored = [Self.facts(e, thread: threadId("q")), Self.facts(b, thread: threadId("p"))]
         // P arrives: it answers Q.
-        let update = threader.add([Self.message("p", day: 2, inReplyTo: "q", references: ["q"])])
-        #expect(update.merges == [ThreadMerge(from: threadId("p"), into: threadId("q"))])
-        let changed = Self.byEmail(update.assignments)
-        #expect(Set(changed.keys) == ["e-p", "e-b"], "E did not change; P is new; B moved")
-        #expect(changed["e-b"]?.threadId == threadId("q"))
-        #expect(changed["e-b"]?.parentMessageId == "<p@x>")
-        #expect(Set(threader.allAssignments.map(\.threadId)) == [threadId("q")])
+        let p = Self.message("p", day: 2, inReplyTo: "q", references: ["q"])
+        let plan = SyncThreading.plan(accountId: Self.account, new: [.init(message: p, gmailThreadID: nil)], stored: stored)
+        #expect(plan.threadIds == ["e-p": threadId("q")])
+        #expect(plan.changes == [ThreadChange(emailId: "e-b", threadId: threadId("q"))], "E did not change; B moved")
     }
 
     @Test("AC-F-06: copies of one Message-ID under two email ids share thread and parent")
@@ -170,7 +158,7 @@ struct ConversationThreaderTests {
         #expect(result["e-b-copy"]?.parentMessageId == "<a@x>")
     }
 
-    @Test("AC-F-06: threading one message at a time in any order ends where threading all at once does")
+    @Test("AC-F-06: syncing messages in batches, in any order, ends in the threads of threading them all at once")
     func orderIndependence() throws {
         let messages = [
             Self.message("a", day: 0),
@@ -182,12 +170,26 @@ struct ConversationThreaderTests {
             Self.message("g", day: 1),
             Self.message("h", day: 6, inReplyTo: "g", references: ["g"]),
         ]
-        let batch = Self.byEmail(ConversationThreader.thread(messages, accountId: Self.account))
+        let batch = Self.byEmail(ConversationThreader.thread(messages, accountId: Self.account)).mapValues(\.threadId)
         var random = SplitMix64(seed: 20_240_101)
-        for _ in 0..<25 {
-            var threader = ConversationThreader(accountId: Self.account)
-            for message in messages.shuffled(using: &random) { _ = threader.add([message]) }
-            #expect(Self.byEmail(threader.allAssignments) == batch)
+        for round in 0..<25 {
+            // As the sync does it: each batch with the stored emails, whose threads may change.
+            var store: [String: ThreadingFacts] = [:]
+            let shuffled = messages.shuffled(using: &random)
+            let size = 1 + round % 3
+            for start in stride(from: 0, to: shuffled.count, by: size) {
+                let new = shuffled[start..<min(start + size, shuffled.count)]
+                let plan = SyncThreading.plan(accountId: Self.account, new: new.map { .init(message: $0, gmailThreadID: nil) },
+                                              stored: Array(store.values))
+                for change in plan.changes { store[change.emailId]?.threadId = change.threadId }
+                for message in new { store[message.id] = Self.facts(message, thread: plan.threadIds[message.id] ?? "") }
+            }
+            #expect(store.mapValues(\.threadId) == batch, "batches of \(size)")
         }
+    }
+
+    static func facts(_ message: ThreadableMessage, thread: String) -> ThreadingFacts {
+        ThreadingFacts(emailId: message.id, messageId: message.messageId, inReplyTo: message.inReplyTo,
+                       references: message.references, date: message.date ?? Date(timeIntervalSince1970: 0), threadId: thread)
     }
 }

@@ -38,7 +38,7 @@ struct SyncThreadingTests {
 
     @Test("A reply joins its stored parent's thread")
     func replyJoinsStoredThread() {
-        let root = Self.stored("root", date: 0, thread: ConversationThreader(accountId: Self.account).threadId(forRoot: "<root>"))
+        let root = Self.stored("root", date: 0, thread: ConversationThreader.threadId(accountId: Self.account, forRoot: "<root>"))
         let plan = SyncThreading.plan(accountId: Self.account, new: [Self.new("re", refs: ["root"], date: 10)], stored: [root])
         #expect(plan.threadIds["e-re"] == root.threadId)
         #expect(plan.changes.isEmpty)
@@ -47,22 +47,20 @@ struct SyncThreadingTests {
     @Test("A late parent merges two stored conversations into one; the stored emails are re-threaded")
     func lateParentMerges() {
         // Stored: two replies that name different ancestors, so they are apart.
-        let threader = ConversationThreader(accountId: Self.account)
-        let a = Self.stored("a", refs: ["root"], date: 10, thread: threader.threadId(forRoot: "<root>"))
-        let b = Self.stored("b", refs: ["mid"], date: 20, thread: threader.threadId(forRoot: "<mid>"))
+        let a = Self.stored("a", refs: ["root"], date: 10, thread: ConversationThreader.threadId(accountId: Self.account, forRoot: "<root>"))
+        let b = Self.stored("b", refs: ["mid"], date: 20, thread: ConversationThreader.threadId(accountId: Self.account, forRoot: "<mid>"))
         let plan = SyncThreading.plan(accountId: Self.account, new: [Self.new("mid", refs: ["root"], date: 5)], stored: [a, b])
-        let merged = threader.threadId(forRoot: "<root>")
+        let merged = ConversationThreader.threadId(accountId: Self.account, forRoot: "<root>")
         #expect(plan.threadIds["e-mid"] == merged)
         #expect(plan.changes == [ThreadChange(emailId: "e-b", threadId: merged)])
     }
 
     @Test("An older message that names another root moves the whole stored conversation")
     func olderRootRenamesThread() {
-        let threader = ConversationThreader(accountId: Self.account)
-        let x = Self.stored("x", refs: ["y"], date: 50, thread: threader.threadId(forRoot: "<y>"))
+        let x = Self.stored("x", refs: ["y"], date: 50, thread: ConversationThreader.threadId(accountId: Self.account, forRoot: "<y>"))
         let plan = SyncThreading.plan(accountId: Self.account, new: [Self.new("y", refs: ["origin"], date: 1)], stored: [x])
-        #expect(plan.threadIds["e-y"] == threader.threadId(forRoot: "<origin>"))
-        #expect(plan.changes == [ThreadChange(emailId: "e-x", threadId: threader.threadId(forRoot: "<origin>"))])
+        #expect(plan.threadIds["e-y"] == ConversationThreader.threadId(accountId: Self.account, forRoot: "<origin>"))
+        #expect(plan.changes == [ThreadChange(emailId: "e-x", threadId: ConversationThreader.threadId(accountId: Self.account, forRoot: "<origin>"))])
     }
 }
 

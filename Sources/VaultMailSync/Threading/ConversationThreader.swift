@@ -1,8 +1,10 @@
 import Foundation
 import VaultMailCore
 
-/// Groups an account's emails into conversations by Message-ID, References and In-Reply-To,
-/// incrementally, and places each email under its parent.
+/// Groups a set of an account's emails into conversations by Message-ID, References and
+/// In-Reply-To, and places each email under its parent. The sync threads each batch of new
+/// mail together with the stored conversations it mentions (`SyncThreading`), so nothing is
+/// held between batches.
 ///
 /// **Conversations** are JWZ's containers (https://www.jwz.org/doc/threading.html): every
 /// msg-id a message carries (its own, its References, its In-Reply-To) names a container,
@@ -29,10 +31,6 @@ import VaultMailCore
 /// id is derived from the account id and the root the conversation's oldest message names
 /// (the first id of its References, else its In-Reply-To, else its own Message-ID), so a reply
 /// that arrives before the message it answers already carries its conversation's final id.
-/// When a message joins two conversations, the emails that move and the threads folded away
-/// are reported by `add(_:)`.
-///
-/// A value type: keep it in the actor that owns an account's sync.
 public struct ConversationThreader: Sendable {
     /// Which header names a message's own parent.
     public enum ParentPolicy: Sendable {
@@ -54,39 +52,27 @@ public struct ConversationThreader: Sendable {
     private var unionParent: [String: String] = [:]
     private var unionSize: [String: Int] = [:]
     private var members: [String: [String]] = [:]
-    /// The last reported assignment per email id, and how many emails each thread has.
-    private var assigned: [String: ThreadAssignment] = [:]
-    private var threadSizes: [String: Int] = [:]
-
-    public init(accountId: String, parentPolicy: ParentPolicy = .inReplyToFirst) {
+    private init(accountId: String, parentPolicy: ParentPolicy) {
         self.accountId = accountId
         self.parentPolicy = parentPolicy
     }
 
-    /// Threads a whole set of messages at once (an initial sync, or a rebuild).
+    /// The thread and parent of every message of `messages`, in no particular order; copies
+    /// of one Message-ID under several email ids share them.
     public static func thread(
         _ messages: [ThreadableMessage], accountId: String, parentPolicy: ParentPolicy = .inReplyToFirst
     ) -> [ThreadAssignment] {
         var threader = ConversationThreader(accountId: accountId, parentPolicy: parentPolicy)
-        _ = threader.add(messages)
-        return threader.allAssignments
+        return threader.assign(messages)
     }
 
-    /// The current assignment of every email, in no particular order.
-    public var allAssignments: [ThreadAssignment] { Array(assigned.values) }
-
-    /// The current assignment of an email.
-    public func assignment(forEmailId id: String) -> ThreadAssignment? { assigned[id] }
-
     /// The thread id of a conversation whose root is `messageId`.
-    public func threadId(forRoot messageId: String) -> String {
+    public static func threadId(accountId: String, forRoot messageId: String) -> String {
         EmailThread.stableID(accountId: accountId, rootMessageId: messageId)
     }
 
-    /// Adds messages (a Message-ID seen before counts as a copy of that message) and reports
-    /// every email whose thread or parent is new or changed, and the threads folded away.
-    public mutating func add(_ batch: [ThreadableMessage]) -> ThreadingUpdate {
-        // Copies within one batch: the oldest (then smallest email id) is the one kept.
+    private mutating func assign(_ batch: [ThreadableMessage]) -> [ThreadAssignment] {
+        // Copies: the oldest (then smallest email id) is the one whose headers count.
         let ordered = batch.sorted {
             ($0.date ?? .distantPast, $0.id) < ($1.date ?? .distantPast, $1.id)
         }
@@ -110,33 +96,17 @@ public struct ConversationThreader: Sendable {
             let representative = find(id)
             if seen.insert(representative).inserted { conversations.append(representative) }
         }
-        var changed: [ThreadAssignment] = []
-        var emptied: [String: String] = [:]
+        var assignments: [ThreadAssignment] = []
         for representative in conversations {
             for next in evaluate(members[representative, default: []]) {
                 for emailId in emailIds[next.messageId, default: []] {
                     var assignment = next
                     assignment.emailId = emailId
-                    let previous = assigned[emailId]
-                    guard previous != assignment else { continue }
-                    if let previous, previous.threadId != assignment.threadId {
-                        threadSizes[previous.threadId, default: 1] -= 1
-                        if threadSizes[previous.threadId] == 0 {
-                            threadSizes[previous.threadId] = nil
-                            emptied[previous.threadId] = assignment.threadId
-                        }
-                    }
-                    if previous?.threadId != assignment.threadId { threadSizes[assignment.threadId, default: 0] += 1 }
-                    assigned[emailId] = assignment
-                    changed.append(assignment)
+                    assignments.append(assignment)
                 }
             }
         }
-        let merges = emptied
-            .filter { threadSizes[$0.key] == nil }
-            .map { ThreadMerge(from: $0.key, into: $0.value) }
-            .sorted { ($0.from, $0.into) < ($1.from, $1.into) }
-        return ThreadingUpdate(assignments: changed, merges: merges)
+        return assignments
     }
 
     // MARK: Conversations (union-find over msg-ids)
@@ -260,7 +230,7 @@ public struct ConversationThreader: Sendable {
         let root = oldest.references.first { $0 != oldest.messageId }
             ?? oldest.inReplyTo.flatMap { $0 == oldest.messageId ? nil : $0 }
             ?? oldest.messageId
-        let threadId = threadId(forRoot: root)
+        let threadId = Self.threadId(accountId: accountId, forRoot: root)
         return sorted.map {
             ThreadAssignment(emailId: "", messageId: $0.messageId, threadId: threadId, parentMessageId: parent[$0.messageId])
         }
