@@ -1,9 +1,10 @@
-/// One response line read outside libetpan's parser (during IDLE, after DONE and for NOOP),
-/// classified. Only what IDLE needs is understood; other untagged data is `.other`.
+/// One response line read outside libetpan's parser (during IDLE, after DONE, for NOOP, STATUS
+/// and NOTIFY), classified. Only what those need is understood; other untagged data is `.other`.
 enum IMAPResponseLine: Equatable {
     /// `+ idling`
     case continuation
-    /// `* 3 EXISTS`, `* 2 EXPUNGE`, `* 4 FETCH (FLAGS (\Seen) UID 9)`, `* VANISHED 5:6`
+    /// `* 3 EXISTS`, `* 2 EXPUNGE`, `* 4 FETCH (FLAGS (\Seen) UID 9)`, `* VANISHED 5:6`,
+    /// `* STATUS Junk (MESSAGES 3 UIDNEXT 9)`, `* OK [NOTIFICATIONOVERFLOW]`
     case event(IMAPServerEvent)
     /// `* BYE …`: the server is closing the connection.
     case bye(text: String)
@@ -37,6 +38,14 @@ enum IMAPResponseLine: Equatable {
             self = .bye(text: scanner.rest())
             return
         }
+        if first.uppercased() == "STATUS" {
+            self = Self.status(&scanner) ?? .other
+            return
+        }
+        if first.uppercased() == "OK", scanner.atom()?.uppercased() == "[NOTIFICATIONOVERFLOW]" {
+            self = .event(.notificationOverflow)
+            return
+        }
         if first.uppercased() == "VANISHED" {
             scanner.skipSpaces()
             if scanner.peek() == UInt8(ascii: "(") { _ = scanner.value() }  // (EARLIER)
@@ -58,6 +67,29 @@ enum IMAPResponseLine: Equatable {
             self = Self.fetch(sequenceNumber: number, items: scanner.value()) ?? .other
         default: self = .other
         }
+    }
+
+    /// `STATUS <mailbox> (<name> <number> …)`; the mailbox an atom, a quoted string or a
+    /// literal, in modified UTF-7.
+    private static func status(_ scanner: inout Scanner) -> IMAPResponseLine? {
+        guard let raw = scanner.astring(), case .list(let values)? = scanner.value() else { return nil }
+        var name = ModifiedUTF7.decode(raw)
+        if name.uppercased() == "INBOX" { name = "INBOX" }
+        var status = IMAPStatusResponse(mailbox: name)
+        var index = 0
+        while index + 1 < values.count {
+            guard case .atom(let item) = values[index], case .atom(let number) = values[index + 1] else { break }
+            switch item.uppercased() {
+            case "MESSAGES": status.messages = UInt32(number)
+            case "UIDNEXT": status.uidNext = UInt32(number)
+            case "UIDVALIDITY": status.uidValidity = UInt32(number)
+            case "UNSEEN": status.unseen = UInt32(number)
+            case "HIGHESTMODSEQ": status.highestModSeq = UInt64(number)
+            default: break  // RECENT, SIZE, …
+            }
+            index += 2
+        }
+        return .event(.mailboxStatus(status))
     }
 
     private static func fetch(sequenceNumber: UInt32, items: Scanner.Value?) -> IMAPResponseLine? {
@@ -145,9 +177,36 @@ enum IMAPResponseLine: Equatable {
             return position > start ? String(decoding: bytes[start..<position], as: UTF8.self) : nil
         }
 
+        /// A mailbox name or other string: quoted, a literal, or an atom.
+        mutating func astring() -> String? {
+            skipSpaces()
+            switch peek() {
+            case UInt8(ascii: "\""), UInt8(ascii: "{"):
+                if case .quoted(let text)? = value() { return text }
+                return nil
+            default:
+                return atom()
+            }
+        }
+
+        /// `{5}` or `{5+}`, CRLF, then five bytes (the line reader keeps literals inline).
+        private mutating func literal() -> Value? {
+            guard let close = bytes[position...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
+            var digits = bytes[(position + 1)..<close]
+            if digits.last == UInt8(ascii: "+") { digits = digits.dropLast() }
+            guard let count = Int(String(decoding: digits, as: UTF8.self)) else { return nil }
+            var start = close + 1
+            if start < bytes.count && bytes[start] == 0x0D { start += 1 }
+            if start < bytes.count && bytes[start] == 0x0A { start += 1 }
+            guard count >= 0, start + count <= bytes.count else { return nil }
+            position = start + count
+            return .quoted(String(decoding: bytes[start..<position], as: UTF8.self))
+        }
+
         mutating func value() -> Value? {
             skipSpaces()
             guard let byte = peek() else { return nil }
+            if byte == UInt8(ascii: "{") { return literal() }
             if byte == UInt8(ascii: "(") {
                 position += 1
                 var values: [Value] = []

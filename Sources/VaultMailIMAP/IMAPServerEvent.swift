@@ -8,4 +8,10 @@ public enum IMAPServerEvent: Sendable, Hashable {
     case vanished(uids: [UInt32])
     /// A message's flags changed. `uid` and `modSeq` are present when the server includes them.
     case flagsChanged(sequenceNumber: UInt32, uid: UInt32?, flags: Set<IMAPFlag>, modSeq: UInt64?)
+    /// An untagged STATUS: under NOTIFY (RFC 5465), another mailbox than the selected one
+    /// changed (new mail, an expunge, flags); also the answer to a STATUS command.
+    case mailboxStatus(IMAPStatusResponse)
+    /// `* OK [NOTIFICATIONOVERFLOW]`: the server stopped sending NOTIFY events for this
+    /// connection (RFC 5465 §5.8); the client must find changes some other way.
+    case notificationOverflow
 }

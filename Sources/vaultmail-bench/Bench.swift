@@ -8,6 +8,7 @@ struct Bench {
         "notifications": { try await NotificationBenchmarks.run() },
         "desktop": { try await DesktopBenchmarks.run() },
         "sync": { try await SyncBenchmarks.run() },
+        "freshness": { try await FreshnessBenchmarks.run() },
         "send": SendBenchmarks.run,
         "e2e": { try await E2EBenchmarks.run() },
         "web": { try await WebBenchmarks.run() },

@@ -10,8 +10,9 @@ import VaultMailSync
 import VaultMailMIME
 import VaultMailWeb
 
-/// `vaultmail daemon`: keeps every account in sync (IMAP IDLE for the inbox, a periodic
-/// background sync for the rest), runs the notification engine with the desktop notifier,
+/// `vaultmail daemon`: keeps every account in sync (IMAP IDLE for the inbox, NOTIFY or a
+/// STATUS check every few seconds for the other folders, and a periodic background sync of
+/// everything as the safety net), runs the notification engine with the desktop notifier,
 /// carries out notification actions on the server, and keeps the badge — until SIGTERM or
 /// SIGINT, when it finishes the current step and exits.
 @MainActor
@@ -19,6 +20,8 @@ public final class MailDaemon {
     public struct Options: Sendable {
         /// How often every folder is synced in the background (`fromBackground: true`).
         public var syncInterval: Duration = .seconds(300)
+        /// IDLE, and how the other folders stay fresh between whole syncs (`otherFolders`:
+        /// NOTIFY where offered, else a STATUS check every `statusCheckInterval`, 5 s).
         public var idle = IDLEMonitorOptions()
         /// How long a connection may stay down before the user is told.
         public var outageGrace: TimeInterval = 300
@@ -65,7 +68,7 @@ public final class MailDaemon {
         let services = MailServices(database: database, credentials: accountCredentials)
         let settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
         let sending = MailSending(database: database, settings: settings, secret: { try await accountCredentials.secret(for: $0) },
-                                  refused: { await accountCredentials.secretRefused(for: $0) })
+                                  refused: { await accountCredentials.secretRefused(for: $0) }, connections: services.connections)
         let center = DBusNotificationCenter(configuration: options.desktop, settings: settings)
         // Summaries and suggested replies (issue 16): the generative model, loaded on first use;
         // a new mail's notification gains buttons with the replies it writes.
@@ -272,7 +275,8 @@ public final class MailDaemon {
         await keepInSync(account)
     }
 
-    /// IDLE on the account's inbox and a periodic sync of everything, until cancelled.
+    /// IDLE on the account's inbox (with NOTIFY or STATUS checks for the other folders) and a
+    /// periodic sync of everything, until cancelled.
     private func keepInSync(_ account: Account) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.watch(account) }
@@ -323,6 +327,7 @@ public final class MailDaemon {
     /// what they made stale.
     private func watch(_ account: Account) async {
         var listening = false
+        var watching: IDLEMonitorEvent.OtherFolderWatch?
         do {
             for try await event in idle.events(accountId: account.id) {
                 switch event {
@@ -331,6 +336,23 @@ public final class MailDaemon {
                     logger.info("\(account.name): \(emails.count) new by IDLE")
                 case .flagsChanged, .expunged:
                     await app.notificationService.withdrawStaleNotifications()
+                case .folderSynced(let folder, let report):
+                    // The same path as the periodic sync: the store (and so the web app's
+                    // change feed), the indexer and the notification rules, which keep Junk,
+                    // Sent and the like quiet unless they say otherwise.
+                    await deliver(report.newEmails, fromBackground: true)
+                    if !report.newEmails.isEmpty || report.flagChanges > 0 || report.removed > 0 {
+                        logger.info("\(account.name): \(folder.path) synced: \(report.newEmails.count) new, \(report.flagChanges) flag change(s), \(report.removed) removed")
+                    }
+                case .watchingOtherFolders(let watch):
+                    // Said once, and again when it changes (NOTIFY refused or overflowed).
+                    if watch != watching {
+                        watching = watch
+                        switch watch {
+                        case .notify: logger.info("\(account.name): other folders by NOTIFY")
+                        case .statusChecks(let interval): logger.info("\(account.name): other folders by a STATUS check every \(interval)")
+                        }
+                    }
                 case .listening:
                     if !listening { logger.info("\(account.name): IDLE on the inbox") }
                     listening = true

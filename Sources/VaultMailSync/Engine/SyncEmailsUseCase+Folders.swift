@@ -50,4 +50,82 @@ extension SyncEmailsUseCase {
         }
         return inbox
     }
+
+    // MARK: - Folder freshness (docs/sync.md, "Every folder fresh")
+
+    /// The account's folders whose STATUS on the server differs from what the store holds
+    /// (see `statusShowsChanges`): one STATUS per folder on the account's pooled connection,
+    /// nothing else. Folders in `skipped` (the inbox IDLE watches) and folders never synced
+    /// (their first sync belongs to the whole-account sync) are not asked about; a folder
+    /// whose STATUS the server refuses is left to the next whole-account sync.
+    public func foldersChangedOnServer(accountId: String, skipping skipped: Set<String> = []) async throws -> [Folder] {
+        let account = try await requireAccount(accountId)
+        let store = self.store
+        do {
+            return try await connections.withConnection(for: account, reuse: .retryOnDrop) { imap in
+                // Read inside the account's queue: no sync of this account is half-way.
+                let folders = try await store.getFolders(accountId: account.id)
+                    .filter { !skipped.contains($0.id) && $0.lastSyncDate != nil }
+                var changed: [Folder] = []
+                for folder in folders {
+                    let status: IMAPStatusResponse
+                    do {
+                        status = try await imap.status(folder.path)
+                    } catch let error as IMAPError where error.kind == .commandFailed {
+                        continue
+                    }
+                    if Self.statusShowsChanges(status, comparedWith: folder) { changed.append(folder) }
+                }
+                return changed
+            }
+        } catch {
+            throw SyncError.wrap(error, account: account, mailbox: nil)
+        }
+    }
+
+    /// Whether a STATUS (asked for, or sent by the server under NOTIFY) shows something the
+    /// stored folder lacks: another UIDVALIDITY, a UIDNEXT above the checkpoint (new mail),
+    /// another message count (new or expunged), another HIGHESTMODSEQ (any change, flags
+    /// included, with CONDSTORE) or another unseen count. Items the response left out are not
+    /// compared.
+    public static func statusShowsChanges(_ status: IMAPStatusResponse, comparedWith folder: Folder) -> Bool {
+        if let validity = status.uidValidity, validity != folder.uidValidity { return true }
+        // A sync leaves the checkpoint at UIDNEXT - 1; a checkpoint above it is not news.
+        if let next = status.uidNext, next > (folder.lastSyncedUID ?? 0) + 1 { return true }
+        if let messages = status.messages, Int(messages) != folder.totalCount { return true }
+        if let modSeq = status.highestModSeq, let stored = folder.highestModSeq, modSeq != stored { return true }
+        if let unseen = status.unseen, Int(unseen) != folder.unreadCount { return true }
+        return false
+    }
+
+    /// Syncs these folders of the account as one: an email that left one of them and landed
+    /// in another (a move seen as an expunge and new mail at once) stays the same email;
+    /// what no folder of the account holds any more is deleted at the end. A folder the server
+    /// refuses is skipped (its report holds what was stored before the refusal); a lost
+    /// connection stops at once, its error holding every new email stored so far.
+    func syncFolders(account: Account, folderIds: [String]) async throws -> [FolderSyncReport] {
+        var reports: [FolderSyncReport] = []
+        var detached: [String] = []
+        for folderId in folderIds {
+            do {
+                let report = try await syncFolder(account: account, folderId: folderId, keepOrphans: true)
+                detached += report.detachedEmailIds
+                reports.append(report)
+            } catch let error as SyncError where Self.isFolderLevel(error) {
+                var partial = FolderSyncReport(folderId: folderId)
+                partial.newEmails = error.newEmails
+                reports.append(partial)
+            } catch var error as SyncError {
+                error.newEmails = reports.flatMap(\.newEmails) + error.newEmails
+                _ = try? await syncStore.deleteEmailsWithoutLinks(among: detached)
+                throw error
+            }
+        }
+        do {
+            try await syncStore.deleteEmailsWithoutLinks(among: detached)
+        } catch {
+            throw SyncError(.store, account: account, underlying: error)
+        }
+        return reports
+    }
 }

@@ -53,6 +53,8 @@ extension DovecotSyncTests {
                 case .flagsChanged(let count): "flagsChanged(\(count))"
                 case .expunged(let count): "expunged(\(count))"
                 case .listening: "listening"
+                case .watchingOtherFolders(let watch): "watchingOtherFolders(\(watch))"
+                case .folderSynced(let folder, let report): "folderSynced(\(folder.path), \(report.newEmails.map(\.subject)))"
                 case .disconnected(let error, _): "disconnected(\(error))"
                 }
             }
