@@ -136,18 +136,14 @@ public final class NotificationResponseHandler: NotificationCenterDelegate {
         let headers = ReplyHeaders(answering: original)
         let draftId: String
         do {
-            draftId = try await composeEmail.saveForSending(
-                draftId: nil,
-                accountId: info.accountId,
-                threadId: info.threadId,
-                toAddresses: [headers.to],
-                ccAddresses: [],
-                bccAddresses: [],
-                subject: headers.subject,
-                bodyPlain: text,
-                inReplyTo: headers.inReplyTo,
-                references: headers.references,
-                attachments: [])
+            var reply = DraftContent(accountId: info.accountId)
+            reply.threadId = info.threadId
+            reply.to = [headers.to]
+            reply.subject = headers.subject
+            reply.body = text
+            reply.inReplyTo = headers.inReplyTo
+            reply.references = headers.references
+            draftId = try await composeEmail.saveForSending(reply, attachments: [])
         } catch {
             return .failed(action: "reply", message: "could not save the reply: \(error); nothing was sent")
         }

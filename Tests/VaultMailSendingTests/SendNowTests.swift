@@ -12,10 +12,13 @@ struct SendNowTests {
     func notificationReply() async throws {
         let fake = try await FakeSending.make(undoDelay: 600)
         let compose: any ComposeEmailUseCase = fake.compose
-        let id = try await compose.saveForSending(
-            draftId: nil, accountId: fake.account.id, threadId: nil, toAddresses: ["grace@example.com"], ccAddresses: [],
-            bccAddresses: [], subject: "Re: Lunch", bodyPlain: "Yes!", inReplyTo: "<lunch@example.com>",
-            references: "<lunch@example.com>", attachments: [])
+        var reply = DraftContent(accountId: fake.account.id)
+        reply.to = ["grace@example.com"]
+        reply.subject = "Re: Lunch"
+        reply.body = "Yes!"
+        reply.inReplyTo = "<lunch@example.com>"
+        reply.references = "<lunch@example.com>"
+        let id = try await compose.saveForSending(reply, attachments: [])
         try await compose.queueForSending(emailId: id)
         try await compose.executeSend(emailId: id)
         #expect(await fake.remote.calls == ["append sent", "remove drafts"])

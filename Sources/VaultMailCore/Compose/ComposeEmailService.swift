@@ -72,15 +72,8 @@ public actor ComposeEmailService: ComposeEmailUseCase {
         return try await saveDraft(content, html: nil, attachments: attachments)
     }
 
-    public func saveForSending(
-        draftId: String?, accountId: String, threadId: String?, toAddresses: [String], ccAddresses: [String],
-        bccAddresses: [String], subject: String, bodyPlain: String, inReplyTo: String?, references: String?,
-        attachments: [DraftAttachment]
-    ) async throws -> String {
-        let content = Self.content(
-            draftId: draftId, accountId: accountId, threadId: threadId, to: toAddresses, cc: ccAddresses, bcc: bccAddresses,
-            subject: subject, body: bodyPlain, inReplyTo: inReplyTo, references: references)
-        return try await saveForSending(content, html: nil, attachments: attachments)
+    public func saveForSending(_ content: DraftContent, attachments: [DraftAttachment]) async throws -> String {
+        try await saveForSending(content, html: nil, attachments: attachments)
     }
 
     /// The composer fields of the use case's eleven parameters (NOTIF-06d).

@@ -31,21 +31,9 @@ public protocol ComposeEmailUseCase: Sendable {
         attachments: [DraftAttachment]
     ) async throws -> String
     /// Saves a message that `queueForSending` + `executeSend` send right after (the reply from
-    /// a notification, NOTIF-06d), with `saveDraft`'s parameters: like `saveDraft`, but no copy
-    /// goes to the server's Drafts folder first (issue 18: a send-now uploads no draft).
-    func saveForSending(
-        draftId: String?,
-        accountId: String,
-        threadId: String?,
-        toAddresses: [String],
-        ccAddresses: [String],
-        bccAddresses: [String],
-        subject: String,
-        bodyPlain: String,
-        inReplyTo: String?,
-        references: String?,
-        attachments: [DraftAttachment]
-    ) async throws -> String
+    /// a notification, NOTIF-06d): like `saveDraft`, but no copy goes to the server's Drafts
+    /// folder first (issue 18: a send-now uploads no draft).
+    func saveForSending(_ content: DraftContent, attachments: [DraftAttachment]) async throws -> String
     /// Puts a draft in the outbox (`sendState = queued`).
     func queueForSending(emailId: String) async throws
     /// Transmits a queued message now, skipping the undo delay.
@@ -54,14 +42,10 @@ public protocol ComposeEmailUseCase: Sendable {
 
 extension ComposeEmailUseCase {
     /// A composer that keeps no server copies of drafts saves the message as a draft.
-    public func saveForSending(
-        draftId: String?, accountId: String, threadId: String?, toAddresses: [String], ccAddresses: [String],
-        bccAddresses: [String], subject: String, bodyPlain: String, inReplyTo: String?, references: String?,
-        attachments: [DraftAttachment]
-    ) async throws -> String {
+    public func saveForSending(_ content: DraftContent, attachments: [DraftAttachment]) async throws -> String {
         try await saveDraft(
-            draftId: draftId, accountId: accountId, threadId: threadId, toAddresses: toAddresses, ccAddresses: ccAddresses,
-            bccAddresses: bccAddresses, subject: subject, bodyPlain: bodyPlain, inReplyTo: inReplyTo, references: references,
-            attachments: attachments)
+            draftId: content.draftId, accountId: content.accountId, threadId: content.threadId, toAddresses: content.to,
+            ccAddresses: content.cc, bccAddresses: content.bcc, subject: content.subject, bodyPlain: content.body,
+            inReplyTo: content.inReplyTo, references: content.references, attachments: attachments)
     }
 }
