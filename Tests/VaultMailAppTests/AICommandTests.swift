@@ -19,15 +19,11 @@ struct AICommandTests {
             })])
     }
 
-    func json(_ text: String) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    }
-
     @Test("`ai models --json` lists the shipped catalog with every key; `ai status` says how to turn the features on")
     func freshHome() async throws {
         let (session, home) = try await CLIFixture.session { _ in [] }
         defer { try? FileManager.default.removeItem(at: home) }
-        let object = try json(try session.aiModels(json: true))
+        let object = try ToolJSON.object(try session.aiModels(json: true))
         #expect(object["directory"] as? String == home.appendingPathComponent("models").path)
         #expect(object["storageUsedBytes"] as? Int == 0)
         let model = try #require((object["models"] as? [[String: Any]])?.first)
@@ -62,7 +58,7 @@ struct AICommandTests {
         let message = try await session.aiDownload(id, catalog: catalog)
         #expect(message == "Installed Small (20 KB) in \(home.path)/models/\(id).")
         #expect(session.aiStatus(catalog: catalog).contains("categories and search by meaning: on (\(id))"))
-        let model = try #require((try json(try session.aiModels(json: true, catalog: catalog))["models"] as? [[String: Any]])?.first)
+        let model = try #require((try ToolJSON.object(try session.aiModels(json: true, catalog: catalog))["models"] as? [[String: Any]])?.first)
         #expect(model["state"] as? String == "installed")
         #expect(model["fraction"] as? Double == 1)
         #expect(model["path"] as? String == "\(home.path)/models/\(id)")

@@ -79,14 +79,14 @@ struct CommandSessionTests {
         defer { try? FileManager.default.removeItem(at: home) }
         var query = CommandSession.ThreadQuery()
         query.json = true
-        let page = try JSONSerialization.jsonObject(with: Data(try await session.threads(query).utf8)) as! [String: Any]
+        let page = try ToolJSON.object(try await session.threads(query))
         #expect(Set(page.keys) == ["threads", "nextCursor", "hasMore"], "nextCursor is there, null on the last page")
         let first = try #require((page["threads"] as? [[String: Any]])?.first)
         #expect(Set(first.keys) == ["id", "accountId", "subject", "participants", "snippet", "latestDate",
                                     "messageCount", "unreadCount", "isStarred", "hasAttachments", "category"])
         #expect(first["category"] is NSNull, "an uncategorized thread says category: null")
         #expect((first["latestDate"] as? String)?.hasSuffix("Z") == true)
-        let shown = try JSONSerialization.jsonObject(with: Data(try await session.show("2abc", json: true).utf8)) as! [String: Any]
+        let shown = try ToolJSON.object(try await session.show("2abc", json: true))
         let email = try #require((shown["emails"] as? [[String: Any]])?.first)
         #expect(Set(email.keys) == ["id", "messageId", "from", "to", "cc", "subject", "date", "isRead", "isStarred",
                                     "inReplyTo", "references", "bodyPlain", "attachments", "category", "categorySource", "categoryReason"],

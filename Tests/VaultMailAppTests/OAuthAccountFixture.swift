@@ -55,17 +55,9 @@ final class OAuthAccountFixture {
         return try await session.services.sync.syncAccount(accountId: account.id)
     }
 
+    /// A message dated 26 Nov 2026 09:00 UTC, as Grace wrote it to ada@gmail.com.
     static func message(subject: String) -> Data {
-        Data("""
-            From: Grace <grace@example.com>\r
-            To: Ada <ada@gmail.com>\r
-            Subject: \(subject)\r
-            Date: Thu, 26 Nov 2026 09:00:00 +0000\r
-            Message-ID: <\(UUID().uuidString)@example.com>\r
-            \r
-            Hello.\r
-
-            """.utf8)
+        TestMessage(to: "Ada <ada@gmail.com>", subject: subject, date: Date(timeIntervalSince1970: 1_795_683_600), contentType: nil).data
     }
 }
 

@@ -44,7 +44,7 @@ struct SearchCommandTests {
         var request = CommandSession.SearchRequest(query: "invoice")
         request.json = true
         request.limit = 10
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(try await session.search(request).utf8)) as? [String: Any])
+        let object = try ToolJSON.object(try await session.search(request))
         let rows = try #require(object["results"] as? [[String: Any]])
         #expect(rows.count == 10)
         let first = rows[0]
@@ -59,7 +59,7 @@ struct SearchCommandTests {
         var cursor = object["nextCursor"] as? String
         while let next = cursor {
             request.cursor = next
-            let page = try #require(try JSONSerialization.jsonObject(with: Data(try await session.search(request).utf8)) as? [String: Any])
+            let page = try ToolJSON.object(try await session.search(request))
             ids.formUnion((page["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
             cursor = page["nextCursor"] as? String
         }
@@ -67,7 +67,7 @@ struct SearchCommandTests {
         request.cursor = nil
         request.messages = true
         request.sort = .relevance
-        let messages = try #require(try JSONSerialization.jsonObject(with: Data(try await session.search(request).utf8)) as? [String: Any])
+        let messages = try ToolJSON.object(try await session.search(request))
         #expect((messages["results"] as? [[String: Any]])?.first?["threadId"] != nil)
         #expect(messages["nextCursor"] as? String == "+10")
     }

@@ -23,8 +23,9 @@ struct SyncWindowCommandTests {
         try await other.login(user: "ada", password: "pw")
         for age in ages.sorted(by: >) {
             let date = Date().addingTimeInterval(-Double(age) * 86_400 - 3600)
-            let raw = "From: Grace <grace@example.com>\r\nTo: ada@example.com\r\nSubject: aged \(age)\r\nMessage-ID: <aged-\(age)@example.com>\r\nDate: \(date.formatted(.iso8601))\r\n\r\nHello.\r\n"
-            try await other.append(Data(raw.utf8), to: "INBOX", internalDate: date)
+            let message = TestMessage(to: "ada@example.com", subject: "aged \(age)", date: date, messageId: "<aged-\(age)@example.com>",
+                                      contentType: nil)
+            try await other.append(message.data, to: "INBOX", internalDate: date)
         }
         await other.logout()
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-window-\(UUID().uuidString.prefix(8))")

@@ -26,10 +26,6 @@ struct WritingCommandTests {
         }
     }
 
-    func json(_ text: String) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    }
-
     @Test("reply-suggest prints each suggestion as it is ready, numbered; --json has every key")
     func replySuggest() async throws {
         let (session, home) = try await session()
@@ -47,7 +43,7 @@ struct WritingCommandTests {
         var output: [String] = []
         try await session.replySuggest("b0d9e7", json: true, generator: writer, embedder: nil) { output.append($0) }
         #expect(output.count == 1, "JSON is printed once, at the end")
-        let object = try json(output[0])
+        let object = try ToolJSON.object(output[0])
         #expect(Set(object.keys) == ["threadId", "emailId", "language", "source", "suggestions", "notice"])
         #expect(object["threadId"] as? String == "b0d9e7")
         #expect(object["source"] as? String == "model")
@@ -66,7 +62,7 @@ struct WritingCommandTests {
         #expect(lines == [AIError.modelNotInstalled(modelId: AIModelCatalog.generationModelId, feature: "smart replies").description])
         var output: [String] = []
         try await session.replySuggest("10ae", json: true, generator: nil, embedder: nil) { output.append($0) }
-        let object = try json(try #require(output.first))
+        let object = try ToolJSON.object(try #require(output.first))
         #expect(object["source"] as? String == "none")
         #expect((object["suggestions"] as? [Any])?.isEmpty == true)
         #expect(object["emailId"] is String)
@@ -95,14 +91,14 @@ struct WritingCommandTests {
         #expect(writer.requests.count == 1)
         #expect(try await session.summarize("b0d9", json: false, refresh: false, generator: writer, embedder: nil) == written)
 
-        let object = try json(try await session.summarize("b0d9e7", json: true, refresh: false, generator: writer, embedder: nil))
+        let object = try ToolJSON.object(try await session.summarize("b0d9e7", json: true, refresh: false, generator: writer, embedder: nil))
         #expect(Set(object.keys) == ["threadId", "text", "kind", "modelId", "messageCount", "latestEmailId", "createdAt"])
         #expect(object["kind"] as? String == "model")
         #expect(object["messageCount"] as? Int == 3)
         #expect((object["createdAt"] as? String)?.hasSuffix("Z") == true)
         #expect(writer.requests.count == 1)
 
-        let lone = try json(try await session.summarize("10ae", json: true, refresh: false, generator: nil, embedder: nil))
+        let lone = try ToolJSON.object(try await session.summarize("10ae", json: true, refresh: false, generator: nil, embedder: nil))
         #expect(lone["modelId"] is NSNull && lone["kind"] as? String == "extractive")
         await #expect(throws: CommandError.self) { try await session.summarize("zz", json: false, refresh: false, generator: nil, embedder: nil) }
     }

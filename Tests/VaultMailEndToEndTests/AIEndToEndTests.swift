@@ -9,12 +9,8 @@ import VaultMailTesting
 struct AIEndToEndTests {
     static let modelId = "all-minilm-l6-v2"
 
-    func json(_ output: EndToEndWorld.Output) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any], "not JSON: \(output.text)")
-    }
-
     func subjects(_ output: EndToEndWorld.Output) throws -> [String] {
-        let page = try json(output)
+        let page = try ToolJSON.object(output.text)
         let rows = try #require((page["results"] ?? page["threads"]) as? [[String: Any]], "no rows: \(output.text)")
         return rows.compactMap { $0["subject"] as? String }
     }
@@ -68,10 +64,11 @@ struct AIEndToEndTests {
 
             let promotions = try subjects(try await world.vaultmail(["threads", "--category", "promotions", "--json"], errors: false))
             #expect(promotions == ["50% off shoes today only!"])
-            let shoes = try #require(try json(try await world.vaultmail(["search", "--json", "--messages", "shoes"], errors: false))["results"] as? [[String: Any]])
+            let search = try await world.vaultmail(["search", "--json", "--messages", "shoes"], errors: false)
+            let shoes = try #require(try ToolJSON.object(search.text)["results"] as? [[String: Any]])
             let emailId = try #require(shoes.first?["id"] as? String)
             let threadId = try #require(shoes.first?["threadId"] as? String)
-            let why = try json(try await world.vaultmail(["why-category", emailId, "--json"], errors: false))
+            let why = try ToolJSON.object(try await world.vaultmail(["why-category", emailId, "--json"], errors: false).text)
             #expect(why["category"] as? String == "promotions")
             #expect(why["source"] as? String == "header")
             #expect((why["reason"] as? String)?.isEmpty == false)
@@ -85,7 +82,7 @@ struct AIEndToEndTests {
             let primary = try subjects(try await world.vaultmail(["threads", "--category", "primary", "--json"], errors: false))
             #expect(primary.contains("50% off shoes today only!"))
             #expect(primary.contains("Last chance: boots 30% off"), "later mail from the sender follows the correction: \(primary)")
-            let afterWhy = try json(try await world.vaultmail(["why-category", emailId, "--json"], errors: false))
+            let afterWhy = try ToolJSON.object(try await world.vaultmail(["why-category", emailId, "--json"], errors: false).text)
             #expect(afterWhy["source"] as? String == "user")
 
             // AC-A-07: found by meaning, sharing no word with the query; operators still narrow.

@@ -120,12 +120,8 @@ final class EndToEndWorld {
     /// A message dated now, so it is recent enough to notify.
     static func message(_ subject: String, from: String = "Grace Hopper <grace@example.org>", messageId: String = "<\(UUID().uuidString)@example.org>",
                         headers: [String] = [], body: String = "Hello from the end-to-end test.", written: Date = Date()) -> Data {
-        let date = DateFormatter()
-        date.locale = Locale(identifier: "en_US_POSIX")
-        date.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
-        let lines = ["From: \(from)", "To: Ada <\(address)>", "Subject: \(subject)", "Date: \(date.string(from: written))",
-                     "Message-ID: \(messageId)"] + headers + ["", body, ""]
-        return Data(lines.joined(separator: "\r\n").utf8)
+        TestMessage(from: from, to: "Ada <\(address)>", subject: subject, date: written, timeZone: .current, messageId: messageId,
+                    headers: headers, contentType: nil, body: body).data
     }
 
     /// Delivers `message` to `user`'s INBOX, as the mail server's delivery agent would.
@@ -163,7 +159,7 @@ final class EndToEndWorld {
     func decisions(limit: Int = 1000) async throws -> [Decision] {
         let output = try await vaultmail(["notify", "log", "--limit", "\(limit)", "--json"], errors: false)
         try #require(output.status == 0, "notify log failed: \(output.text)")
-        return try JSONDecoder().decode([Decision].self, from: Data(output.text.utf8))
+        return try ToolJSON.decode([Decision].self, from: output.text)
     }
 
     /// The decision for the email whose subject is `subject`, waiting until it is recorded.
@@ -185,7 +181,7 @@ final class EndToEndWorld {
         struct Page: Decodable { var threads: [ThreadSummary] }
         let output = try await vaultmail(["threads", "--limit", "100", "--json"], errors: false)
         try #require(output.status == 0, "threads failed: \(output.text)")
-        return try JSONDecoder().decode(Page.self, from: Data(output.text.utf8)).threads
+        return try ToolJSON.decode(Page.self, from: output.text).threads
     }
 
     /// Polls `condition` every 200 ms until it holds (server state changes arrive

@@ -5,10 +5,6 @@ import VaultMailTesting
 /// Search through the built tool and in a real browser (issue 14), against real Dovecot.
 @Suite("Search end to end (issue 14)", .serialized)
 struct SearchEndToEndTests {
-    func json(_ output: EndToEndWorld.Output) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any], "not JSON: \(output.text)")
-    }
-
     @Test("vaultmail search finds synced mail at once, loses mail deleted on the server at the next sync, and exits 2 on a malformed query")
     func commandLine() async throws {
         try await EndToEndWorld.with { world in
@@ -17,7 +13,7 @@ struct SearchEndToEndTests {
             try await world.addAccount()
             #expect(try await world.vaultmail(["sync"]).status == 0)
 
-            let found = try json(try await world.vaultmail(["search", "--json", "creme", "from:example.org"], errors: false))
+            let found = try ToolJSON.object(try await world.vaultmail(["search", "--json", "creme", "from:example.org"], errors: false).text)
             let rows = try #require(found["results"] as? [[String: Any]])
             #expect(rows.map { $0["subject"] as? String } == ["Quarterly plan"])
             let highlight = try #require(rows.first?["highlight"] as? [[String: Any]])

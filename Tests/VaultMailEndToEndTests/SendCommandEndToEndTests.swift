@@ -17,7 +17,7 @@ struct SendCommandEndToEndTests {
             let emailId = { (subject: String) async throws -> String in
                 let thread = try #require(try await world.inboxThreads().first { $0.subject == subject })
                 let shown = try await world.vaultmail(["show", thread.id, "--json"], errors: false)
-                let json = try #require(try JSONSerialization.jsonObject(with: Data(shown.text.utf8)) as? [String: Any])
+                let json = try ToolJSON.object(shown.text)
                 return try #require((json["emails"] as? [[String: Any]])?.last?["id"] as? String)
             }
 

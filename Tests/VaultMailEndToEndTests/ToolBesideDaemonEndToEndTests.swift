@@ -103,6 +103,6 @@ struct ToolBesideDaemonEndToEndTests {
         }
         let shown = try await world.vaultmail(["show", threadId, "--json"], errors: false)
         try #require(shown.status == 0, "show failed: \(shown.text)")
-        return try #require(try JSONDecoder().decode(Shown.self, from: Data(shown.text.utf8)).emails.first?.id)
+        return try #require(try ToolJSON.decode(Shown.self, from: shown.text).emails.first?.id)
     }
 }

@@ -111,7 +111,7 @@ struct WebAppAccountsTests {
     static func accountId(_ world: EndToEndWorld) async throws -> String {
         let threads = try await world.inboxThreads()
         let shown = try await world.vaultmail(["show", try #require(threads.first).id, "--json"], errors: false)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(shown.text.utf8)) as? [String: Any])
+        let json = try ToolJSON.object(shown.text)
         return try #require(json["accountId"] as? String)
     }
 

@@ -63,27 +63,19 @@ extension EndToEndWorld {
     static func planReply() -> Data {
         let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
         let pdf = Data("%PDF-1.4\n% VaultMail test attachment\n".utf8).base64EncodedString()
-        let lines = [
-            "From: Grace Hopper <grace@example.org>", "To: Ada <\(address)>", "Subject: Re: Quarterly plan",
-            "Date: \(rfc822(Date()))", "Message-ID: <plan-3@example.org>", "In-Reply-To: <plan-2@example.org>",
-            "References: <plan-1@example.org> <plan-2@example.org>", "MIME-Version: 1.0",
-            "Content-Type: multipart/mixed; boundary=\"outer\"", "",
+        let body = [
             "--outer", "Content-Type: multipart/related; boundary=\"inner\"", "",
             "--inner", "Content-Type: text/html; charset=utf-8", "",
             "<p>Final version attached. <b>Chart</b> below:</p><p><img src=\"cid:chart@example.org\" alt=\"Chart\" width=\"40\" height=\"40\"></p>",
             "--inner", "Content-Type: image/png", "Content-Transfer-Encoding: base64", "Content-ID: <chart@example.org>",
             "Content-Disposition: inline; filename=\"chart.png\"", "", png, "--inner--",
             "--outer", "Content-Type: application/pdf; name=\"plan.pdf\"", "Content-Transfer-Encoding: base64",
-            "Content-Disposition: attachment; filename=\"plan.pdf\"", "", pdf, "--outer--", "",
-        ]
-        return Data(lines.joined(separator: "\r\n").utf8)
-    }
-
-    static func rfc822(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
-        return formatter.string(from: date)
+            "Content-Disposition: attachment; filename=\"plan.pdf\"", "", pdf, "--outer--",
+        ].joined(separator: "\r\n")
+        return TestMessage(from: "Grace Hopper <grace@example.org>", to: "Ada <\(address)>", subject: "Re: Quarterly plan",
+                           timeZone: .current, messageId: "<plan-3@example.org>", inReplyTo: "<plan-2@example.org>",
+                           references: ["<plan-1@example.org>", "<plan-2@example.org>"],
+                           contentType: "multipart/mixed; boundary=\"outer\"", body: body).data
     }
 
     /// HTML written to attack the reader: every way mail could run script or fetch from
@@ -105,9 +97,8 @@ extension EndToEndWorld {
             <div style="width:expression(alert(1))">expression</div><a href="\(base)/ok" id="real-link">a real link</a>
             </body></html>
             """
-        let lines = ["From: Mallory <mallory@example.com>", "To: Ada <\(address)>", "Subject: \(subject)", "Date: \(rfc822(Date()))",
-                     "Message-ID: <\(UUID().uuidString)@example.com>", "MIME-Version: 1.0", "Content-Type: text/html; charset=utf-8", "", html, ""]
-        return Data(lines.joined(separator: "\r\n").utf8)
+        return TestMessage(from: "Mallory <mallory@example.com>", to: "Ada <\(address)>", subject: subject, timeZone: .current,
+                           contentType: "text/html; charset=utf-8", body: html).data
     }
 
     /// Screenshots of the page as it is now: light, dark and narrow (phone width).

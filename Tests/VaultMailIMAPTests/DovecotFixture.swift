@@ -38,20 +38,9 @@ struct DovecotFixture {
         return connection
     }
 
-    /// A message with CRLF line ends, unique by `number`.
+    /// A message with CRLF line ends, unique by `number`, dated `MailFixtures.referenceDate`.
     static func message(_ number: Int, subject: String? = nil, body: String = "Hello.") -> Data {
-        let text = [
-            "From: Grace <grace@example.com>",
-            "To: Ada <ada@example.com>",
-            "Subject: \(subject ?? "Message \(number)")",
-            "Date: Thu, 15 Jan 2026 12:00:00 +0000",
-            "Message-ID: <message-\(number)@example.com>",
-            "MIME-Version: 1.0",
-            "Content-Type: text/plain; charset=utf-8",
-            "",
-            body,
-            "",
-        ].joined(separator: "\r\n")
-        return Data(text.utf8)
+        TestMessage(subject: subject ?? "Message \(number)", date: MailFixtures.referenceDate,
+                    messageId: "<message-\(number)@example.com>", body: body).data
     }
 }

@@ -118,35 +118,21 @@ final class CountingParser: MessageParser {
     }
 }
 
-/// A test message with CRLF line ends.
-enum TestMessage {
+/// Test messages whose Message-ID, In-Reply-To and References are `<id@example.com>`.
+extension TestMessage {
     static func make(
         _ id: String, subject: String? = nil, from: String = "Grace <grace@example.com>", date: Date = Date(),
         inReplyTo: String? = nil, references: [String] = [], extraHeaders: [String] = [], body: String = "Hello."
     ) -> Data {
-        var lines = [
-            "From: \(from)",
-            "To: Ada <ada@example.com>",
-            "Subject: \(subject ?? "Message \(id)")",
-            "Date: \(rfc822(date))",
-            "Message-ID: <\(id)@example.com>",
-        ]
-        if let inReplyTo { lines.append("In-Reply-To: <\(inReplyTo)@example.com>") }
-        if !references.isEmpty { lines.append("References: " + references.map { "<\($0)@example.com>" }.joined(separator: " ")) }
-        lines += extraHeaders
-        lines += ["MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8", "", body, ""]
-        return Data(lines.joined(separator: "\r\n").utf8)
+        TestMessage(from: from, subject: subject ?? "Message \(id)", date: date, messageId: fullMessageId(id),
+                    inReplyTo: inReplyTo.map(fullMessageId), references: references.map(fullMessageId), headers: extraHeaders, body: body).data
     }
 
-    static func rfc822(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(secondsFromGMT: 0)
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
-        return formatter.string(from: date)
-    }
+    static func fullMessageId(_ id: String) -> String { "<\(id)@example.com>" }
+
+    static func rfc822(_ date: Date) -> String { rfc822Date(date) }
 
     static func emailId(_ id: String, account: String = "acct-ada") -> String {
-        Email.stableID(accountId: account, messageId: "<\(id)@example.com>")
+        Email.stableID(accountId: account, messageId: fullMessageId(id))
     }
 }
