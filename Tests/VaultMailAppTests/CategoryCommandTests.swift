@@ -78,12 +78,19 @@ struct CategoryCommandTests {
         let notified = await indexer.categorizeBeforeNotifying(emails, categoryFilterOn: true)
         #expect(notified.first?.aiCategory == AICategory.promotions.rawValue)
 
+        // The first round is held at its hook until the whole burst has been asked for, so the
+        // burst arrives while a round runs however busy the machine is.
         let rounds = Counter()
-        await indexer.afterEachRound { await rounds.add() }
+        let gate = Gate()
+        await indexer.afterEachRound {
+            await rounds.add()
+            await gate.wait()
+        }
         for _ in 0..<5 { await indexer.scheduleRound() }
+        await gate.open()
         await indexer.waitUntilIdle()
         let count = await rounds.value
-        #expect((1...2).contains(count), "5 requests in a burst ran \(count) rounds")
+        #expect(count == 2, "5 requests in a burst ran \(count) rounds")
         #expect(await indexer.categorizedCount == 3)
         #expect(try await session.categoryRepository.pendingInputs(limit: 10, includingFallback: false).isEmpty)
         await indexer.stop()
@@ -95,4 +102,21 @@ struct CategoryCommandTests {
 actor Counter {
     private(set) var value = 0
     func add() { value += 1 }
+}
+
+/// Holds whoever waits until it is opened.
+actor Gate {
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        guard !isOpen else { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for continuation in waiting { continuation.resume() }
+        waiting.removeAll()
+    }
 }
