@@ -37,8 +37,17 @@ public final class AppDatabase: Sendable {
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
         configuration.label = "VaultMail"
-        // The search index's triggers call these on every write of an email.
-        configuration.prepareDatabase { db in SearchFunctions.register(db) }
+        configuration.prepareDatabase { db in
+            // The search index's triggers call these on every write of an email.
+            SearchFunctions.register(db)
+            if !db.configuration.readonly {
+                // The writer keeps up to 64 MiB of pages (SQLite's default is 2 MiB): a batch of
+                // new mail changes pages all over the id-keyed indexes, and with a small cache
+                // they are read again and spilled to the WAL before the commit. Readers keep
+                // the default. Durability is GRDB's for WAL: synchronous = NORMAL.
+                try db.execute(sql: "PRAGMA cache_size = -65536")
+            }
+        }
         return configuration
     }
 

@@ -27,24 +27,31 @@ extension AppDatabase {
 }
 
 extension Database {
-    /// Records the msg-ids `email` mentions in `messageReference`.
-    func indexMessageReferences(of email: Email) throws {
-        try indexMessageReferences(
-            emailId: email.id, accountId: email.accountId, messageId: email.messageId,
-            inReplyTo: email.inReplyTo, references: email.references)
-    }
-
+    /// Records the msg-ids an email mentions in `messageReference` (`saveEmails` does it for a
+    /// batch at once).
     func indexMessageReferences(
         emailId: String, accountId: String, messageId: String, inReplyTo: String?, references: String?
     ) throws {
         let insert = try cachedStatement(sql: """
             INSERT OR IGNORE INTO messageReference(accountId, messageId, emailId) VALUES (?, ?, ?)
             """)
+        for id in Email.referencedMessageIds(messageId: messageId, inReplyTo: inReplyTo, references: references) {
+            try insert.execute(arguments: [accountId, id, emailId])
+        }
+    }
+}
+
+extension Email {
+    /// The msg-ids the email mentions, each once: its own, In-Reply-To's and References'.
+    var referencedMessageIds: [String] {
+        Self.referencedMessageIds(messageId: messageId, inReplyTo: inReplyTo, references: references)
+    }
+
+    static func referencedMessageIds(messageId: String, inReplyTo: String?, references: String?) -> [String] {
         var ids = [messageId]
         if let inReplyTo { ids += MessageIDs.parseList(inReplyTo) }
         if let references { ids += MessageIDs.parseList(references) }
-        for id in Set(ids) where !id.isEmpty {
-            try insert.execute(arguments: [accountId, id, emailId])
-        }
+        var seen = Set<String>()
+        return ids.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 }

@@ -6,48 +6,40 @@ extension Database {
     /// Recomputes the aggregates of these threads from their emails: latest date, counts,
     /// unread, starred, attachments, snippet, participants, subject and category. A thread
     /// left with no email is deleted.
+    ///
+    /// Once per write, for every thread it touched: the emails of up to 500 threads are read
+    /// with one query, in thread order, and each thread's row is written once.
     func refreshThreads(_ ids: some Sequence<String>) throws {
-        let select = try cachedStatement(sql: """
-            SELECT fromAddress, fromName, isRead, isStarred, hasAttachments, dateReceived, snippet,
-                   aiCategory, subject
-            FROM email WHERE threadId = ? ORDER BY dateReceived, id
-            """)
+        let ids = Array(Set(ids))
+        guard !ids.isEmpty else { return }
         let update = try cachedStatement(sql: """
             UPDATE thread SET subject = ?, latestDate = ?, messageCount = ?, unreadCount = ?,
                 isStarred = ?, hasAttachments = ?, snippet = ?, participants = ?, aiCategory = ?
             WHERE id = ?
             """)
         let delete = try cachedStatement(sql: "DELETE FROM thread WHERE id = ?")
-        for id in Set(ids) {
-            let rows = try Row.fetchAll(select, arguments: [id])
-            guard let first = rows.first, let last = rows.last else {
-                try delete.execute(arguments: [id])
-                continue
-            }
-            var unread = 0
-            var starred = false
-            var attachments = false
-            var seen = Set<String>()
-            var participants: [Participant] = []
-            for row in rows {
-                if !(row["isRead"] as Bool) { unread += 1 }
-                starred = starred || row["isStarred"]
-                attachments = attachments || row["hasAttachments"]
-                let address: String = row["fromAddress"]
-                let key = address.lowercased()
-                if seen.insert(key).inserted {
-                    participants.append(Participant(name: row["fromName"], email: address))
-                } else if let name: String = row["fromName"], !name.isEmpty,
-                          let index = participants.firstIndex(where: { $0.email.lowercased() == key }),
-                          participants[index].name?.isEmpty ?? true {
-                    participants[index].name = name
+        for chunk in ids.chunked(500) {
+            var aggregates: [ThreadAggregate] = []
+            let rows = try Row.fetchCursor(self, sql: """
+                SELECT threadId, fromAddress, fromName, isRead, isStarred, hasAttachments, dateReceived, snippet,
+                       aiCategory, subject
+                FROM email WHERE threadId IN (\(placeholders(chunk.count))) ORDER BY threadId, dateReceived, id
+                """, arguments: StatementArguments(chunk))
+            while let row = try rows.next() {
+                let threadId: String = row["threadId"]
+                if aggregates.last?.id != threadId {
+                    aggregates.append(ThreadAggregate(id: threadId, accountId: "", subject: row["subject"]))
                 }
+                aggregates[aggregates.count - 1].add(row)
             }
-            try update.execute(arguments: [
-                first["subject"] as String, last["dateReceived"] as Int64, rows.count, unread,
-                starred, attachments, last["snippet"] as String?, Participant.encode(participants),
-                last["aiCategory"] as String?, id,
-            ])
+            var emptied = Set(chunk)
+            for aggregate in aggregates {
+                emptied.remove(aggregate.id)
+                try update.execute(arguments: aggregate.columnValues + [aggregate.id])
+            }
+            for id in emptied {
+                try delete.execute(arguments: [id])
+            }
         }
     }
 
@@ -100,5 +92,80 @@ extension Array {
     /// Consecutive slices of at most `size` elements (SQLite limits bound variables).
     func chunked(_ size: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
+
+/// A thread's aggregates, accumulated from its emails oldest first (by `dateReceived` in
+/// milliseconds, then id).
+struct ThreadAggregate {
+    let id: String
+    let accountId: String
+    /// The first email's subject.
+    let subject: String
+    var latestDate: Int64 = 0
+    var count = 0
+    var unread = 0
+    var starred = false
+    var attachments = false
+    /// The latest email's snippet and category.
+    var snippet: String?
+    var category: String?
+    /// Each sender once (by lower-cased address) in order of first email, with the first
+    /// non-empty name any of their emails gives.
+    var participants: [Participant] = []
+    private var participantIndex: [String: Int] = [:]
+
+    init(id: String, accountId: String, subject: String) {
+        self.id = id
+        self.accountId = accountId
+        self.subject = subject
+    }
+
+    /// The aggregates of the thread of these emails, which are all of its emails (at least one).
+    init(emails: [Email]) {
+        let sorted = emails.sorted { a, b in
+            let (x, y) = (a.dateReceived.millis, b.dateReceived.millis)
+            return x != y ? x < y : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        }
+        self.init(id: sorted[0].threadId, accountId: sorted[0].accountId, subject: sorted[0].subject)
+        for email in sorted {
+            add(isRead: email.isRead, isStarred: email.isStarred, hasAttachments: email.hasAttachments,
+                date: email.dateReceived.millis, snippet: email.snippet, category: email.aiCategory,
+                fromAddress: email.fromAddress, fromName: email.fromName)
+        }
+    }
+
+    mutating func add(_ row: Row) {
+        add(isRead: row["isRead"], isStarred: row["isStarred"], hasAttachments: row["hasAttachments"],
+            date: row["dateReceived"], snippet: row["snippet"], category: row["aiCategory"],
+            fromAddress: row["fromAddress"], fromName: row["fromName"])
+    }
+
+    mutating func add(
+        isRead: Bool, isStarred: Bool, hasAttachments: Bool, date: Int64, snippet: String?, category: String?,
+        fromAddress address: String, fromName: String?
+    ) {
+        count += 1
+        if !isRead { unread += 1 }
+        starred = starred || isStarred
+        attachments = attachments || hasAttachments
+        latestDate = date
+        self.snippet = snippet
+        self.category = category
+        let key = address.lowercased()
+        if let index = participantIndex[key] {
+            if let name = fromName, !name.isEmpty, participants[index].name?.isEmpty ?? true {
+                participants[index].name = name
+            }
+        } else {
+            participantIndex[key] = participants.count
+            participants.append(Participant(name: fromName, email: address))
+        }
+    }
+
+    /// subject, latestDate, messageCount, unreadCount, isStarred, hasAttachments, snippet,
+    /// participants, aiCategory.
+    var columnValues: StatementArguments {
+        [subject, latestDate, count, unread, starred, attachments, snippet, Participant.encodeStored(participants), category]
     }
 }

@@ -134,6 +134,11 @@ public struct GRDBEmailRepository: EmailRepository {
         }
     }
 
+    /// One query per 500 ids (`withdrawStaleNotifications` checks every delivered notification's email).
+    public func getEmails(ids: [String]) async throws -> [Email] {
+        try await writer.read { db in try db.emails(ids: Array(Set(ids))) }
+    }
+
     public func getEmails(threadId: String) async throws -> [Email] {
         try await writer.read { db in
             try db.hydratedEmails(

@@ -153,14 +153,7 @@ public struct GRDBSyncRepository: SyncRepository {
     }
 
     public func existingEmailIds(among ids: [String]) async throws -> Set<String> {
-        try await writer.read { db in
-            var found = Set<String>()
-            for chunk in ids.chunked(500) {
-                found.formUnion(try String.fetchAll(
-                    db, sql: "SELECT id FROM email WHERE id IN (\(placeholders(chunk.count)))", arguments: StatementArguments(chunk)))
-            }
-            return found
-        }
+        try await writer.read { db in try db.existingIds(in: "email", among: ids) }
     }
 
     public func threadingFacts(accountId: String, mentioning messageIds: Set<String>) async throws -> [ThreadingFacts] {
@@ -256,18 +249,8 @@ public struct GRDBSyncRepository: SyncRepository {
     @discardableResult
     public func storeSyncBatch(_ batch: SyncBatch) async throws -> [Email] {
         try await writer.write { db in
-            // A UID is one message of the folder: a link that holds it for another email (stored
-            // before message identity told them apart) loses it.
-            let release = try db.cachedStatement(sql: """
-                UPDATE emailFolder SET uid = NULL WHERE folderId = ? AND uid = ? AND emailId != ?
-                """)
-            for item in batch.emails {
-                for link in item.links where link.folderId == batch.folderId {
-                    guard let uid = link.uid else { continue }
-                    try release.execute(arguments: [link.folderId, Int64(uid), item.email.id])
-                }
-            }
-            var stored = try db.saveEmails(batch.emails)
+            try Self.releaseUIDs(db, folderId: batch.folderId, batch.emails)
+            var stored = try db.saveEmails(batch.emails, fingerprints: true)
             try Self.recordContentFingerprints(db, batch.emails)
             try Self.rethread(db, batch.threadChanges)
             _ = try Self.applyServerFlags(db, folderId: batch.folderId, batch.flags)
@@ -291,9 +274,10 @@ public struct GRDBSyncRepository: SyncRepository {
 
     static func applyServerFlags(_ db: Database, folderId: String, _ flags: [ServerFlags]) throws -> Int {
         guard !flags.isEmpty else { return 0 }
-        let update = try db.cachedStatement(sql: "UPDATE email SET isRead = ?, isStarred = ? WHERE id = ?")
         var threadIds = Set<String>()
         var changed = 0
+        // The emails to change, by the flags they get: one UPDATE per flag pair and 500 emails.
+        var changes: [[Bool]: [String]] = [:]
         for chunk in flags.chunked(500) {
             let byUID = Dictionary(chunk.map { ($0.uid, $0) }, uniquingKeysWith: { $1 })
             let rows = try Row.fetchAll(db, sql: """
@@ -304,10 +288,16 @@ public struct GRDBSyncRepository: SyncRepository {
             for row in rows {
                 guard let server = byUID[UInt32(truncatingIfNeeded: row["uid"] as Int64)] else { continue }
                 if (row["isRead"] as Bool) != server.isRead || (row["isStarred"] as Bool) != server.isStarred {
-                    try update.execute(arguments: [server.isRead, server.isStarred, row["id"] as String])
+                    changes[[server.isRead, server.isStarred], default: []].append(row["id"])
                     threadIds.insert(row["threadId"])
                     changed += 1
                 }
+            }
+        }
+        for (flags, ids) in changes {
+            for chunk in ids.chunked(500) {
+                try db.execute(sql: "UPDATE email SET isRead = ?, isStarred = ? WHERE id IN (\(placeholders(chunk.count)))",
+                               arguments: [flags[0], flags[1]] + StatementArguments(chunk))
             }
         }
         try db.refreshThreads(threadIds)
@@ -352,7 +342,13 @@ public struct GRDBSyncRepository: SyncRepository {
 
     static func rethread(_ db: Database, _ changes: [ThreadChange]) throws {
         guard !changes.isEmpty else { return }
-        let current = try db.cachedStatement(sql: "SELECT threadId FROM email WHERE id = ?")
+        var current: [String: String] = [:]
+        for chunk in Array(Set(changes.map(\.emailId))).chunked(500) {
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT id, threadId FROM email WHERE id IN (\(placeholders(chunk.count)))
+                """, arguments: StatementArguments(chunk))
+            while let row = try rows.next() { current[row["id"]] = row["threadId"] }
+        }
         let ensureThread = try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO thread(id, accountId, subject, latestDate)
             SELECT ?, accountId, subject, dateReceived FROM email WHERE id = ?
@@ -360,9 +356,10 @@ public struct GRDBSyncRepository: SyncRepository {
         let move = try db.cachedStatement(sql: "UPDATE email SET threadId = ? WHERE id = ?")
         var touched = Set<String>()
         for change in changes {
-            guard let old = try String.fetchOne(current, arguments: [change.emailId]), old != change.threadId else { continue }
+            guard let old = current[change.emailId], old != change.threadId else { continue }
             try ensureThread.execute(arguments: [change.threadId, change.emailId])
             try move.execute(arguments: [change.threadId, change.emailId])
+            current[change.emailId] = change.threadId
             touched.formUnion([old, change.threadId])
         }
         try db.refreshThreads(touched)
@@ -386,6 +383,31 @@ public struct GRDBSyncRepository: SyncRepository {
     }
 
     // MARK: - Helpers inside a write
+
+    /// A UID is one message of the folder: a link that holds the UID of one of these emails'
+    /// links to the folder for another email (stored before message identity told them apart)
+    /// loses it. One statement per 400 links.
+    static func releaseUIDs(_ db: Database, folderId: String, _ incoming: [IncomingEmail]) throws {
+        let pairs: [(uid: Int64, emailId: String)] = incoming.flatMap { item in
+            item.links.compactMap { link in
+                guard link.folderId == folderId, let uid = link.uid else { return nil }
+                return (Int64(uid), item.email.id)
+            }
+        }
+        for chunk in pairs.chunked(400) {
+            var arguments: StatementArguments = [folderId]
+            for pair in chunk { arguments += [pair.uid, pair.emailId] }
+            arguments += [folderId]
+            try db.execute(sql: """
+                UPDATE emailFolder SET uid = NULL
+                WHERE folderId = ? AND (uid, emailId) IN (
+                    SELECT ef.uid, ef.emailId FROM emailFolder ef
+                    JOIN (VALUES \(Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", "))) AS batch
+                        ON ef.uid = batch.column1 AND ef.emailId != batch.column2
+                    WHERE ef.folderId = ?)
+                """, arguments: arguments)
+        }
+    }
 
     /// Records the content fingerprint of the batch's new emails (computed from what is stored,
     /// as the `v10-message-identity` migration does for older ones).

@@ -95,7 +95,7 @@ extension Email {
 
     var databaseArguments: StatementArguments {
         [id, accountId, threadId, messageId, inReplyTo, references, fromAddress, fromName,
-         Participant.encode(toAddresses), Participant.encode(ccAddresses), Participant.encode(bccAddresses),
+         Participant.encodeStored(toAddresses), Participant.encodeStored(ccAddresses), Participant.encodeStored(bccAddresses),
          subject, bodyPlain, bodyHTML, snippet, dateReceived.millis, dateSent?.millis,
          isRead, isStarred, isDraft, spamFlagged, aiCategory, sendState.rawValue, sizeBytes, hasAttachments]
     }
@@ -121,6 +121,13 @@ extension Attachment {
     }
 
     static let columns = "id, emailId, filename, mimeType, sizeBytes, contentId, isInline, partId"
+}
+
+extension Participant {
+    /// `encode(_:)`, without a JSON encoder for the usual empty list (cc, bcc): the same text.
+    static func encodeStored(_ participants: [Participant]) -> String {
+        participants.isEmpty ? "[]" : encode(participants)
+    }
 }
 
 /// "?, ?, ?" for `count` placeholders.

@@ -17,7 +17,19 @@ enum SearchFunctions {
 
     /// `vaultmail_fold(text)`: lower case without diacritics, for the substring index.
     static let fold = DatabaseFunction("vaultmail_fold", argumentCount: 1, pure: true) { values in
-        String.fromDatabaseValue(values[0]).map(SearchText.fold)
+        String.fromDatabaseValue(values[0]).map(foldText)
+    }
+
+    /// `SearchText.fold`; ASCII text (most addresses and names) is only lower-cased, which is
+    /// what folding does to it, without Foundation's folding (the index's triggers fold three
+    /// fields of every email stored).
+    static func foldText(_ text: String) -> String {
+        var utf8 = Array(text.utf8)
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return SearchText.fold(text) }
+        for index in utf8.indices where utf8[index] >= 0x41 && utf8[index] <= 0x5A {
+            utf8[index] += 0x20
+        }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     /// `vaultmail_folded(text)`: a folded copy of Greek (or ё) text, or NULL.
