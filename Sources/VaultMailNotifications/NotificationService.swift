@@ -238,17 +238,18 @@ public final class NotificationService: NotificationServiceProtocol {
     @discardableResult
     public func withdrawStaleNotifications() async -> [String] {
         var stale: [String] = []
-        for notification in await center.deliveredNotifications() {
-            let emailId = notification.request.content.userInfo.emailId
-            guard !emailId.isEmpty else { continue }
+        let emailIds = await center.deliveredNotifications().map(\.request.content.userInfo.emailId).filter { !$0.isEmpty }
+        if !emailIds.isEmpty {
             do {
-                guard let email = try await emailRepository.getEmail(id: emailId) else {
-                    stale.append(emailId)
-                    continue
+                // One read for all of them (the store reads 500 ids a query).
+                let current = Dictionary(try await emailRepository.getEmails(ids: emailIds).map { ($0.id, $0) },
+                                         uniquingKeysWith: { first, _ in first })
+                stale = emailIds.filter { id in
+                    guard let email = current[id] else { return true }
+                    return email.isRead || !email.folderTypes.contains(.inbox)
                 }
-                if email.isRead || !email.folderTypes.contains(.inbox) { stale.append(emailId) }
             } catch {
-                lastError = "could not check a notification's email: \(error)"
+                lastError = "could not check the notifications' emails: \(error)"
             }
         }
         if !stale.isEmpty { await removeNotifications(forEmailIds: stale) }

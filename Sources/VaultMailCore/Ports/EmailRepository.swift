@@ -38,6 +38,8 @@ public protocol EmailRepository: Sendable {
     func getEmail(id: String) async throws -> Email?
     /// The emails of a thread, oldest first.
     func getEmails(threadId: String) async throws -> [Email]
+    /// The emails with these ids that exist, with `folderTypes`, in no particular order.
+    func getEmails(ids: [String]) async throws -> [Email]
     /// The attachments of an email, in message order.
     func getAttachments(emailId: String) async throws -> [Attachment]
     /// Emails being sent or waiting to be (`sendState ∈ {queued, sending, failed}`); all
@@ -75,6 +77,15 @@ public protocol EmailRepository: Sendable {
 }
 
 extension EmailRepository {
+    /// One `getEmail(id:)` per id; a store reads them at once.
+    public func getEmails(ids: [String]) async throws -> [Email] {
+        var emails: [Email] = []
+        for id in ids {
+            if let email = try await getEmail(id: id) { emails.append(email) }
+        }
+        return emails
+    }
+
     /// Runs `action` for each id, collecting failures instead of stopping at the first.
     public func eachThread(
         _ ids: [String],

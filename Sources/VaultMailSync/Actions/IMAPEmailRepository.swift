@@ -60,6 +60,7 @@ public struct IMAPEmailRepository: EmailRepository {
     public func getThread(id: String) async throws -> EmailThread? { try await local.getThread(id: id) }
     public func getEmail(id: String) async throws -> Email? { try await local.getEmail(id: id) }
     public func getEmails(threadId: String) async throws -> [Email] { try await local.getEmails(threadId: threadId) }
+    public func getEmails(ids: [String]) async throws -> [Email] { try await local.getEmails(ids: ids) }
     public func getAttachments(emailId: String) async throws -> [Attachment] { try await local.getAttachments(emailId: emailId) }
     public func getOutboxEmails(accountId: String?) async throws -> [Email] { try await local.getOutboxEmails(accountId: accountId) }
 
@@ -145,11 +146,9 @@ public struct IMAPEmailRepository: EmailRepository {
     }
 
     public func setEmailsRead(ids: [String], isRead: Bool) async throws {
-        var emails: [Email] = []
-        for id in ids {
-            guard let email = try await local.getEmail(id: id) else { throw RepositoryError.emailNotFound(id: id) }
-            emails.append(email)
-        }
+        let found = Dictionary(try await local.getEmails(ids: ids).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        if let missing = ids.first(where: { found[$0] == nil }) { throw RepositoryError.emailNotFound(id: missing) }
+        let emails = ids.compactMap { found[$0] }
         for (accountId, group) in Dictionary(grouping: emails, by: \.accountId).sorted(by: { $0.key < $1.key }) {
             let groupIds = group.map(\.id)
             try await perform(
