@@ -32,6 +32,7 @@ let package = Package(
         ),
         .target(name: "VaultMailNotifications", dependencies: ["VaultMailCore"]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(
             name: "VaultMailDesktop",
             dependencies: ["VaultMailCore", "VaultMailNotifications", "CSystemd"]
@@ -41,7 +42,7 @@ let package = Package(
             dependencies: [
                 "VaultMailCore", "VaultMailNotifications", "VaultMailStore", "VaultMailDesktop",
                 "VaultMailSync", "VaultMailIMAP", "VaultMailMIME", "VaultMailWeb", "VaultMailMarkdown", "VaultMailAI",
-                "VaultMailOAuth",
+                "VaultMailOAuth", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -8,8 +8,13 @@ bindir="$prefix/bin"
 datadir="${XDG_DATA_HOME:-$prefix/share}"
 configdir="${XDG_CONFIG_HOME:-$HOME/.config}"
 
-swift build -c release --product vaultmail
-install -D -m 0755 "$(swift build -c release --show-bin-path)/vaultmail" "$bindir/vaultmail"
+# The shipped binary links the Swift runtime and Foundation statically: it starts in about
+# 15–16 ms of CPU instead of 23–27 (17 fewer shared libraries for the loader to bind) and needs no
+# Swift toolchain at run time. It has its own build directory, so the dynamic release build
+# that `make bench` and `swift run -c release` use is not rebuilt (docs/e2e-benchmark.md).
+static=(-c release --static-swift-stdlib --scratch-path .build/static)
+swift build "${static[@]}" --product vaultmail
+install -D -m 0755 "$(swift build "${static[@]}" --show-bin-path)/vaultmail" "$bindir/vaultmail"
 install -D -m 0644 dist/vaultmail.desktop "$datadir/applications/vaultmail.desktop"
 install -d "$datadir/doc/vaultmail" && install -m 0644 docs/*.md "$datadir/doc/vaultmail/"
 sed -e "s|@BINDIR@|$bindir|g" -e "s|@DOCDIR@|$datadir/doc/vaultmail|g" dist/vaultmail.service.in \

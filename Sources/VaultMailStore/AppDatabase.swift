@@ -51,6 +51,13 @@ public final class AppDatabase: Sendable {
         return configuration
     }
 
+    /// Gives back the memory SQLite holds for the connections' page caches (the writer's grows
+    /// to 64 MiB during a big sync): for a long-running process once a sync has stored its
+    /// mail. Waits for the write under way, so call it off the main actor.
+    public func releaseMemory() {
+        (writer as? DatabasePool)?.releaseMemory()
+    }
+
     /// The journal mode in force ("wal" for a file database).
     public func journalMode() throws -> String {
         try writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }

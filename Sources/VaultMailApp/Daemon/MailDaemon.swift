@@ -60,6 +60,7 @@ public final class MailDaemon {
     public static func start(home: VaultMailHome, options: Options, credentials: any CredentialStore = SecretServiceCredentialStore(),
                              logger: Logger) async throws -> MailDaemon {
         try home.prepare()
+        ProcessMemory.limitArenas()
         let lock = try DaemonLock(path: home.daemonLockPath)
         let database = try AppDatabase.open(path: home.databasePath) { indexed, total in
             logger.info("indexing mail for search: \(indexed) of \(total)")
@@ -298,6 +299,13 @@ public final class MailDaemon {
                 await indexer.scheduleRound()
             }
             logger.info("synced \(account.name): \(new.count) new")
+            if !new.isEmpty {
+                let database = app.database
+                Task.detached(priority: .background) {
+                    database.releaseMemory()
+                    ProcessMemory.returnFreeMemory()
+                }
+            }
             return true
         } catch is CancellationError {
             return false

@@ -1,0 +1,11 @@
+#ifndef VAULTMAIL_CMALLOC_SHIM_H
+#define VAULTMAIL_CMALLOC_SHIM_H
+
+#include <malloc.h>
+
+/* glibc's allocator settings for the long-running daemon: at most `count` heaps (arenas) instead
+   of one per thread up to 8 x cores, and freed heap memory given back to the system. */
+static inline int vm_malloc_limit_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
+static inline int vm_malloc_trim(void) { return malloc_trim(0); }
+
+#endif
