@@ -72,18 +72,24 @@ extension IMAPSession {
                 // NULL or a line without its LF: the stream failed or the server closed it.
                 try failStream(operation)
             }
-            let part = Array(UnsafeRawBufferPointer(start: buffer.pointee.str, count: buffer.pointee.len))
-            line += part
-            guard let literalSize = Self.literalSize(atEndOf: part) else { return line }
-            line += try readBytes(literalSize, operation: operation)
+            let start = line.count
+            line.append(contentsOf: UnsafeRawBufferPointer(start: buffer.pointee.str, count: buffer.pointee.len))
+            guard let literalSize = Self.literalSize(atEndOf: line[start...]) else { return line }
+            try readBytes(literalSize, into: &line, operation: operation)
         }
     }
 
     /// `{123}` or `{123+}` at the end of a line announces a literal of 123 bytes.
     static func literalSize(atEndOf line: [UInt8]) -> Int? {
-        var end = line.count
-        while end > 0 && (line[end - 1] == 0x0A || line[end - 1] == 0x0D) { end -= 1 }
-        guard end > 2, line[end - 1] == UInt8(ascii: "}"), let open = line[..<end].lastIndex(of: UInt8(ascii: "{")) else {
+        literalSize(atEndOf: line[...])
+    }
+
+    static func literalSize(atEndOf line: ArraySlice<UInt8>) -> Int? {
+        var end = line.endIndex
+        while end > line.startIndex && (line[end - 1] == 0x0A || line[end - 1] == 0x0D) { end -= 1 }
+        guard end - line.startIndex > 2, line[end - 1] == UInt8(ascii: "}"),
+              let open = line[..<end].lastIndex(of: UInt8(ascii: "{"))
+        else {
             return nil
         }
         var digits = line[(open + 1)..<(end - 1)]
@@ -92,19 +98,28 @@ extension IMAPSession {
     }
 
     func readBytes(_ count: Int, operation: String) throws(IMAPError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
+        var bytes: [UInt8] = []
+        try readBytes(count, into: &bytes, operation: operation)
+        return bytes
+    }
+
+    /// Appends exactly `count` bytes read from the stream to `bytes` (read in place, no copy).
+    func readBytes(_ count: Int, into bytes: inout [UInt8], operation: String) throws(IMAPError) {
+        guard count > 0 else { return }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: count))
         var filled = 0
         while filled < count {
             guard let stream = imap?.pointee.imap_stream else {
+                bytes.removeSubrange(start...)
                 throw makeError(.notConnected, operation, reason: "not connected")
             }
             let read = bytes.withUnsafeMutableBytes { buffer -> Int in
                 guard let base = buffer.baseAddress else { return -1 }
-                return mailstream_read(stream, base + filled, count - filled)
+                return mailstream_read(stream, base + start + filled, count - filled)
             }
             guard read > 0 else { try failStream(operation) }
             filled += read
         }
-        return bytes
     }
 }

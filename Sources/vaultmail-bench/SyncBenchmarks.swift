@@ -23,7 +23,15 @@ enum SyncBenchmarks {
     static let user = "bench"
     static let password = "bench password"
 
+    /// Both halves; `VAULTMAIL_BENCH_SYNC=tmpfs` or `=disk` runs one (`SyncDiskBenchmarks` is
+    /// the on-disk, real-mail, IMAPS and plain comparison of the `vaultmail sync` process).
     static func run() async throws {
+        let only = ProcessInfo.processInfo.environment["VAULTMAIL_BENCH_SYNC"] ?? ""
+        if only != "disk" { try await runInProcess() }
+        if only != "tmpfs" { try await SyncDiskBenchmarks.run() }
+    }
+
+    static func runInProcess() async throws {
         let corpus = try Corpus.load(repeatedTo: corpusSize)
         print("# sync: notmuch lkml corpus (\(corpus.originals) messages) repeated with rewritten Message-IDs to \(corpusSize)"
               + " (\(corpus.distinctMessages) distinct Message-IDs), Dovecot 2.3 Maildir, plain IMAP on 127.0.0.1;"

@@ -14,12 +14,14 @@ struct FetchedMessage: Sendable {
     /// Builds the email a fetched message becomes, under the usual id of its Message-ID
     /// (`assign(emailId:)` changes it). A message that could not be parsed still becomes an
     /// email with what was read and its raw source kept (never dropped).
-    init(message: IMAPMessage, parsed: ParsedMessage, accountId: String, folderId: String, now: Date) {
+    /// `raw`: the message's bytes when the caller has them already (as parsed), so they are
+    /// not copied out of `message.rawMessage` a second time.
+    init(message: IMAPMessage, raw given: [UInt8]? = nil, parsed: ParsedMessage, accountId: String, folderId: String, now: Date) {
         uid = message.uid
         self.parsed = parsed
         gmailThreadID = message.gmailThreadID
         let flags = message.flags ?? []
-        let raw = message.rawMessage.map { [UInt8]($0) } ?? []
+        let raw = given ?? message.rawMessage.map { [UInt8]($0) } ?? []
         let messageId = parsed.stableMessageId
         let id = Email.stableID(accountId: accountId, messageId: messageId)
         let sender = parsed.sender

@@ -7,7 +7,7 @@ import VaultMailIMAP
 /// 1. SELECT; a changed UIDVALIDITY resets the folder (E-03).
 /// 2. New messages: during the initial sync (no `lastSyncDate` yet) those of the sync window
 ///    above the checkpoint, afterwards every UID above it; UIDs already linked (our own moves
-///    with COPYUID) are skipped. Fetched in batches, one batch ahead of parsing and storing;
+///    with COPYUID) are skipped. Fetched in batches, fetching, parsing and storing overlapped;
 ///    each batch is stored with its checkpoint in one transaction (E-01).
 ///    While the folder's older mail is not complete for the account's window (the first sync,
 ///    an interrupted one, a widened window: `historyWindowDays` below `syncWindowDays`), the
@@ -53,13 +53,21 @@ struct FolderSynchronizer: Sendable {
         let isInitial = state.lastSyncDate == nil
         let last = state.lastSyncedUID ?? 0
         var anyRethread = false
-        if let links = try await syncStore.pendingIdentityCheck(folderId: folder.id) {
+        let identityCheck = try await syncStore.pendingIdentityCheck(folderId: folder.id)
+        if let links = identityCheck {
             try await checkIdentities(folder, links: links, last: last, imap: imap, state: state, report: &report, rethreaded: &anyRethread)
         }
-        let known = try await syncStore.uidMap(folderId: folder.id)
         // A pass back in time: the first sync, one interrupted, or a window made wider.
         let wanted = Self.normalized(account.syncWindowDays)
         let reachesBack = state.historyWindowDays.map(Self.normalized) ?? 0 < wanted
+        if !isInitial && !reachesBack && identityCheck == nil && !report.uidValidityChanged
+            && Self.isUnchanged(status, comparedWith: state, condstore: capabilities.condstore) {
+            // Nothing changed since the last sync (CONDSTORE): the EXAMINE was the only round trip.
+            state.lastSyncDate = now
+            try await syncStore.updateSyncState(folderId: folder.id, state)
+            return
+        }
+        let known = try await syncStore.uidMap(folderId: folder.id)
 
         // New messages. An incremental sync learns new and removed UIDs from one search of
         // the whole folder (one round trip on the IDLE path).
@@ -206,6 +214,17 @@ struct FolderSynchronizer: Sendable {
         report.detachedEmailIds += dropped
     }
 
+    /// Whether the EXAMINE shows a folder exactly as the last sync left it: with CONDSTORE the
+    /// same HIGHESTMODSEQ (new mail, expunges and flag changes all raise it), the same message
+    /// count and no UID above the checkpoint. Without CONDSTORE flag changes cannot be seen
+    /// this way, so the folder is never taken as unchanged.
+    static func isUnchanged(_ status: IMAPMailboxStatus, comparedWith state: FolderSyncState, condstore: Bool) -> Bool {
+        guard condstore, let held = state.highestModSeq, let current = status.highestModSeq, held == current,
+              let last = state.lastSyncedUID, status.uidNext > 0, status.uidNext <= last + 1
+        else { return false }
+        return Int(status.exists) == state.totalCount
+    }
+
     /// Whether a message's size and internal date are those its stored email was fetched with.
     static func isSameMessage(_ stored: EmailIdentity, _ message: IMAPMessage) -> Bool {
         if let size = message.size, Int(size) != stored.sizeBytes { return false }
@@ -223,9 +242,10 @@ struct FolderSynchronizer: Sendable {
         min(max(1, days), AppConstants.allMailSyncWindowDays)
     }
 
-    /// Fetches `uids` in batches in their order (the next batch is fetched while the current
-    /// one is parsed and stored) and stores each with its checkpoint. In ascending order each
-    /// batch moves the checkpoint to its highest UID; newest first it stays where it was.
+    /// Fetches `uids` in batches in their order and stores each with its checkpoint, three
+    /// stages overlapping: while batch N is stored (threading, the store's transaction), batch
+    /// N+1 is parsed and batch N+2 fetched. In ascending order each batch moves the checkpoint
+    /// to its highest UID; newest first it stays where it was.
     private func fetchAndStore(
         _ uids: [UInt32], folder: Folder, imap: IMAPConnection, state: FolderSyncState, newestFirst: Bool,
         report: inout FolderSyncReport, rethreaded: inout Bool
@@ -235,39 +255,55 @@ struct FolderSynchronizer: Sendable {
         }
         guard !batches.isEmpty else { return }
         let items: IMAPFetchItems = [.fullMessage, .gmailThreadID]
-        var pending: Task<[IMAPMessage], any Error>? = Task { try await imap.fetchMessages(batches[0], items: items) }
-        var checkpoint = state
-        defer { pending?.cancel() }
-        for index in batches.indices {
-            guard let current = pending else { break }
-            let messages = try await current.value
-            if index + 1 < batches.count {
-                let next = batches[index + 1]
-                pending = Task { try await imap.fetchMessages(next, items: items) }
+        let folderId = folder.id
+        var fetching: Task<[IMAPMessage], any Error>? = Task { try await imap.fetchMessages(batches[0], items: items) }
+        var parsing: Task<[FetchedMessage], any Error>?
+        var nextToParse = 0
+        /// Hands the oldest fetch to a parse stage and starts the next fetch.
+        func advance() {
+            guard let fetched = fetching else { return }
+            parsing = Task { await parse(try await fetched.value, folderId: folderId) }
+            nextToParse += 1
+            if nextToParse < batches.count {
+                let next = batches[nextToParse]
+                fetching = Task { try await imap.fetchMessages(next, items: items) }
             } else {
-                pending = nil
+                fetching = nil
             }
+        }
+        advance()
+        var checkpoint = state
+        defer {
+            fetching?.cancel()
+            parsing?.cancel()
+        }
+        for index in batches.indices {
             do {
+                guard let current = parsing else { break }
+                let fetched = try await current.value
+                advance()
                 if !newestFirst {
                     checkpoint.lastSyncedUID = max(checkpoint.lastSyncedUID ?? 0, batches[index].ranges.last?.upperBound ?? 0)
                 }
-                let stored = try await store(messages, folder: folder, checkpoint: checkpoint, rethreaded: &rethreaded)
-                report.fetched += messages.count
+                let stored = try await store(fetched, folder: folder, checkpoint: checkpoint, rethreaded: &rethreaded)
+                report.fetched += fetched.count
                 report.newEmails += stored
             } catch {
-                // Let the fetch in flight finish before the connection is handed back.
-                if let pending { _ = try? await pending.value }
-                pending = nil
+                // Let the fetches in flight finish before the connection is handed back.
+                if let parsing { _ = try? await parsing.value }
+                if let fetching { _ = try? await fetching.value }
+                parsing = nil
+                fetching = nil
                 throw error
             }
         }
     }
 
-    /// Parses a batch, threads its new messages and stores it with the checkpoint.
+    /// Threads a parsed batch's new messages and stores it with the checkpoint.
     private func store(
-        _ messages: [IMAPMessage], folder: Folder, checkpoint: FolderSyncState, rethreaded: inout Bool
+        _ parsed: [FetchedMessage], folder: Folder, checkpoint: FolderSyncState, rethreaded: inout Bool
     ) async throws -> [Email] {
-        var fetched = await parse(messages, folderId: folder.id)
+        var fetched = parsed
         // Two different messages with one Message-ID are two emails (`EmailIdentity`).
         let stored = try await syncStore.emailIdentities(accountId: account.id, messageIds: fetched.map(\.incoming.email.messageId))
         let ids = EmailIdentity.assignIDs(
@@ -317,8 +353,10 @@ struct FolderSynchronizer: Sendable {
                     var parsedLane: [(Int, FetchedMessage)] = []
                     for index in stride(from: lane, to: messages.count, by: lanes) {
                         let message = messages[index]
-                        let parsed = parser.parse(message.rawMessage.map { [UInt8]($0) } ?? [])
-                        parsedLane.append((index, FetchedMessage(message: message, parsed: parsed, accountId: accountId, folderId: folderId, now: now)))
+                        let raw = message.rawMessage.map { [UInt8]($0) } ?? []
+                        let parsed = parser.parse(raw)
+                        parsedLane.append((index, FetchedMessage(
+                            message: message, raw: raw, parsed: parsed, accountId: accountId, folderId: folderId, now: now)))
                         // Parsing is CPU work on the shared pool: let other tasks in between messages.
                         await Task.yield()
                     }
