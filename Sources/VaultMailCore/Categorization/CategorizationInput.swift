@@ -50,14 +50,19 @@ public struct CategorizationInput: Sendable, Hashable {
     public static func openingText(body: String?, snippet: String?) -> String {
         if let body, !body.isEmpty {
             var out = ""
+            var length = 0  // characters in `out`, counted here: String.count walks the string
             var lastWasSpace = false
             for character in body {
-                if out.count >= openingLength { break }
+                if length >= openingLength { break }
                 if character.isWhitespace {
-                    if !lastWasSpace && !out.isEmpty { out.append(" ") }
+                    if !lastWasSpace && length > 0 {
+                        out.append(" ")
+                        length += 1
+                    }
                     lastWasSpace = true
                 } else {
                     out.append(character)
+                    length += 1
                     lastWasSpace = false
                 }
             }

@@ -53,7 +53,11 @@ public struct EmailIdentity: Sendable, Hashable {
 
     private static func withoutWhitespace(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars where !scalar.properties.isWhitespace { scalars.append(scalar) }
+        for scalar in text.unicodeScalars {
+            // ASCII first (most mail): U+0009–U+000D and U+0020 are all of its White_Space.
+            let isSpace = scalar.isASCII ? (scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)) : scalar.properties.isWhitespace
+            if !isSpace { scalars.append(scalar) }
+        }
         return String(scalars)
     }
 
