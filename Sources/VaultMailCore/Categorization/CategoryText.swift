@@ -2,20 +2,33 @@
 /// "wholesale"), and for the discounts ("20% off", "$10 off") that make an offer.
 enum CategoryText {
     /// True when `phrase` occurs in `text` with no letter or digit joined to either end.
+    /// The search runs over UTF-8 bytes (the categorizer's hot path: Foundation's
+    /// `range(of:)` bridged every call); a match is taken only where it starts and ends on
+    /// character boundaries, so "sale" is not found in "sale\u{301}".
     static func contains(_ text: String, _ phrase: String) -> Bool {
-        guard !phrase.isEmpty else { return false }
-        var searchRange = text.startIndex..<text.endIndex
-        while let found = text.range(of: phrase, range: searchRange) {
-            let startsWord = !(phrase.first?.isLetterOrDigit ?? false)
-                || found.lowerBound == text.startIndex
-                || !text[text.index(before: found.lowerBound)].isLetterOrDigit
-            let endsWord = !(phrase.last?.isLetterOrDigit ?? false)
-                || found.upperBound == text.endIndex
-                || !text[found.upperBound].isLetterOrDigit
-            if startsWord && endsWord { return true }
-            searchRange = text.index(after: found.lowerBound)..<text.endIndex
+        guard let first = phrase.first, let last = phrase.last else { return false }
+        let needle = Array(phrase.utf8)
+        let bytes = text.utf8
+        guard bytes.count >= needle.count else { return false }
+        var start = bytes.startIndex
+        while let found = bytes[start...].firstIndex(of: needle[0]) {
+            let end = bytes.index(found, offsetBy: needle.count, limitedBy: bytes.endIndex)
+            guard let end else { return false }
+            if bytes[found..<end].elementsEqual(needle), isWordAt(text, from: found, to: end, first: first, last: last) {
+                return true
+            }
+            start = bytes.index(after: found)
         }
         return false
+    }
+
+    /// Whether `text[lower..<upper]` (UTF-8 positions) is whole characters with no letter or
+    /// digit joined to a lettered end.
+    private static func isWordAt(_ text: String, from lower: String.Index, to upper: String.Index, first: Character, last: Character) -> Bool {
+        guard let lower = String.Index(lower, within: text), let upper = String.Index(upper, within: text) else { return false }
+        let startsWord = !first.isLetterOrDigit || lower == text.startIndex || !text[text.index(before: lower)].isLetterOrDigit
+        let endsWord = !last.isLetterOrDigit || upper == text.endIndex || !text[upper].isLetterOrDigit
+        return startsWord && endsWord
     }
 
     /// The first of `phrases` found in `text`.
