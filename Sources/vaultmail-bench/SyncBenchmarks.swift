@@ -115,18 +115,32 @@ enum SyncBenchmarks {
 
     /// mbsync pulling INBOX into a fresh Maildir; seconds.
     static func mbsyncInitial(server: DovecotServer, scratch: URL, round: Int) throws -> Double {
-        let directory = scratch.appendingPathComponent("mbsync-\(round)")
+        let (config, maildir) = try writeMbsyncConfig(
+            in: scratch.appendingPathComponent("mbsync-\(round)"),
+            connection: "Host \(server.host)\nPort \(server.imapPort)\nSSLType None\nAuthMechs LOGIN")
+        let started = ContinuousClock.now
+        try runTool("/usr/bin/mbsync", ["-q", "-c", config.path, "bench"])
+        let seconds = (ContinuousClock.now - started).millis / 1000
+        let fetched = try FileManager.default.contentsOfDirectory(atPath: maildir.appendingPathComponent("INBOX/cur").path).count
+            + ((try? FileManager.default.contentsOfDirectory(atPath: maildir.appendingPathComponent("INBOX/new").path).count) ?? 0)
+        precondition(fetched == corpusSize, "mbsync must fetch \(corpusSize) messages, fetched \(fetched)")
+        return seconds
+    }
+
+    /// An mbsync configuration pulling `user`'s INBOX into an empty Maildir in `directory`, with
+    /// mbsync's defaults otherwise (`FSync yes`); `connection` holds the Host, Port, SSLType
+    /// (and CertificateFile or AuthMechs) lines.
+    static func writeMbsyncConfig(
+        in directory: URL, connection: String, user: String = user, password: String = password
+    ) throws -> (config: URL, maildir: URL) {
         let maildir = directory.appendingPathComponent("Maildir")
         try FileManager.default.createDirectory(at: maildir, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("mbsyncrc")
         try """
             IMAPAccount bench
-            Host \(server.host)
-            Port \(server.imapPort)
+            \(connection)
             User \(user)
             Pass "\(password)"
-            SSLType None
-            AuthMechs LOGIN
 
             IMAPStore remote
             Account bench
@@ -144,13 +158,7 @@ enum SyncBenchmarks {
             SyncState *
 
             """.write(to: config, atomically: true, encoding: .utf8)
-        let started = ContinuousClock.now
-        try runTool("/usr/bin/mbsync", ["-q", "-c", config.path, "bench"])
-        let seconds = (ContinuousClock.now - started).millis / 1000
-        let fetched = try FileManager.default.contentsOfDirectory(atPath: maildir.appendingPathComponent("INBOX/cur").path).count
-            + ((try? FileManager.default.contentsOfDirectory(atPath: maildir.appendingPathComponent("INBOX/new").path).count) ?? 0)
-        precondition(fetched == corpusSize, "mbsync must fetch \(corpusSize) messages, fetched \(fetched)")
-        return seconds
+        return (config, maildir)
     }
 
     /// 10 new messages APPENDed, then one timed sync; median of 7 rounds.

@@ -228,36 +228,11 @@ enum SyncDiskBenchmarks {
     /// An mbsync configuration with an empty Maildir beside it; mbsync's defaults otherwise
     /// (`FSync yes`).
     static func mbsyncConfig(_ world: World, transport: Transport, name: String) throws -> URL {
-        let directory = world.scratch.appendingPathComponent("mbsync-\(name)")
-        let maildir = directory.appendingPathComponent("Maildir")
-        try FileManager.default.createDirectory(at: maildir, withIntermediateDirectories: true)
         let connection = transport == .imaps
             ? "Host localhost\nPort \(world.server.imapsPort)\nSSLType IMAPS\nCertificateFile \(world.server.caFile)"
             : "Host \(world.server.host)\nPort \(world.server.imapPort)\nSSLType None\nAuthMechs LOGIN"
-        let config = directory.appendingPathComponent("mbsyncrc")
-        try """
-            IMAPAccount bench
-            \(connection)
-            User \(user)
-            Pass "\(password)"
-
-            IMAPStore remote
-            Account bench
-
-            MaildirStore local
-            Path \(maildir.path)/
-            Inbox \(maildir.path)/INBOX
-
-            Channel bench
-            Far :remote:
-            Near :local:
-            Patterns INBOX
-            Create Near
-            Sync Pull
-            SyncState *
-
-            """.write(to: config, atomically: true, encoding: .utf8)
-        return config
+        return try SyncBenchmarks.writeMbsyncConfig(in: world.scratch.appendingPathComponent("mbsync-\(name)"), connection: connection,
+                                                    user: user, password: password).config
     }
 
     static func checkMaildir(_ inbox: URL) throws -> Int {
