@@ -3,7 +3,8 @@ import Foundation
 /// A process a test starts and always stops: its output is collected line by line, and a
 /// test waits for a line it expects (a condition, never a fixed sleep) within a generous limit.
 public final class ChildProcess: @unchecked Sendable {
-    // @unchecked: `stdoutLines`, `stderrText` and the partial buffers are guarded by `lock`.
+    // @unchecked: `stdoutLines`, `stderrText` and the partial buffers are guarded by `lock`;
+    // `readers` is set once, in `init`.
     private let process = Process()
     private let lock = NSLock()
     private var stdoutLines: [String] = []
@@ -12,6 +13,7 @@ public final class ChildProcess: @unchecked Sendable {
     private let input = Pipe()
     private let output = Pipe()
     private let errors = Pipe()
+    private var readers: [PipeReader] = []
     public let name: String
 
     public struct Failure: Error, CustomStringConvertible {
@@ -32,33 +34,25 @@ public final class ChildProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = input
-        // At the end of the output each handler removes itself: a handler left in place keeps its
-        // pipe open (its dispatch source holds the handle), and a long test run runs out of
-        // descriptors (libetpan's select() aborts past 1,024).
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            self?.receive(data)
-        }
-        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            guard let self, !data.isEmpty else { return }
-            self.lock.withLock { self.stderrText += String(decoding: data, as: UTF8.self) }
-        }
         do {
             try process.run()
         } catch {
             throw Failure(description: "cannot start \(executable): \(error); is its package installed? (scripts/install-deps.sh)")
         }
+        readers = [
+            PipeReader(output.fileHandleForReading) { [weak self] data in self?.receive(data) },
+            PipeReader(errors.fileHandleForReading) { [weak self] data in
+                guard let self else { return }
+                self.lock.withLock { self.stderrText += String(decoding: data, as: UTF8.self) }
+            },
+        ]
     }
 
     deinit {
         stop()
-        for handle in [output.fileHandleForReading, errors.fileHandleForReading] {
-            handle.readabilityHandler = nil
-            try? handle.close()
-        }
+        for reader in readers { reader.cancel() }
+        try? output.fileHandleForReading.close()
+        try? errors.fileHandleForReading.close()
         try? input.fileHandleForWriting.close()
         try? input.fileHandleForReading.close()
         try? output.fileHandleForWriting.close()
@@ -82,6 +76,9 @@ public final class ChildProcess: @unchecked Sendable {
     public var lines: [String] { lock.withLock { stdoutLines } }
     public var errorOutput: String { lock.withLock { stderrText } }
     public var isRunning: Bool { process.isRunning }
+    /// Whether it has exited and all it wrote has been read (it, and every child it left behind,
+    /// closed its output).
+    private var hasFinished: Bool { !process.isRunning && readers.allSatisfy(\.hasEnded) }
     /// The exit status once it has exited.
     public var exitStatus: Int32 { process.terminationStatus }
     public var processIdentifier: Int32 { process.processIdentifier }
@@ -94,11 +91,12 @@ public final class ChildProcess: @unchecked Sendable {
     ) async throws -> (line: String, index: Int) {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
+            let finished = hasFinished  // asked first, so no output can arrive unseen after the look
             let snapshot = lines
             if index < snapshot.count, let found = snapshot[index...].firstIndex(where: predicate) {
                 return (snapshot[found], found)
             }
-            guard process.isRunning || lines.count > snapshot.count else {
+            guard !finished else {
                 throw Failure(description: "\(name) exited (status \(process.terminationStatus)) before printing the expected line; stderr: \(errorOutput)")
             }
             guard ContinuousClock.now < deadline else {
@@ -183,8 +181,10 @@ public final class ChildProcess: @unchecked Sendable {
     /// standard error); throws with the end of its output when it exits or `timeout` passes.
     public func waitForOutput(_ text: String, count: Int = 1, timeout: Duration) async throws {
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        while occurrences(of: text) < count {
-            guard isRunning else {
+        while true {
+            let finished = hasFinished  // asked first, so no output can arrive unseen after the look
+            if occurrences(of: text) >= count { return }
+            guard !finished else {
                 throw Failure(description: "\(name) exited (status \(exitStatus)) before printing '\(text)': \(allOutput.suffix(3000))")
             }
             guard ContinuousClock.now < deadline else {
