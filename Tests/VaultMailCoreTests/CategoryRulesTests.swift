@@ -139,6 +139,26 @@ struct CategoryRulesTests {
         #expect(fields["list-post"] == nil)
     }
 
+    @Test("Header fields from any byte collection: LF or CRLF, values trimmed, long values cut, nameless and spaced names skipped, empty lines before the header skipped")
+    func headerReaderEdges() {
+        let long = String(repeating: "a", count: MessageHeaderFields.maximumValueLength + 50)
+        let text = "X-Mailer:\t Mailchimp \t\nBad Name: skipped\n: no name\nX-Long: \(long)\nX-Folded: one\n\ttwo\n \n"
+            + "Body-Field: not a header\n"
+        for raw in [Array(text.utf8)[...], Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8)[...]] {
+            let fromData = MessageHeaderFields.parse(Data(raw))
+            let fromSlice = MessageHeaderFields.parse(raw.dropFirst(0))
+            #expect(fromData == fromSlice)
+            #expect(fromData["x-mailer"] == "Mailchimp")
+            #expect(fromData["bad name"] == nil)
+            #expect(fromData["x-long"]?.count == MessageHeaderFields.maximumValueLength)
+            #expect(fromData["x-folded"] == "one two")
+            #expect(fromData["body-field"] == nil)
+            #expect(fromData.count == 3)
+        }
+        #expect(MessageHeaderFields.parse(Array("\nSubject: body\n".utf8)) == ["subject": "body"])
+        #expect(MessageHeaderFields.parse(Array("Subject: \u{e9}t\u{e9}\r\n".utf8)) == ["subject": "\u{e9}t\u{e9}"])
+    }
+
     @Test("Discounts are found as written: '50% off', '70 % off', '$10 off'; 'wholesale' is not 'sale'")
     func discounts() {
         #expect(CategoryRulesTests.discount("50% off shoes") == true)

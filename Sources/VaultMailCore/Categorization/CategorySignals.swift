@@ -15,6 +15,7 @@ struct CategorySignals {
     let oneClickUnsubscribe: Bool
     let precedence: String
     let autoSubmitted: String
+    let marketingPlatform: String?
 
     init(_ input: CategorizationInput) {
         self.input = input
@@ -35,6 +36,7 @@ struct CategorySignals {
         oneClickUnsubscribe = headers["list-unsubscribe-post"]?.lowercased().contains("one-click") ?? false
         precedence = headers["precedence"]?.lowercased().trimmingCharacters(in: .whitespaces) ?? ""
         autoSubmitted = headers["auto-submitted"]?.lowercased().trimmingCharacters(in: .whitespaces) ?? ""
+        marketingPlatform = Self.marketingPlatform(domain: domain, headers: headers)
     }
 
     /// The identifier of a List-Id ("Name <id>" gives "id"; a bare id stays as it is).
@@ -75,18 +77,18 @@ struct CategorySignals {
     }
 
     /// A marketing platform named by the sender, Return-Path, List-Unsubscribe, List-Id or
-    /// Sender field.
-    var marketingPlatform: String? {
-        let places = [domain, input.headers["return-path"], input.headers["list-unsubscribe"],
-                      input.headers["list-id"], input.headers["sender"], input.headers["x-mailer"]]
+    /// Sender field (several rules ask: found once, in `init`).
+    static func marketingPlatform(domain: String, headers: [String: String]) -> String? {
+        let places = [domain, headers["return-path"], headers["list-unsubscribe"],
+                      headers["list-id"], headers["sender"], headers["x-mailer"]]
             .compactMap { $0?.lowercased() }
         for platform in CategoryVocabulary.marketingPlatformDomains {
-            if places.contains(where: { $0.contains(platform) }) { return platform }
+            if places.contains(where: { CategoryText.containsBytes($0, platform) }) { return platform }
         }
-        if let mailer = input.headers["x-mailer"]?.lowercased(),
+        if let mailer = headers["x-mailer"]?.lowercased(),
            ["mailchimp", "mailjet", "sendinblue", "hubspot", "marketo", "campaign", "newsletter", "acumbamail", "phplist", "mailpoet"]
-            .contains(where: { mailer.contains($0) }) {
-            return "X-Mailer: \(input.headers["x-mailer"] ?? "")"
+            .contains(where: { CategoryText.containsBytes(mailer, $0) }) {
+            return "X-Mailer: \(headers["x-mailer"] ?? "")"
         }
         return nil
     }

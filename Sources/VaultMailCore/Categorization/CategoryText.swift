@@ -22,6 +22,12 @@ enum CategoryText {
         return false
     }
 
+    /// True when `part` occurs anywhere in `text`, compared byte for byte (domains, header
+    /// values: Foundation's `contains` bridges to `NSString` at every call).
+    static func containsBytes(_ text: String, _ part: String) -> Bool {
+        part.isEmpty || text.utf8.firstRange(of: part.utf8) != nil
+    }
+
     /// Whether `text[lower..<upper]` (UTF-8 positions) is whole characters with no letter or
     /// digit joined to a lettered end.
     private static func isWordAt(_ text: String, from lower: String.Index, to upper: String.Index, first: Character, last: Character) -> Bool {

@@ -1,61 +1,79 @@
-import Foundation
-
 /// Reads the header fields of a raw message (or a prefix of one): the bytes before the first
 /// empty line, folded lines joined, names lowercased, the first occurrence of each kept.
-/// Values are as written (encoded-words are not decoded): the categorizer reads their
-/// structure — list ids, addresses, keywords — not their display text, which the email row
-/// has decoded already.
+/// Values are as written (encoded-words are not decoded) with spaces and tabs trimmed: the
+/// categorizer reads their structure — list ids, addresses, keywords — not their display text,
+/// which the email row has decoded already.
 public enum MessageHeaderFields {
     /// The longest value kept for one field.
     public static let maximumValueLength = 2_000
 
     public static func parse(_ raw: some Collection<UInt8>) -> [String: String] {
+        // Byte by byte up to the header's end only: the categorizer reads every new email's
+        // first 32 KiB, most of it body (splitting all of it into lines was a seventh of a
+        // first sync's profile).
+        raw.withContiguousStorageIfAvailable(parse(buffer:)) ?? Array(raw).withUnsafeBufferPointer(parse(buffer:))
+    }
+
+    private static func parse(buffer bytes: UnsafeBufferPointer<UInt8>) -> [String: String] {
         var fields: [String: String] = [:]
         var name: String?
         var value: [UInt8] = []
 
         func finish() {
             if let name, fields[name] == nil {
-                let text = String(decoding: value, as: UTF8.self)
-                    .trimmingCharacters(in: .whitespaces)
-                fields[name] = String(text.prefix(maximumValueLength))
+                let text = String(decoding: trimmed(value[...]), as: UTF8.self)
+                fields[name] = value.count <= maximumValueLength ? text : String(text.prefix(maximumValueLength))
             }
             name = nil
-            value = []
+            value.removeAll(keepingCapacity: true)
         }
 
-        var lines = raw.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).makeIterator()
+        var position = 0
         var first = true
-        while let rawLine = lines.next() {
-            var line = Array(rawLine)
-            if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        while position < bytes.count {
+            var end = position
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            let next = end + 1
+            if end > position, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            let line = bytes[position..<end]
+            position = next
             // An mbox "From " line before the header block.
-            if first, line.starts(with: Array("From ".utf8)) {
+            if first, line.starts(with: "From ".utf8) {
                 first = false
                 continue
             }
-            if line.isEmpty || line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
-                // The empty line ends the header block (a block that starts with one has none).
+            if line.allSatisfy(isBlank) {
+                // The empty line ends the header block (empty lines before it are skipped).
                 if !first { break }
                 continue
             }
             first = false
-            if line[0] == 0x20 || line[0] == 0x09 {
+            if isBlank(line[line.startIndex]) {
                 if name != nil, value.count < maximumValueLength {
                     value.append(0x20)
-                    value.append(contentsOf: line.drop { $0 == 0x20 || $0 == 0x09 })
+                    value.append(contentsOf: line.drop(while: isBlank))
                 }
                 continue
             }
             finish()
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { continue }
-            let fieldName = String(decoding: line[..<colon], as: UTF8.self)
-                .trimmingCharacters(in: .whitespaces).lowercased()
-            guard !fieldName.isEmpty, !fieldName.contains(" ") else { continue }
-            name = fieldName
-            value = Array(line[(colon + 1)...])
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else { continue }
+            let fieldName = trimmed(line[..<colon])
+            guard !fieldName.isEmpty, !fieldName.contains(0x20) else { continue }
+            name = String(decoding: fieldName, as: UTF8.self).lowercased()
+            value.append(contentsOf: line[(colon + 1)...])
         }
         finish()
         return fields
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    /// `bytes` without the spaces and tabs at either end.
+    private static func trimmed<C: BidirectionalCollection<UInt8>>(_ bytes: C) -> C.SubSequence {
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, isBlank(bytes[start]) { bytes.formIndex(after: &start) }
+        while end > start, isBlank(bytes[bytes.index(before: end)]) { bytes.formIndex(before: &end) }
+        return bytes[start..<end]
     }
 }
