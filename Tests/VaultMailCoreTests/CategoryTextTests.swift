@@ -16,6 +16,16 @@ struct CategoryTextTests {
         #expect(CategoryText.contains(text, phrase) == found)
     }
 
+    @Test("Byte search (domains in header values): anywhere, at either end, never past the end",
+          arguments: [
+              ("bounce-123@mcsv.net", "mcsv.net", true), ("mcsv.net", "mcsv.net", true), ("<https://list-manage.com/x>", "list-manage.com", true),
+              ("mcsv.ne", "mcsv.net", false), ("m", "mcsv.net", false), ("", "mcsv.net", false), ("anything", "", true),
+              ("ssubstack.com", "substack.com", true), ("substack.co", "substack.com", false), ("réponse@brevo.com", "brevo.com", true),
+          ])
+    func bytes(text: String, part: String, found: Bool) {
+        #expect(CategoryText.containsBytes(text, part) == found)
+    }
+
     @Test("Non-ASCII text: letters around a match join it, a combining accent is part of its letter")
     func unicode() {
         #expect(CategoryText.contains("große sale — jetzt", "sale"))

@@ -24,8 +24,24 @@ enum CategoryText {
 
     /// True when `part` occurs anywhere in `text`, compared byte for byte (domains, header
     /// values: Foundation's `contains` bridges to `NSString` at every call).
+    /// (Not `firstRange(of:)` either: its generic searcher was slower still.)
     static func containsBytes(_ text: String, _ part: String) -> Bool {
-        part.isEmpty || text.utf8.firstRange(of: part.utf8) != nil
+        let needle = Array(part.utf8)
+        func search(_ hay: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let first = needle.first else { return true }
+            guard hay.count >= needle.count else { return false }
+            var start = 0
+            while start <= hay.count - needle.count {
+                if hay[start] == first {
+                    var matched = 1
+                    while matched < needle.count, hay[start + matched] == needle[matched] { matched += 1 }
+                    if matched == needle.count { return true }
+                }
+                start += 1
+            }
+            return false
+        }
+        return text.utf8.withContiguousStorageIfAvailable(search) ?? Array(text.utf8).withUnsafeBufferPointer(search)
     }
 
     /// Whether `text[lower..<upper]` (UTF-8 positions) is whole characters with no letter or
