@@ -13,7 +13,9 @@ import VaultMailTesting
 ///   `* EXISTS` (Dovecot holds IDLE notifications for 500 ms: no client can be faster), and
 ///   each client's median time above it, message by message;
 /// - `rss-daemon-5000` / `rss-mailnag-5000`: VmRSS once each has synced (checked) a 5,000-message
-///   INBOX and sat quiet for a second, read and unread; `rss-keyring`: the gnome-keyring mailnag needs.
+///   INBOX and sat quiet for a second, read and unread, with `#` lines saying where the daemon's
+///   anonymous memory is (smaps); `rss-keyring`: the gnome-keyring mailnag needs.
+/// `VAULTMAIL_BENCH_E2E=memory`: the memory figures only.
 enum E2EBenchmarks {
     static let rounds = 50
     /// Time between a `Notify` and the next APPEND: each client is back in IDLE, and no two
@@ -97,28 +99,12 @@ enum E2EBenchmarks {
         }
         fflush(nil)
 
-        // APPEND → Notify.
-        let ours = try await vaultmailLatency(world)
         var keyring: KeyringDaemon?
         defer { keyring?.stop() }
-        var theirs: Latency?
-        if mailnagVersion != nil {
-            keyring = try await KeyringDaemon.start(on: bus)
-            theirs = try await mailnagLatency(world)
+        if mailnagVersion != nil { keyring = try await KeyringDaemon.start(on: bus) }
+        if ProcessInfo.processInfo.environment["VAULTMAIL_BENCH_E2E"] != "memory" {
+            try await latency(world, mailnag: mailnagVersion != nil)
         }
-        let floor = ours.floor + (theirs?.floor ?? [])
-        Measure.report("append-to-exists-floor", Measure.median(floor), "ms", n: floor.count)
-        Measure.report("append-to-notify-vaultmail", Measure.median(ours.notify), "ms", n: ours.notify.count)
-        Measure.report("append-to-notify-vaultmail-over-floor", Measure.median(ours.overFloor), "ms", n: ours.notify.count)
-        describe("vaultmail", ours)
-        if let theirs {
-            Measure.report("append-to-notify-mailnag", Measure.median(theirs.notify), "ms", n: theirs.notify.count)
-            Measure.report("append-to-notify-mailnag-over-floor", Measure.median(theirs.overFloor), "ms", n: theirs.notify.count)
-            describe("mailnag", theirs)
-            Measure.report("append-to-notify-vaultmail-vs-mailnag", Measure.median(ours.notify) / Measure.median(theirs.notify), "x",
-                           n: ours.notify.count)
-        }
-
         // Resident memory with 5,000 messages, read and unread.
         for (user, suffix) in [(corpusRead, ""), (corpusUnread, "-unread")] {
             let daemon = try await vaultmailMemory(world, user: user, expected: corpus.distinctMessages)
@@ -139,6 +125,25 @@ enum E2EBenchmarks {
     }
 
     // MARK: - APPEND → Notify
+
+    /// APPEND → Notify, ours and mailnag's.
+    static func latency(_ world: World, mailnag: Bool) async throws {
+        let ours = try await vaultmailLatency(world)
+        var theirs: Latency?
+        if mailnag { theirs = try await mailnagLatency(world) }
+        let floor = ours.floor + (theirs?.floor ?? [])
+        Measure.report("append-to-exists-floor", Measure.median(floor), "ms", n: floor.count)
+        Measure.report("append-to-notify-vaultmail", Measure.median(ours.notify), "ms", n: ours.notify.count)
+        Measure.report("append-to-notify-vaultmail-over-floor", Measure.median(ours.overFloor), "ms", n: ours.notify.count)
+        describe("vaultmail", ours)
+        if let theirs {
+            Measure.report("append-to-notify-mailnag", Measure.median(theirs.notify), "ms", n: theirs.notify.count)
+            Measure.report("append-to-notify-mailnag-over-floor", Measure.median(theirs.overFloor), "ms", n: theirs.notify.count)
+            describe("mailnag", theirs)
+            Measure.report("append-to-notify-vaultmail-vs-mailnag", Measure.median(ours.notify) / Measure.median(theirs.notify), "x",
+                           n: ours.notify.count)
+        }
+    }
 
     static func vaultmailLatency(_ world: World) async throws -> Latency {
         let environment = vaultmailEnvironment(world, home: "vaultmail-latency")
@@ -270,7 +275,10 @@ enum E2EBenchmarks {
             throw Failure(description: "the daemon's first sync of \(user) did not store \(expected) emails: \(daemon.allOutput.suffix(3000))")
         }
         try await ProcessStatus.waitUntilQuiet(daemon.processIdentifier, name: "vaultmail daemon")
-        return try ProcessStatus.memory(of: daemon.processIdentifier)
+        let memory = try ProcessStatus.memory(of: daemon.processIdentifier)
+        print("#   vaultmail daemon's anonymous memory by kind of mapping (smaps):")
+        try AnonymousMemory.of(daemon.processIdentifier).lines.forEach { print($0) }
+        return memory
     }
 
     /// mailnag's VmRSS once its first check of `user`'s INBOX is done (with unread mail: its
