@@ -299,13 +299,7 @@ public final class MailDaemon {
                 await indexer.scheduleRound()
             }
             logger.info("synced \(account.name): \(new.count) new")
-            if !new.isEmpty {
-                let database = app.database
-                Task.detached(priority: .background) {
-                    database.releaseMemory()
-                    ProcessMemory.returnFreeMemory()
-                }
-            }
+            if !new.isEmpty { releaseMemoryWhenIndexed() }
             return true
         } catch is CancellationError {
             return false
@@ -375,6 +369,18 @@ public final class MailDaemon {
             return
         } catch {
             await report(error, account)
+        }
+    }
+
+    /// After a sync that brought mail, once the indexer's round after it has categorized that
+    /// mail too (its writes fill the store's page caches again): SQLite's caches and the heap's
+    /// free pages go back to the system.
+    private func releaseMemoryWhenIndexed() {
+        let database = app.database
+        Task.detached(priority: .background) { [indexer] in
+            await indexer.waitUntilIdle()
+            database.releaseMemory()
+            ProcessMemory.returnFreeMemory()
         }
     }
 
