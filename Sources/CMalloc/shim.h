@@ -8,4 +8,12 @@
 static inline int vm_malloc_limit_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
 static inline int vm_malloc_trim(void) { return malloc_trim(0); }
 
+/* What the heap holds from the system (`held`) and what of it live allocations use (`used`),
+   over every arena, mmapped blocks included. */
+static inline void vm_malloc_usage(size_t *held, size_t *used) {
+    struct mallinfo2 info = mallinfo2();
+    *held = info.arena + info.hblkhd;
+    *used = info.uordblks + info.hblkhd;
+}
+
 #endif

@@ -377,10 +377,11 @@ public final class MailDaemon {
     /// free pages go back to the system.
     private func releaseMemoryWhenIndexed() {
         let database = app.database
-        Task.detached(priority: .background) { [indexer] in
+        Task.detached(priority: .background) { [indexer, logger] in
             await indexer.waitUntilIdle()
             database.releaseMemory()
             ProcessMemory.returnFreeMemory()
+            logger.info("memory given back; \(ProcessMemory.heapSummary())")
         }
     }
 
