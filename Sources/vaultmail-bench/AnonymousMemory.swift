@@ -5,6 +5,8 @@ import Foundation
 struct AnonymousMemory {
     /// KiB of anonymous resident memory per kind, largest first.
     var kinds: [(kind: String, kib: Int, mappings: Int)]
+    /// The mappings holding the most, with their size and kind.
+    var largest: [(range: String, sizeKiB: UInt64, kib: Int, kind: String)]
 
     static func of(_ pid: Int32) throws -> AnonymousMemory {
         let path = "/proc/\(pid)/smaps"
@@ -15,6 +17,8 @@ struct AnonymousMemory {
         let text = String(decoding: data, as: UTF8.self)
         var totals: [String: (kib: Int, mappings: Int)] = [:]
         var kind = ""
+        var current = ("", UInt64(0))
+        var mappings: [(range: String, sizeKiB: UInt64, kib: Int, kind: String)] = []
         var previousWasGuard = false
         var guardSeen = false
         for line in text.split(separator: "\n") {
@@ -27,12 +31,15 @@ struct AnonymousMemory {
                 guardSeen = previousWasGuard
                 previousWasGuard = permissions == "---p" && name.isEmpty
                 kind = classify(name: name, permissions: String(permissions), sizeKiB: size, afterGuard: guardSeen)
+                current = (String(range), size)
             } else if fields.first == "Anonymous:", fields.count >= 2, let kib = Int(fields[1]), kib > 0 {
                 totals[kind, default: (0, 0)].kib += kib
                 totals[kind, default: (0, 0)].mappings += 1
+                mappings.append((current.0, current.1, kib, kind))
             }
         }
-        return AnonymousMemory(kinds: totals.map { ($0.key, $0.value.kib, $0.value.mappings) }.sorted { $0.kib > $1.kib })
+        return AnonymousMemory(kinds: totals.map { ($0.key, $0.value.kib, $0.value.mappings) }.sorted { $0.kib > $1.kib },
+                               largest: Array(mappings.sorted { $0.kib > $1.kib }.prefix(6)))
     }
 
     /// `[heap]`, a thread's stack (8 MiB after a guard page, glibc's default), a malloc arena
@@ -48,8 +55,9 @@ struct AnonymousMemory {
         return "large anonymous maps"
     }
 
-    /// `#` lines, one per kind.
+    /// `#` lines, one per kind, then the largest mappings.
     var lines: [String] {
         kinds.map { String(format: "#     %6.1f MiB in %3d mappings: ", Double($0.kib) / 1024, $0.mappings) + $0.kind }
+            + largest.map { String(format: "#       %6.1f MiB of a %7.1f MiB mapping at ", Double($0.kib) / 1024, Double($0.sizeKiB) / 1024) + "\($0.range) (\($0.kind))" }
     }
 }

@@ -21,7 +21,8 @@ enum E2EBenchmarks {
     /// Time between a `Notify` and the next APPEND: each client is back in IDLE, and no two
     /// messages can share a notification.
     static let spacing: Duration = .seconds(1)
-    static let corpusSize = 5_000
+    /// `VAULTMAIL_BENCH_E2E_MESSAGES=<n>`: another size for the memory figures (100,000: no growth per message held).
+    static let corpusSize = ProcessInfo.processInfo.environment["VAULTMAIL_BENCH_E2E_MESSAGES"].flatMap { Int($0) } ?? 5_000
     static let password = "bench password"
     static let latencyOurs = "latency-ours"
     static let latencyMailnag = "latency-mailnag"
@@ -276,6 +277,9 @@ enum E2EBenchmarks {
         }
         try await ProcessStatus.waitUntilQuiet(daemon.processIdentifier, name: "vaultmail daemon")
         let memory = try ProcessStatus.memory(of: daemon.processIdentifier)
+        if let heap = daemon.allOutput.split(separator: "\n").last(where: { $0.contains("memory given back") }) {
+            print("#   vaultmail daemon's log: \(heap)")
+        }
         print("#   vaultmail daemon's anonymous memory by kind of mapping (smaps):")
         try AnonymousMemory.of(daemon.processIdentifier).lines.forEach { print($0) }
         return memory
