@@ -60,7 +60,7 @@ public final class MailDaemon {
     public static func start(home: VaultMailHome, options: Options, credentials: any CredentialStore = SecretServiceCredentialStore(),
                              logger: Logger) async throws -> MailDaemon {
         try home.prepare()
-        ProcessMemory.limitArenas()
+        ProcessMemory.configureHeap()
         let lock = try DaemonLock(path: home.daemonLockPath)
         let database = try AppDatabase.open(path: home.databasePath) { indexed, total in
             logger.info("indexing mail for search: \(indexed) of \(total)")

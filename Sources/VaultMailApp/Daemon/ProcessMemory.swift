@@ -6,9 +6,15 @@ import Foundation
 /// keeps what was freed in each: the daemon's many threads (IMAP connections, the web server,
 /// the cooperative pool) left most of its resident memory in half-empty arenas.
 enum ProcessMemory {
-    /// At most two arenas from now on (before the daemon starts its threads).
-    static func limitArenas() {
+    /// At most two arenas from now on (before the daemon starts its threads), and fixed
+    /// thresholds: blocks of 256 KiB and more get their own mapping, and a heap whose free top
+    /// exceeds 1 MiB is shrunk on `free`. glibc otherwise raises both after each large block
+    /// freed (a message of a few MiB: then up to 32 and 64 MiB), and `malloc_trim` never
+    /// shrinks the top of an arena other than the main one: after syncing 100,000 messages
+    /// the second arena kept 35 MiB resident with 4.6 MiB live in the whole heap.
+    static func configureHeap() {
         _ = vm_malloc_limit_arenas(2)
+        _ = vm_malloc_fixed_thresholds(256 * 1024, 1024 * 1024)
     }
 
     /// Gives the heap's free pages back to the system: after a sync that brought mail, whose
