@@ -96,6 +96,21 @@ public final class BrowserSession: @unchecked Sendable {
     /// How many elements `css` selects (works with the page's JavaScript off).
     public func count(_ css: String) async throws -> Int { (try await call(["cmd": "count", "css": css]) as? NSNumber)?.intValue ?? -1 }
 
+    /// Waits until `css` selects a count that satisfies `condition` (after a click that posts a
+    /// form and loads the answer: works with the page's JavaScript off); returns the count.
+    @discardableResult
+    public func waitForCount(_ css: String, timeout: Duration = .seconds(30), _ condition: (Int) -> Bool = { $0 > 0 }) async throws -> Int {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while true {
+            let found = try await count(css)
+            if condition(found) { return found }
+            guard ContinuousClock.now < deadline else {
+                throw Failure(description: "'\(css)' selected \(found) elements after \(timeout), not what was awaited")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// An attribute of the first element `css` selects (works with the page's JavaScript off).
     public func attribute(_ css: String, _ name: String) async throws -> String? {
         try await call(["cmd": "attribute", "css": css, "name": name]) as? String
