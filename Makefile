@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BUILD_LOG := .build/build-warnings.log
 
-.PHONY: deps build demo run test bench install clean
+.PHONY: deps build demo run test bench install deb package-test clean
 
 deps:
 	scripts/install-deps.sh
@@ -36,6 +36,15 @@ bench: deps
 
 install: deps
 	scripts/install.sh
+
+# The Debian package, .build/deb/vaultmail_<version>_amd64.deb (docs/packaging.md).
+deb: deps
+	scripts/install-package-deps.sh
+	scripts/build-deb.sh
+
+# Installs that package into a clean Debian 12 root (debootstrap) and runs it there; needs root.
+package-test: deb
+	scripts/test-package.sh
 
 clean:
 	rm -rf .build
