@@ -126,14 +126,16 @@ cached=$(find "$cache/apt" -maxdepth 1 -name '*.deb' | wc -l)
 [[ "$cached" -gt 0 ]] && cp "$cache"/apt/*.deb "$rootfs/var/cache/apt/archives/"
 install -m 0644 "$deb" "$rootfs/tmp/"
 if in_root apt-get install -y -q --no-install-recommends "/tmp/$(basename "$deb")" > "$rootfs/apt.log" 2>&1; then
+  cp -n "$rootfs"/var/cache/apt/archives/*.deb "$cache/apt/" 2>/dev/null || true
   install_seconds=$((SECONDS - phase))
   new_packages=$(grep -c '^Setting up ' "$rootfs/apt.log" || true)
   pass "apt-get install ./$(basename "$deb") in ${install_seconds} s: $new_packages packages set up, all from Debian but vaultmail (${cached} .debs were cached)"
+  in_root apt-get clean
+  note "the root with vaultmail and its dependencies: $(du -sm --one-file-system "$rootfs" | cut -f1) MB; installed: $(sed -n 's/^Setting up \([^: ]*\).*/\1/p' "$rootfs/apt.log" | sort | tr '\n' ' ')"
 else
   tail -n 30 "$rootfs/apt.log"
   abort "apt-get could not install $(basename "$deb") in a clean $suite root (log above)"
 fi
-cp -n "$rootfs"/var/cache/apt/archives/*.deb "$cache/apt/" 2>/dev/null || true
 in_root dpkg-query -W -f='${Status}\n' vaultmail | grep -q 'install ok installed' \
   || abort "dpkg does not list vaultmail as installed"
 if in_root dpkg-query -W -f='${Package}\n' | grep -Ei 'swift' ; then
