@@ -75,7 +75,9 @@ mounts_under_root() {
 
 cleanup() {
   local status=$? proc
-  trap - EXIT INT TERM
+  # Nothing may stop the cleanup half-way (a root left with the host's /dev mounted in it).
+  trap '' INT TERM
+  trap - EXIT
   # The daemon, and anything else still running inside the root (only what this test started there).
   [[ -n "$daemon_pid" ]] && kill -TERM "$daemon_pid" 2>/dev/null || true
   for proc in /proc/[0-9]*; do
@@ -91,6 +93,7 @@ cleanup() {
   else
     rm -rf --one-file-system "$rootfs"
   fi
+  rm -f "$rootfs.debootstrap.log"
   exit "$status"
 }
 trap cleanup EXIT
