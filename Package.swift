@@ -68,15 +68,22 @@ let package = Package(
         .systemLibrary(name: "COpenBLAS", providers: [.apt(["libopenblas-dev"])]),
         // GnuTLS's digests (Debian libgnutls28-dev): the SHA-256 of model files; imported by VaultMailAI only.
         .systemLibrary(name: "CGnuTLSHash", path: "Sources/CGnuTLSHash"),
-        // llama.cpp's static libraries, built from source by scripts/build-llama.sh (`make deps`)
-        // into .build/llama; imported by VaultMailAI only.
+        // llama.cpp's shared libraries, built from source by scripts/build-llama.sh (`make deps`)
+        // into .build/llama; imported by VaultMailAI only. Built binaries find them there (the
+        // run path below); installed ones beside them (scripts/install.sh sets theirs).
         .systemLibrary(name: "CLlama", path: "Sources/CLlama"),
+        // What the processor and the kernel let us run (CPUID, XCR0, an AMX trial in a child
+        // process): VaultMailAI chooses llama.cpp's CPU code by it (issue 27).
+        .target(name: "CCPUState"),
         // On-device AI (issues 15, 16): the engines behind Core's AIEngine, the model manager.
         .target(
-            name: "VaultMailAI", dependencies: ["VaultMailCore", "COpenBLAS", "CGnuTLSHash", "CLlama"],
+            name: "VaultMailAI", dependencies: ["VaultMailCore", "COpenBLAS", "CGnuTLSHash", "CLlama", "CCPUState"],
             // Optimized in debug builds too: the embedding model's loops run ~4× faster (`make run`, tests).
             swiftSettings: [.unsafeFlags(["-O"])],
-            linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/.build/llama/lib"])]
+            linkerSettings: [.unsafeFlags([
+                "-L\(Context.packageDirectory)/.build/llama/lib",
+                "-Xlinker", "-rpath", "-Xlinker", "\(Context.packageDirectory)/.build/llama/lib",
+            ])]
         ),
         .target(name: "VaultMailTesting", dependencies: ["VaultMailCore", "VaultMailNotifications"]),
         // GMime 3 (Debian libgmime-3.0-dev), imported by VaultMailMIME only.

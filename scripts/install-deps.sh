@@ -32,7 +32,8 @@ packages=(
   python3-selenium # the web app's browser tests speak WebDriver through it
   python3-pip      # fetches axe-core (inside a PyPI wheel) for the accessibility check
   libopenblas-dev  # COpenBLAS: the matrix products of the on-device embedding model (VaultMailAI)
-  cmake g++        # scripts/build-llama.sh builds llama.cpp's static libraries (CLlama) from source
+  cmake g++        # scripts/build-llama.sh builds llama.cpp's shared libraries (CLlama) from source
+  qemu-user        # qemu-x86_64: the processor-portability tests run the tool on emulated older processors
 )
 
 "$(dirname "$0")/apt-install-missing.sh" "${packages[@]}"

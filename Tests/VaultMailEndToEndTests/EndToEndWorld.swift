@@ -9,6 +9,8 @@ import VaultMailTesting
 final class EndToEndWorld {
     static let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent(".build/debug/vaultmail").path
+    /// Debian's qemu-user (scripts/install-deps.sh installs it): x86-64 programs on an emulated processor.
+    static let qemu = "/usr/bin/qemu-x86_64"
     static let user = "ada"
     static let address = "ada@localhost"
     static let password = "ada-e2e-password"
@@ -65,10 +67,13 @@ final class EndToEndWorld {
     // MARK: The tool
 
     /// Runs `vaultmail arguments` to completion; `errors` mixes standard error into the text.
+    /// `emulating` runs it under Debian's qemu-user as that processor model (`Nehalem`, `Haswell`).
     @discardableResult
-    func vaultmail(_ arguments: [String], input: String? = nil, errors: Bool = true) async throws -> Output {
-        let result = try await ProcessCapture.run(Self.binary, arguments, environment: environment, input: input.map { Data($0.utf8) },
-                                                  includeErrors: errors, timeout: .seconds(120))
+    func vaultmail(_ arguments: [String], input: String? = nil, errors: Bool = true, emulating processor: String? = nil,
+                   timeout: Duration = .seconds(120)) async throws -> Output {
+        let (program, prefix) = processor.map { (Self.qemu, ["-cpu", $0, Self.binary]) } ?? (Self.binary, [])
+        let result = try await ProcessCapture.run(program, prefix + arguments, environment: environment, input: input.map { Data($0.utf8) },
+                                                  includeErrors: errors, timeout: timeout)
         return Output(status: result.status, text: String(decoding: result.output, as: UTF8.self))
     }
 

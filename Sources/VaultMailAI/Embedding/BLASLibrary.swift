@@ -14,6 +14,9 @@ struct BLASLibrary: Sendable {
 
     /// `cblas_sgemm`, called as the C function is.
     let sgemm: vaultmail_cblas_sgemm_fn
+    /// The processor family whose kernels OpenBLAS chose at run time (Debian builds it with
+    /// DYNAMIC_ARCH): `Haswell`, `SkylakeX`, `Nehalem`, … (`openblas_get_corename`).
+    let coreName: String?
 
     /// The process's library, opened on first use (Swift runs a static's initializer once,
     /// thread-safely); the failure, if any, is kept and thrown to every caller.
@@ -36,7 +39,9 @@ struct BLASLibrary: Sendable {
         let setThreads = try symbol("openblas_set_num_threads", in: handle, as: vaultmail_openblas_set_num_threads_fn.self)
         // Process-wide; only this module uses OpenBLAS. Two workers × one BLAS thread each.
         setThreads(1)
-        return BLASLibrary(sgemm: sgemm)
+        let coreName = (try? symbol("openblas_get_corename", in: handle, as: (@convention(c) () -> UnsafeMutablePointer<CChar>?).self))
+            .flatMap { $0() }.map { String(cString: $0) }
+        return BLASLibrary(sgemm: sgemm, coreName: coreName)
     }
 
     private static func symbol<Function>(_ name: String, in handle: UnsafeMutableRawPointer, as type: Function.Type) throws -> Function {

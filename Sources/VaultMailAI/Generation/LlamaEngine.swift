@@ -88,7 +88,7 @@ final class LoadedModel {
     private var cached: [llama_token] = []
 
     init(file: URL, directory: URL, contextTokens: Int, threads: Int, decodeThreads: Int) throws {
-        LlamaBackend.start()
+        try LlamaBackend.start()
         var modelParameters = llama_model_default_params()
         modelParameters.n_gpu_layers = 0
         modelParameters.load_mode = LLAMA_LOAD_MODE_MMAP
@@ -108,7 +108,7 @@ final class LoadedModel {
         }
         var poolParameters = ggml_threadpool_params_default(Int32(threads))
         poolParameters.poll = 0
-        guard let threadpool = ggml_threadpool_new(&poolParameters) else {
+        guard let threadpool = LlamaBackend.threadpoolNew(&poolParameters) else {
             llama_free(context)
             llama_model_free(model)
             throw AIError.generationFailed(reason: "llama.cpp could not start \(threads) threads")
@@ -126,7 +126,7 @@ final class LoadedModel {
         guard !freed else { return }
         freed = true
         llama_free(context)
-        ggml_threadpool_free(threadpool)
+        LlamaBackend.threadpoolFree(threadpool)
         llama_model_free(model)
     }
 
@@ -237,13 +237,36 @@ final class LoadedModel {
     }
 }
 
-/// llama.cpp's process-wide start, once, with its log silenced: it would print every load's
-/// details on standard error.
+/// llama.cpp's process-wide start, once, after the CPU code for this processor is loaded
+/// (`LlamaCPUBackend`, which also silences its log). The thread pool's functions live in the
+/// loaded CPU code, so they are looked up in it.
 enum LlamaBackend {
-    private static let started: Void = {
-        llama_log_set({ _, _, _ in }, nil)
-        llama_backend_init()
-    }()
+    typealias ThreadpoolNew = @convention(c) (UnsafeMutablePointer<ggml_threadpool_params>?) -> OpaquePointer?
+    typealias ThreadpoolFree = @convention(c) (OpaquePointer?) -> Void
 
-    static func start() { _ = started }
+    // @unchecked: two C function pointers of the loaded CPU code, fixed for the process's life.
+    private struct Started: @unchecked Sendable {
+        let threadpoolNew: ThreadpoolNew
+        let threadpoolFree: ThreadpoolFree
+    }
+
+    private static let started: Result<Started, AIError> = Result {
+        let registration = try LlamaCPUBackend.registration()
+        llama_backend_init()
+        guard let new = ggml_backend_reg_get_proc_address(registration, "ggml_threadpool_new"),
+              let free = ggml_backend_reg_get_proc_address(registration, "ggml_threadpool_free") else {
+            throw AIError.noProcessorCode(reason: "llama.cpp's CPU code has no thread pool")
+        }
+        return Started(threadpoolNew: unsafeBitCast(new, to: ThreadpoolNew.self), threadpoolFree: unsafeBitCast(free, to: ThreadpoolFree.self))
+    }.mapError { $0 as? AIError ?? .noProcessorCode(reason: "\($0)") }
+
+    static func start() throws { _ = try started.get() }
+
+    static func threadpoolNew(_ parameters: UnsafeMutablePointer<ggml_threadpool_params>) -> OpaquePointer? {
+        (try? started.get())?.threadpoolNew(parameters)
+    }
+
+    static func threadpoolFree(_ pool: OpaquePointer) {
+        (try? started.get())?.threadpoolFree(pool)
+    }
 }

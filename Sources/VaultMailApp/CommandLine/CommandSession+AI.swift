@@ -28,6 +28,9 @@ extension CommandSession {
                 lines.append("  \(feature): off. " + AIError.modelNotInstalled(modelId: modelId, feature: feature).description)
             }
         }
+        lines.append("Processor code (chosen for this processor; \(LlamaCPUBackend.overrideVariable)=<variant> picks another):")
+        let sentenceModel = manager.installedDirectory(for: AIModelCatalog.embeddingModelId) != nil
+        lines += ProcessorCode.report(sentenceModelInstalled: sentenceModel).map { "  " + $0 }
         return lines.joined(separator: "\n")
     }
 

@@ -21,6 +21,8 @@ public enum AIError: Error, Sendable, Equatable, CustomStringConvertible {
     case promptTooLong(tokens: Int, limit: Int)
     /// The engine failed while generating.
     case generationFailed(reason: String)
+    /// None of llama.cpp's CPU code can run here, or the variant asked for cannot.
+    case noProcessorCode(reason: String)
 
     public var description: String {
         switch self {
@@ -42,6 +44,8 @@ public enum AIError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the text is too long for the writing model (\(tokens) tokens, at most \(limit)): shorten it"
         case .generationFailed(let reason):
             return "the writing model failed: \(reason). Try again; if it keeps failing, remove the model and download it again."
+        case .noProcessorCode(let reason):
+            return "the writing model cannot run on this processor: \(reason)"
         }
     }
 }
