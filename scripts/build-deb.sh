@@ -51,16 +51,32 @@ if grep -Eiq 'swift|libllama|libggml' <<<"$depends"; then
   fail "the dependencies name the Swift toolchain or llama.cpp, which the package carries itself: $depends"
 fi
 
+# The files' dates are the last commit's, so the same tree gives the same package.
+export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}"
+# No address of the project's exists yet: .invalid says so (lintian: bogus-mail-host).
+maintainer="VaultMail developers <vaultmail@invalid>"
+# A native package's changelog: the commit it was built from.
+commit="$(git log -1 --format='commit %h' 2>/dev/null || true)"
+cat <<CHANGELOG | gzip -9n > "$package/usr/share/doc/vaultmail/changelog.gz"
+vaultmail ($version) bookworm; urgency=medium
+
+  * Built from ${commit:-a source tree outside git}.
+
+ -- $maintainer  $(date -u -R -d "@$SOURCE_DATE_EPOCH")
+CHANGELOG
+chmod 0644 "$package/usr/share/doc/vaultmail/changelog.gz"
+
 installed_kib="$(du -sk --apparent-size --exclude=DEBIAN "$package" | cut -f1)"
 # Besides what the binaries link: OpenBLAS, which VaultMailAI opens at run time (dlopen of
-# libopenblas.so.0, BLASLibrary.swift), so dpkg-shlibdeps cannot see it; and ca-certificates,
-# the trust store GnuTLS verifies the mail servers against.
-extra="libopenblas0, ca-certificates"
+# libopenblas.so.0, BLASLibrary.swift), so dpkg-shlibdeps cannot see it; ca-certificates,
+# the trust store GnuTLS verifies the mail servers against; sensible-utils, whose
+# sensible-browser `vaultmail open` falls back to without xdg-open.
+extra="libopenblas0, ca-certificates, sensible-utils"
 cat > "$package/DEBIAN/control" <<CONTROL
 Package: vaultmail
 Version: $version
 Architecture: $arch
-Maintainer: VaultMail developers <vaultmail@invalid>
+Maintainer: $maintainer
 Installed-Size: $installed_kib
 Depends: $depends, $extra
 Recommends: xdg-utils, gnome-keyring
@@ -68,12 +84,12 @@ Suggests: notification-daemon
 Section: mail
 Priority: optional
 Description: local-first, privacy-first email client with on-device AI
- VaultMail syncs IMAP accounts into a local SQLite store, threads conversations,
- sends through SMTP, decides which new mail deserves a desktop notification, and
- serves a web app on 127.0.0.1 ("vaultmail open"). On-device AI (llama.cpp, shipped
- in /usr/lib/vaultmail) sorts mail into categories, finds it by meaning, suggests
- replies and summarizes conversations; no mail leaves the machine except to your
- own mail servers.
+ VaultMail syncs IMAP accounts into a local SQLite store, threads
+ conversations, sends through SMTP, decides which new mail deserves a desktop
+ notification, and serves a web app on 127.0.0.1 ("vaultmail open").
+ On-device AI (llama.cpp, shipped in /usr/lib/vaultmail) sorts mail into
+ categories, finds it by meaning, suggests replies and summarizes
+ conversations; no mail leaves the machine except to your own mail servers.
  .
  The AI models are not in this package: "vaultmail ai download" fetches them,
  when you ask for it, and checks their SHA-256.
@@ -83,8 +99,6 @@ chmod 0644 "$package/DEBIAN/control" "$package/DEBIAN/md5sums"
 
 deb="$out/vaultmail_${version}_${arch}.deb"
 rm -f "$out"/vaultmail_*.deb
-# The files' dates are the last commit's, so the same tree gives the same package.
-export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}"
 dpkg-deb --root-owner-group -Zxz --build "$package" "$deb" >&2
 echo "build-deb.sh: built $(realpath --relative-to="$root" "$deb") ($(du -k "$deb" | cut -f1) KiB; installed $installed_kib KiB)" >&2
 echo "build-deb.sh: Depends: $depends, $extra" >&2

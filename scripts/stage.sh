@@ -117,7 +117,8 @@ done
 install -D -m 0644 dist/vaultmail.desktop "$destdir$datadir/applications/vaultmail.desktop"
 sed -e "s|@BINDIR@|$bindir|g" -e "s|@DOCDIR@|$docdir|g" dist/vaultmail.service.in \
   | install -D -m 0644 /dev/stdin "$destdir$unitdir/vaultmail.service"
-"$tool" --generate-completion-script bash | install -D -m 0644 /dev/stdin "$destdir$bashdir/vaultmail"
+# bash-completion sources the file: argument-parser's #!/bin/bash line has no use there.
+"$tool" --generate-completion-script bash | sed '1{/^#!/d}' | install -D -m 0644 /dev/stdin "$destdir$bashdir/vaultmail"
 "$tool" --generate-completion-script zsh | install -D -m 0644 /dev/stdin "$destdir$zshdir/_vaultmail"
 "$tool" --generate-completion-script fish | install -D -m 0644 /dev/stdin "$destdir$fishdir/vaultmail.fish"
 

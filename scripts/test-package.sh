@@ -199,6 +199,29 @@ else
   failed "vaultmail ai status exited with an error:"$'\n'"$output"
 fi
 
+# The sentence model installed from files, as on a machine without internet (`make deps` fetched
+# it into .build/models): OpenBLAS, which VaultMailAI opens at run time and no binary links, is
+# then loaded — what the package's Depends on libopenblas0 is for.
+model=all-minilm-l6-v2
+if [[ -d "$project/.build/models/$model" ]]; then
+  cp -r "$project/.build/models/$model" "$rootfs/tmp/$model"
+  chmod -R a+rX "$rootfs/tmp/$model"
+  if output="$("${as_user[@]}" timeout 120 vaultmail ai install "$model" "/tmp/$model" 2>&1)"; then
+    pass "vaultmail ai install $model from files: $output"
+    output="$("${as_user[@]}" timeout 60 vaultmail ai status 2>&1 || true)"
+    if grep -Eq '^ *sentence model: OpenBLAS [A-Za-z0-9]+ kernels' <<<"$output"; then
+      pass "vaultmail ai status loads Debian's OpenBLAS for the sentence model: $(grep -Eo 'OpenBLAS [A-Za-z0-9]+ kernels' <<<"$output" | head -n 1)"
+    else
+      failed "vaultmail ai status could not load OpenBLAS (libopenblas.so.0) for the sentence model:"$'\n'"$output"
+    fi
+  else
+    failed "vaultmail ai install $model /tmp/$model failed:"$'\n'"$output"
+  fi
+  rm -rf "$rootfs/tmp/$model"
+else
+  failed "no .build/models/$model to install into the root: run scripts/install-models.sh (make deps does)"
+fi
+
 # 4. The daemon and its web page. --web-port 0: a free port, which it writes to web-port in its home.
 port_file="$rootfs$home/.local/share/vaultmail/web-port"
 daemon_log="$rootfs$home/daemon.log"
