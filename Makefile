@@ -34,7 +34,9 @@ bench: deps
 	$(SWIFT) build -c release --product vaultmail
 	$(SWIFT) run -c release vaultmail-bench $(or $(SUITES),store)
 
+# patchelf sets the installed tool's RUNPATH (scripts/stage.sh).
 install: deps
+	scripts/apt-install-missing.sh patchelf
 	scripts/install.sh
 
 # The Debian package, .build/deb/vaultmail_<version>_amd64.deb (docs/packaging.md).
