@@ -19,6 +19,8 @@ public struct WebMail: Sendable {
     public var clock: any WallClock
     /// Drafts, sending with the undo window, the outbox (the same service the command line uses).
     public var compose: ComposeEmailService
+    /// What an answer or a forward contains and the size limit: the rules the command line shares.
+    public var composition: Compose
     /// Recipient suggestions.
     public var contacts: ContactDirectory
     /// The HTML alternative of a body written in Markdown.
@@ -67,5 +69,6 @@ public struct WebMail: Sendable {
         self.settings = settings
         self.coordinator = coordinator
         self.clock = clock
+        composition = Compose(emails: emails, accounts: accounts, settings: settings, sending: compose, clock: clock)
     }
 }

@@ -66,14 +66,14 @@ struct DaemonCommand: AsyncParsableCommand {
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send", abstract: "Send a message; the body is read from standard input.",
-        discussion: "When the server cannot be reached the message waits in the outbox and the daemon sends it later.")
+        discussion: "A message larger than the outgoing server accepts (its SMTP SIZE) is refused before it is saved. When the server cannot be reached the message waits in the outbox and the daemon sends it later.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "The account to send from.") var account: String
     @Option(help: "A recipient (repeat for more).") var to: [String] = []
     @Option(help: "A copy recipient (repeat for more).") var cc: [String] = []
     @Option(help: "A blind copy recipient, named in no header (repeat for more).") var bcc: [String] = []
     @Option(help: "The subject.") var subject: String?
-    @Option(name: .customLong("reply-to"), help: ArgumentHelp("Answer this email: To, Re: subject, In-Reply-To and References follow.", valueName: "email-id"))
+    @Option(name: .customLong("reply-to"), help: ArgumentHelp("Answer this email: your text above the signature, the attribution line and its quoted text, as the web composer writes it; To, Re: subject, In-Reply-To and References follow.", valueName: "email-id"))
     var replyTo: String?
     @Flag(help: "With --reply-to: answer everyone on the email (Cc the others), never yourself.") var replyAll = false
     @Option(help: ArgumentHelp("Forward this email: its text below yours, its attachments carried.", valueName: "email-id"))

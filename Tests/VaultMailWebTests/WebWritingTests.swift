@@ -214,7 +214,7 @@ struct WebWritingTests {
                                          cookie: session.cookie).text
             let body = try #require(page.firstMatch(of: /<textarea id="body"[^>]*>([^<]*)<\/textarea>/))
             let escaped = "Sure &lt;/textarea&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;3pm&quot; works."
-            #expect(String(body.1).hasPrefix(escaped + "\n\n-- \nAda\n\nOn "), "\(body.1)")
+            #expect(String(body.1).hasPrefix("\n" + escaped + "\n\n-- \nAda\n\nOn "), "\(body.1)")  // the parser drops the first newline
             #expect(String(body.1).contains("&gt; Good. Can you meet at 3pm tomorrow"), "the quote below")
             #expect(String(body.0).contains("data-cursor=\"\(text.utf16.count)\""))
             #expect(!page.contains("<script>alert(1)"))

@@ -43,21 +43,15 @@ extension CommandSession {
             throw CommandError("\(error)", usage: true)
         }
         var content = DraftContent(accountId: account.id)
+        content.body = outgoing.body
         var files: [DraftAttachment] = []
         if let original = outgoing.replyTo ?? outgoing.forward {
             let id = try await emailId(original)
-            guard let email = try await emails.getEmail(id: id) else { throw CommandError("email \(id) disappeared") }
-            let own = Set(try await accounts.getAccounts().map(\.email))
             let kind: ComposeKind = outgoing.forward != nil ? .forward : outgoing.replyAll ? .replyAll : .reply
-            content = ComposeTemplate.make(kind, answering: email, account: account, ownAddresses: own, timeZone: clock.timeZone)
+            content = try await composition.answer(kind, emailId: id, from: account.id, typed: outgoing.body)
             if kind == .forward {
-                content.body = outgoing.body + "\n" + content.body.trimmingCharacters(in: .newlines) + "\n"
                 files = try await ReadAttachmentUseCase(emails: emails, sources: emails, parts: GMimeMessageParser()).forwardable(emailId: id)
-            } else {
-                content.body = outgoing.body
             }
-        } else {
-            content.body = outgoing.body
         }
         content.to = outgoing.to.isEmpty ? content.to : outgoing.to
         content.cc = content.cc + outgoing.cc
@@ -75,6 +69,11 @@ extension CommandSession {
         }
         let compose = sending.compose
         let html = outgoing.markdown ? CmarkMarkdownRenderer().html(fromMarkdown: content.body) : nil
+        do {
+            try await composition.checkSize(accountId: account.id, text: content.body, html: html, attachments: files)
+        } catch {
+            throw CommandError("not sent: \(error)")
+        }
         let draftId = outgoing.undoDelay > 0
             ? try await compose.saveDraft(content, html: html, attachments: files, serverCopy: .seconds(3600))
             : try await compose.saveForSending(content, html: html, attachments: files)

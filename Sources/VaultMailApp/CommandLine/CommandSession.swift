@@ -63,6 +63,9 @@ public final class CommandSession {
                            refused: { await credentials.secretRefused(for: $0) }, clock: clock, connections: services.connections)
     }()
 
+    /// What an answer or a forward contains and the size limit: the rules the web composer shares.
+    public lazy var composition = Compose(emails: emails, accounts: accounts, settings: settings, sending: sending.compose, clock: clock)
+
     public func account(named name: String) async throws -> Account {
         guard let account = try await accounts.getAccount(named: name) else {
             let known = try await accounts.getAccounts().map(\.name)

@@ -13,6 +13,10 @@ public enum ComposeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The message was not sent; it waits in the outbox (`queued`, retried later) or needs
     /// the user (`failed`), and `reason` says why.
     case notSent(emailId: String, state: SendState, reason: String)
+    /// The email to answer or forward is no longer stored.
+    case originalNotFound(id: String)
+    /// The message (about `size` bytes on the wire) is larger than the server's SIZE `limit`.
+    case tooLarge(size: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -32,6 +36,11 @@ public enum ComposeError: Error, Sendable, Equatable, CustomStringConvertible {
             state == .queued
                 ? "message \(id) was not sent yet: \(reason); it stays in the outbox and is retried automatically"
                 : "message \(id) was not sent: \(reason); it is in the outbox as failed: fix the cause, then retry"
+        case .originalNotFound(let id):
+            "the email \(id) to answer or forward is no longer here (deleted or moved); sync and pick it again"
+        case .tooLarge(let size, let limit):
+            "with its attachments the message is about \(ByteSize.string(size)), and the server accepts at most "
+                + "\(ByteSize.string(limit)). Remove an attachment or share it another way."
         }
     }
 }

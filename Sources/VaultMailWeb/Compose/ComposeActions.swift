@@ -27,15 +27,13 @@ extension WebApp {
         } catch {
             return refuse("Not sent: \(error)", draft: form.content.draftId)
         }
-        if let draft = try? await mail.compose.draft(emailId: id),
-           let limit = await mail.compose.sizeLimit(accountId: draft.entry.email.accountId) {
-            let estimate = Self.encodedSize(draft.entry.email, attachments: draft.attachments)
-            if estimate > limit {
-                return refuse("Not sent: with its attachments the message is about \(ByteSize.string(estimate)), and the server accepts at most \(ByteSize.string(limit)). Remove an attachment or share it another way.", draft: id)
-            }
-        }
         let sendsAt: Date
         do {
+            if let draft = try? await mail.compose.draft(emailId: id) {
+                let email = draft.entry.email
+                try await mail.composition.checkSize(accountId: email.accountId, text: email.bodyPlain ?? "", html: email.bodyHTML,
+                                                     attachments: draft.attachments)
+            }
             sendsAt = try await mail.compose.startSending(emailId: id)
         } catch {
             return refuse("Not sent: \(error)", draft: id)
@@ -49,12 +47,6 @@ extension WebApp {
             ? "Sending in \(seconds) seconds. To take it back, cancel it in the Outbox before then."
             : "Sending. The Outbox shows it until it has gone."
         return Pages.redirect(Self.withNotice(form.returnTo, message))
-    }
-
-    /// About the size of the message on the wire: attachments grow by a third in base64.
-    static func encodedSize(_ email: Email, attachments: [DraftAttachment]) -> Int {
-        let text = (email.bodyPlain?.utf8.count ?? 0) + (email.bodyHTML?.utf8.count ?? 0)
-        return 2_048 + text * 105 / 100 + attachments.reduce(0) { $0 + ($1.data.count + 2) / 3 * 4 * 78 / 76 }
     }
 
     /// One file posted as the request body (`name=` in the query, its type in Content-Type),

@@ -17,6 +17,7 @@ extension WebApp {
         var attachments: [ComposerView.AttachmentItem] = []
         var forwarded: [ComposerView.AttachmentItem] = []
         let signatures = await MainActor.run { mail.settings.signatures }
+        let given = query["body"].map(Self.prefill) ?? ""
 
         switch kind {
         case .draft:
@@ -32,14 +33,13 @@ extension WebApp {
                 kind = .new
             }
         case .reply, .replyAll, .forward:
-            guard let id = query["email"], let original = try? await mail.emails.getEmail(id: id),
-                  let account = accounts.first(where: { $0.id == original.accountId }) else {
+            guard let id = query["email"], let answer = try? await mail.composition.answer(kind, emailId: id, typed: given),
+                  accounts.contains(where: { $0.id == answer.accountId }) else {
                 problem = "The message to answer is no longer here; this is a new message."
                 kind = .new
                 break
             }
-            content = ComposeTemplate.make(kind, answering: original, account: account, ownAddresses: Set(accounts.map(\.email)),
-                                           signature: signatures[account.id], timeZone: mail.clock.timeZone)
+            content = answer
             if kind == .forward {
                 forwarded = ((try? await mail.emails.getAttachments(emailId: id)) ?? []).filter { !$0.isInline }
                     .map { .init(filename: $0.filename, size: $0.sizeBytes) }
@@ -49,8 +49,8 @@ extension WebApp {
         }
         // A suggested reply (or any text given): above the quote and the signature, cursor after it.
         var cursor = 0
-        if kind != .draft, let given = query["body"].map(Self.prefill), !given.isEmpty {
-            content.body = given + (content.body.isEmpty ? "" : content.body.hasPrefix("\n") ? content.body : "\n\n" + content.body)
+        if kind != .draft, !given.isEmpty {
+            if kind == .new { content.body = Compose.placing(given, above: content.body) }
             cursor = given.utf16.count
         }
         if kind == .new {

@@ -58,7 +58,9 @@ struct ComposerView {
         body += "<button type=\"button\" class=\"link-button\" id=\"show-copies\"\(showCopies ? " hidden" : "") aria-controls=\"copies\" aria-expanded=\"false\">Add Cc or Bcc</button>"
         body += "<div class=\"field\"><label for=\"subject\">Subject</label><input id=\"subject\" name=\"subject\" type=\"text\" value=\"\(HTML.escape(content.subject))\" autocomplete=\"off\"></div>"
         body += "<div class=\"field body-field\"><label for=\"body\" class=\"visually-hidden\">Message</label>"
-        body += "<textarea id=\"body\" name=\"body\" rows=\"16\" spellcheck=\"true\" aria-describedby=\"format-hint\" data-cursor=\"\(cursor)\">\(HTML.escape(content.body))</textarea></div>"
+        // The newline after the tag is dropped by the HTML parser, so the body's own first empty
+        // line (the one above an answer's attribution) survives.
+        body += "<textarea id=\"body\" name=\"body\" rows=\"16\" spellcheck=\"true\" aria-describedby=\"format-hint\" data-cursor=\"\(cursor)\">\n\(HTML.escape(content.body))</textarea></div>"
         body += "<div class=\"compose-options\"><label class=\"check\"><input type=\"checkbox\" name=\"markdown\" value=\"1\"\(content.markdown ? " checked" : "")>"
         body += " Format with Markdown</label><span class=\"hint-text\" id=\"format-hint\">Plain text is sent as you write it; with Markdown, **bold**, lists and links are also sent formatted.</span></div>"
         body += attachmentSection()
