@@ -15,6 +15,7 @@ struct Bench {
         "search": { try await SearchBenchmarks.run() },
         "ai": { try await AIBenchmarks.run() },
         "generation": { try await GenerationBenchmarks.run() },
+        "cpu": { try await ProcessorBenchmarks.run() },
     ]
 
     static func main() async {
@@ -23,6 +24,16 @@ struct Bench {
             print("usage: vaultmail-bench <suite>...   suites: \(suites.keys.sorted().joined(separator: ", "))")
             print("output: one line per figure: <figure> <median> <unit> n=<corpus size>")
             exit(requested.isEmpty ? 2 : 0)
+        }
+        // The child process of the `cpu` suite: `cpu-probe TEXTS EMBEDDINGS FIRST_TOKENS`.
+        if requested.first == "cpu-probe" {
+            do {
+                try await ProcessorBenchmarks.probe()
+                exit(0)
+            } catch {
+                FileHandle.standardError.write(Data("vaultmail-bench: cpu-probe failed: \(error)\n".utf8))
+                exit(1)
+            }
         }
         for name in requested {
             guard let suite = suites[name] else {

@@ -75,17 +75,9 @@ enum GenerationBenchmarks {
         let engine = LlamaEngine()
         try engine.load(from: modelDirectory)
         defer { engine.unload() }
-        // Each round's prompt starts differently, so none reuses the last one's context.
-        func reply(_ round: Int) -> GenerationRequest {
-            GenerationRequest(turns: [
-                ChatTurn(.system, "Round \(round). You write short, polite email replies for the user. Write one reply of one or two sentences."),
-                ChatTurn(.user, "Email from Anna Berg, subject \"Budget review\":\n\nHi, can you meet at 3pm tomorrow to go over the Q3 budget? "
-                         + "I'd like to agree on the numbers before Friday.\n\nAnna\n\nWrite a reply that accepts."),
-            ], answerPrefix: "Sure", maxTokens: 32, stop: ["\n"])
-        }
         var firstTokens: [Double] = []
         for round in 0..<rounds {
-            let statistics = try engine.generate(reply(round)) { _ in true }
+            let statistics = try engine.generate(replyRequest(round: round)) { _ in true }
             firstTokens.append(statistics.timeToFirstToken.millis)
         }
         Measure.report("generation-first-token", Measure.median(firstTokens), "ms", n: rounds)
@@ -102,6 +94,16 @@ enum GenerationBenchmarks {
         }
         Measure.report("generation-tokens-per-second", Measure.median(speeds), "tokens/s", n: 5)
         Measure.report("generation-prompt-tokens-per-second", Measure.median(promptSpeeds), "tokens/s", n: 5)
+    }
+
+    /// The reply prompt of a meeting request. Each round's prompt starts differently, so none
+    /// reuses the last one's context.
+    static func replyRequest(round: Int, maxTokens: Int = 32) -> GenerationRequest {
+        GenerationRequest(turns: [
+            ChatTurn(.system, "Round \(round). You write short, polite email replies for the user. Write one reply of one or two sentences."),
+            ChatTurn(.user, "Email from Anna Berg, subject \"Budget review\":\n\nHi, can you meet at 3pm tomorrow to go over the Q3 budget? "
+                     + "I'd like to agree on the numbers before Friday.\n\nAnna\n\nWrite a reply that accepts."),
+        ], answerPrefix: "Sure", maxTokens: maxTokens, stop: ["\n"])
     }
 
     /// The use cases as the web app and the command line call them.
