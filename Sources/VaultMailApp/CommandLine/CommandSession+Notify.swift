@@ -4,17 +4,25 @@ import VaultMailNotifications
 import VaultMailStore
 
 extension CommandSession {
-    /// `vaultmail notify on|off`.
-    public func setNotifications(_ on: Bool) throws -> String {
-        settings.notificationsEnabled = on
-        try persisted()
+    /// `vaultmail notify on|off`, through `NotificationSettings`: on asks the notification
+    /// server for permission first and stays off when refused.
+    public func setNotifications(_ on: Bool) async throws -> String {
+        do {
+            try await notificationSettings.setNotifications(on)
+        } catch {
+            throw CommandError.presenting(error)
+        }
         return on ? "Notifications are on." : "Notifications are off; mail is still synced and counted (`vaultmail notify on` turns them back on)."
     }
 
+    /// `vaultmail notify account NAME on|off`, as `setNotifications`.
     public func setAccountNotifications(_ name: String, _ on: Bool) async throws -> String {
         let account = try await account(named: name)
-        settings.setNotificationsEnabled(on, for: account.id)
-        try persisted()
+        do {
+            try await notificationSettings.setNotifications(on, accountId: account.id)
+        } catch {
+            throw CommandError.presenting(error)
+        }
         return "Notifications for \(account.name) (\(account.email)) are \(on ? "on" : "off")."
     }
 
@@ -28,40 +36,48 @@ extension CommandSession {
         return "Notifications for \(category.rawValue) mail are \(on ? "on" : "off")."
     }
 
-    public func vip(add address: String) throws -> String {
-        let normalized = address.trimmingCharacters(in: .whitespaces).lowercased()
-        guard normalized.contains("@"), !normalized.contains(" ") else {
-            throw CommandError("'\(address)' is not an email address", usage: true)
+    public func vip(add address: String) async throws -> String {
+        do {
+            let kept = try await notificationSettings.addVIP(address)
+            return "\(kept) is a VIP: their mail always notifies, even in quiet hours or muted threads."
+        } catch {
+            throw CommandError.presenting(error)
         }
-        settings.addVIPContact(normalized)
-        try persisted()
-        return "\(normalized) is a VIP: their mail always notifies, even in quiet hours or muted threads."
     }
 
-    public func vip(remove address: String) throws -> String {
-        let normalized = address.trimmingCharacters(in: .whitespaces).lowercased()
-        guard settings.vipContacts.contains(normalized) else { throw CommandError("\(normalized) is not a VIP") }
-        settings.removeVIPContact(normalized)
-        try persisted()
-        return "\(normalized) is no longer a VIP."
+    public func vip(remove address: String) async throws -> String {
+        do {
+            return "\(try await notificationSettings.removeVIP(address)) is no longer a VIP."
+        } catch {
+            throw CommandError.presenting(error)
+        }
     }
 
-    public func vipList() -> String {
-        settings.vipContacts.isEmpty ? "No VIPs." : settings.vipContacts.sorted().joined(separator: "\n")
+    public func vipList() async -> String {
+        let vips = await notificationSettings.vips()
+        return vips.isEmpty ? "No VIPs." : vips.joined(separator: "\n")
     }
 
     public func mute(_ prefix: String, _ muted: Bool) async throws -> String {
         let id = try await threadId(prefix)
-        if settings.mutedThreadIds.contains(id) != muted { settings.toggleMuteThread(threadId: id) }
-        try persisted()
+        do {
+            if muted {
+                try await notificationSettings.mute(threadIds: [id])
+            } else {
+                try await notificationSettings.unmute(threadIds: [id])
+            }
+        } catch {
+            throw CommandError.presenting(error)
+        }
         let subject = try await emails.getThread(id: id)?.subject ?? id
         return muted ? "Muted \"\(subject)\": it will not notify." : "Unmuted \"\(subject)\"."
     }
 
     public func mutedList() async throws -> String {
-        guard !settings.mutedThreadIds.isEmpty else { return "No muted conversations." }
+        let muted = await notificationSettings.mutedThreadIds()
+        guard !muted.isEmpty else { return "No muted conversations." }
         var lines: [String] = []
-        for id in settings.mutedThreadIds.sorted() {
+        for id in muted {
             let subject = try await emails.getThread(id: id)?.subject ?? "(no longer stored)"
             lines.append("\(id.prefix(ThreadRow.idLength)) \(subject)")
         }

@@ -26,16 +26,11 @@ extension WebApp {
         }
         router.post("/settings/notifications") { request, context -> Response in
             let form = context.form
-            let accounts = (try? await self.mail.accounts.getAccounts()) ?? []
+            let accounts = (try? await self.mail.accountService.all()) ?? []
             let start = SettingsView.minutes(form["quietStart"]), end = SettingsView.minutes(form["quietEnd"])
-            let problem: String? = await MainActor.run {
+            var problem: String? = await MainActor.run {
                 let settings = self.mail.settings
-                settings.notificationsEnabled = form["notifications"] == "1"
                 settings.notificationSound = form["sound"] == "1"
-                for account in accounts {
-                    let on = form["account:\(account.id)"] == "1"
-                    if settings.notificationsEnabled(for: account.id) != on { settings.setNotificationsEnabled(on, for: account.id) }
-                }
                 for category in SettingsView.categories {
                     settings.setNotificationCategory(category.rawValue, enabled: form["category:\(category.rawValue)"] == "1")
                 }
@@ -48,34 +43,43 @@ extension WebApp {
                 }
                 return nil
             }
+            // Switching on goes through the permission of the notification server (AC-N-02).
+            do {
+                try await self.mail.notificationSettings.setNotifications(
+                    master: form["notifications"] == "1",
+                    accounts: Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, form["account:\($0.id)"] == "1") }))
+            } catch {
+                problem = "\(error)"
+            }
             await self.events.publish(.changed)
             return await self.settingsSaved(request, problem ?? "Saved: the next new mail follows these rules.", section: "notifications",
                                             failed: problem != nil)
         }
         router.post("/settings/vip") { request, context -> Response in
             let form = context.form
-            let message: String = await MainActor.run {
-                let settings = self.mail.settings
+            let message: String, failed: Bool
+            do {
                 if let address = form["remove"] {
-                    settings.removeVIPContact(address)
-                    return "\(address) is no longer a VIP."
+                    message = "\(try await self.mail.notificationSettings.removeVIP(address)) is no longer a VIP."
+                } else {
+                    message = "\(try await self.mail.notificationSettings.addVIP(form["add"] ?? "")) is a VIP: their mail always notifies, even in quiet hours or muted threads."
                 }
-                let address = (form["add"] ?? "").trimmingCharacters(in: .whitespaces)
-                do {
-                    try EmailAddress.validate(address, field: "VIP")
-                } catch {
-                    return "\(error)"
-                }
-                settings.addVIPContact(address)
-                return "\(address) is a VIP: their mail always notifies."
+                failed = false
+            } catch {
+                (message, failed) = ("\(error)", true)
             }
-            return await self.settingsSaved(request, message, section: "notifications")
+            return await self.settingsSaved(request, message, section: "notifications", failed: failed)
         }
         router.post("/settings/unmute") { request, context -> Response in
-            let id = context.form["t"] ?? ""
-            await MainActor.run { _ = self.mail.settings.mutedThreadIds.remove(id) }
+            let message: String, failed: Bool
+            do {
+                try await self.mail.notificationSettings.unmute(threadIds: [context.form["t"] ?? ""])
+                (message, failed) = ("Unmuted: new mail in it notifies again.", false)
+            } catch {
+                (message, failed) = ("\(error)", true)
+            }
             await self.events.publish(.changed)
-            return await self.settingsSaved(request, "Unmuted: new mail in it notifies again.", section: "notifications")
+            return await self.settingsSaved(request, message, section: "notifications", failed: failed)
         }
     }
 
