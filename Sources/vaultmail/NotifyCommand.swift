@@ -43,7 +43,7 @@ struct NotifyCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "primary, social, promotions, updates or forums.") var name: String
         @Argument(help: "on or off.") var state: Switch
-        @MainActor func run() async throws { emit(try global.session().setCategoryNotifications(name, state.isOn)) }
+        @MainActor func run() async throws { emit(try await global.session().setCategoryNotifications(name, state.isOn)) }
     }
 
     struct VIP: AsyncParsableCommand {
@@ -96,7 +96,7 @@ struct NotifyCommand: AsyncParsableCommand {
             commandName: "quiet-hours", abstract: "No notifications between two times (VIPs still notify).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("HH:MM-HH:MM in 24-hour time (e.g. 22:00-07:00), or off.", valueName: "range")) var range: String
-        @MainActor func run() async throws { emit(try global.session().quietHours(range)) }
+        @MainActor func run() async throws { emit(try await global.session().quietHours(range)) }
     }
 
     struct Why: AsyncParsableCommand {

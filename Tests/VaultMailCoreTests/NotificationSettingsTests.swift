@@ -113,6 +113,38 @@ struct NotificationSettingsTests {
         #expect(settings.mutedThreadIds.isEmpty)
     }
 
+    @Test("NOTIF-14: quiet hours are two times of day (H:MM or HH:MM, 24-hour), different, overnight allowed; anything else changes nothing")
+    func quietHoursRule() async throws {
+        let (service, settings, _) = try await service()
+        #expect(NotificationSettings.minutes("7:05") == 425 && NotificationSettings.minutes("23:59") == 1439 && NotificationSettings.minutes("00:00") == 0)
+        for bad in ["24:00", "7:5", "tonight", "", "07:00:00", "-1:00"] {
+            #expect(NotificationSettings.minutes(bad) == nil, "\(bad)")
+        }
+        try await service.setQuietHours(from: "22:00", to: "07:00")
+        try await service.setQuietHoursOn(true)
+        #expect(settings.quietHoursStart == 1320 && settings.quietHoursEnd == 420 && settings.quietHoursEnabled)
+        await #expect(throws: NotificationSettingsError.invalidQuietHours("25:00")) { try await service.setQuietHours(from: "25:00", to: "07:00") }
+        await #expect(throws: NotificationSettingsError.emptyQuietHours) { try await service.setQuietHours(from: "08:00", to: "8:00") }
+        #expect(settings.quietHoursStart == 1320 && settings.quietHoursEnd == 420)
+        #expect("\(NotificationSettingsError.invalidQuietHours("25:00"))"
+            == "'25:00' is not a time of day: write quiet hours as HH:MM in 24-hour time, such as 22:00 and 07:00.")
+        try await service.setQuietHoursOn(false)
+        #expect(!settings.quietHoursEnabled)
+    }
+
+    @Test("NOTIF-09: a category switch names one of the categories (any case); an unknown one is refused, listing them")
+    func categoryRule() async throws {
+        let (service, settings, _) = try await service()
+        try await service.setCategory("Promotions", on: false)
+        #expect(!settings.notificationCategoryEnabled(for: "promotions"))
+        await #expect(throws: NotificationSettingsError.unknownCategory("spam", known: ["primary", "social", "promotions", "updates", "forums"])) {
+            try await service.setCategory("spam", on: false)
+        }
+        await #expect(throws: NotificationSettingsError.self) { try await service.setCategory("uncategorized", on: false) }
+        try await service.setSound(false)
+        #expect(!settings.notificationSound)
+    }
+
     @Test("A setting the storage refuses is reported, not taken for saved")
     func notSaved() async throws {
         let (service, _, _) = try await service()

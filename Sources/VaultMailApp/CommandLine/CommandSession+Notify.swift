@@ -26,14 +26,14 @@ extension CommandSession {
         return "Notifications for \(account.name) (\(account.email)) are \(on ? "on" : "off")."
     }
 
-    public func setCategoryNotifications(_ name: String, _ on: Bool) throws -> String {
-        let options = AICategory.allCases.filter { $0 != .uncategorized }
-        guard let category = AICategory(rawValue: name.lowercased()), options.contains(category) else {
-            throw CommandError("unknown category '\(name)'; categories: \(options.map(\.rawValue).joined(separator: ", "))", usage: true)
+    /// `vaultmail notify category C on|off`.
+    public func setCategoryNotifications(_ name: String, _ on: Bool) async throws -> String {
+        do {
+            try await notificationSettings.setCategory(name, on: on)
+        } catch {
+            throw CommandError.presenting(error)
         }
-        settings.setNotificationCategory(category.rawValue, enabled: on)
-        try persisted()
-        return "Notifications for \(category.rawValue) mail are \(on ? "on" : "off")."
+        return "Notifications for \(name.lowercased()) mail are \(on ? "on" : "off")."
     }
 
     public func vip(add address: String) async throws -> String {
@@ -85,28 +85,21 @@ extension CommandSession {
     }
 
     /// `vaultmail notify quiet-hours HH:MM-HH:MM | off`.
-    public func quietHours(_ text: String) throws -> String {
-        if text.lowercased() == "off" {
-            settings.quietHoursEnabled = false
-            try persisted()
-            return "Quiet hours are off."
+    public func quietHours(_ text: String) async throws -> String {
+        do {
+            if text.lowercased() == "off" {
+                try await notificationSettings.setQuietHoursOn(false)
+                return "Quiet hours are off."
+            }
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2 else { throw NotificationSettingsError.invalidQuietHours(text) }
+            try await notificationSettings.setQuietHours(from: parts[0], to: parts[1])
+            try await notificationSettings.setQuietHoursOn(true)
+            let overnight = (NotificationSettings.minutes(parts[0]) ?? 0) > (NotificationSettings.minutes(parts[1]) ?? 0)
+            return "Quiet hours: \(parts[0])–\(parts[1])\(overnight ? " (overnight)" : ""); VIPs still notify."
+        } catch {
+            throw CommandError.presenting(error)
         }
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, let start = Self.minutes(parts[0]), let end = Self.minutes(parts[1]) else {
-            throw CommandError("quiet hours are HH:MM-HH:MM in 24-hour time, e.g. 22:00-07:00, or 'off'; got '\(text)'", usage: true)
-        }
-        guard start != end else { throw CommandError("quiet hours need different start and end times", usage: true) }
-        try settings.setQuietHours(start: start, end: end)
-        settings.quietHoursEnabled = true
-        try persisted()
-        return "Quiet hours: \(parts[0])–\(parts[1])\(start > end ? " (overnight)" : ""); VIPs still notify."
-    }
-
-    static func minutes(_ text: String) -> Int? {
-        let pieces = text.split(separator: ":")
-        guard pieces.count == 2, pieces[1].count == 2, let hour = Int(pieces[0]), let minute = Int(pieces[1]),
-              (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
-        return hour * 60 + minute
     }
 
     static func clock(_ minutes: Int) -> String { String(format: "%02d:%02d", minutes / 60, minutes % 60) }
@@ -204,11 +197,5 @@ extension CommandSession {
         }
         lines.append("Badge:         \(try await emails.getInboxUnreadCount()) unread in inboxes")
         return lines
-    }
-
-    private func persisted() throws {
-        if let error = settings.lastPersistenceError {
-            throw CommandError("the setting could not be saved: \(error)")
-        }
     }
 }

@@ -77,6 +77,65 @@ public struct NotificationSettings: Sendable {
         await settings.notificationsEnabled(for: accountId)
     }
 
+    // MARK: Sound, categories, quiet hours (NOTIF-09, NOTIF-14)
+
+    /// New-mail banners play the desktop's mail sound, or not.
+    public func setSound(_ on: Bool) async throws {
+        try await MainActor.run {
+            if settings.notificationSound != on { settings.notificationSound = on }
+            try saved()
+        }
+    }
+
+    /// The categories a switch exists for (every one but "uncategorized").
+    public static let categories = AICategory.allCases.filter { $0 != .uncategorized }
+
+    /// One category's switch; `name` is its raw value, in any case.
+    public func setCategory(_ name: String, on: Bool) async throws {
+        guard let category = AICategory(rawValue: name.lowercased()), Self.categories.contains(category) else {
+            throw NotificationSettingsError.unknownCategory(name, known: Self.categories.map(\.rawValue))
+        }
+        try await MainActor.run {
+            if settings.notificationCategoryEnabled(for: category.rawValue) != on { settings.setNotificationCategory(category.rawValue, enabled: on) }
+            try saved()
+        }
+    }
+
+    /// The one reading of a time of day: `H:MM` or `HH:MM`, 24-hour; minutes since midnight.
+    public static func minutes(_ text: String) -> Int? {
+        let pieces = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+        guard pieces.count == 2, (1...2).contains(pieces[0].count), pieces[1].count == 2, let hour = Int(pieces[0]), let minute = Int(pieces[1]),
+              (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
+        return hour * 60 + minute
+    }
+
+    /// Sets the quiet hours from `start` to `end` (`HH:MM`; overnight when `end` is earlier);
+    /// refused, changing nothing, when either is not a time of day or both are the same.
+    public func setQuietHours(from start: String, to end: String) async throws {
+        guard let from = Self.minutes(start), let to = Self.minutes(end) else {
+            throw NotificationSettingsError.invalidQuietHours(Self.minutes(start) == nil ? start : end)
+        }
+        guard from != to else { throw NotificationSettingsError.emptyQuietHours }
+        try await MainActor.run {
+            if settings.quietHoursStart != from || settings.quietHoursEnd != to {
+                do {
+                    try settings.setQuietHours(start: from, end: to)
+                } catch {
+                    throw NotificationSettingsError.invalidQuietHours("\(start)-\(end)")
+                }
+            }
+            try saved()
+        }
+    }
+
+    /// Quiet hours on or off (their times stay).
+    public func setQuietHoursOn(_ on: Bool) async throws {
+        try await MainActor.run {
+            if settings.quietHoursEnabled != on { settings.quietHoursEnabled = on }
+            try saved()
+        }
+    }
+
     // MARK: VIPs (NOTIF-10)
 
     /// The one rule for a VIP: an email address (as a sender's `From` has it), trimmed and

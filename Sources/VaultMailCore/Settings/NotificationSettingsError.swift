@@ -10,6 +10,11 @@ public enum NotificationSettingsError: Error, Sendable, Equatable, CustomStringC
     case noSuchConversation(String)
     case notMuted(String)
     case notSaved(String)
+    case unknownCategory(String, known: [String])
+    /// Not a time of day as `HH:MM`.
+    case invalidQuietHours(String)
+    /// Quiet hours that start when they end.
+    case emptyQuietHours
 
     public var description: String {
         switch self {
@@ -26,12 +31,20 @@ public enum NotificationSettingsError: Error, Sendable, Equatable, CustomStringC
             "The conversation '\(id)' is not muted."
         case .notSaved(let reason):
             "The setting could not be saved: \(reason)."
+        case .unknownCategory(let name, let known):
+            "There is no category '\(name)': the categories are \(known.joined(separator: ", "))."
+        case .invalidQuietHours(let text):
+            "'\(text)' is not a time of day: write quiet hours as HH:MM in 24-hour time, such as 22:00 and 07:00."
+        case .emptyQuietHours:
+            "Quiet hours need different start and end times."
         }
     }
 
     /// True when the request itself was wrong (the tool exits with its usage status).
     public var isBadInput: Bool {
-        if case .invalidVIP = self { return true }
-        return false
+        switch self {
+        case .invalidVIP, .unknownCategory, .invalidQuietHours, .emptyQuietHours: true
+        case .permissionRefused, .notVIP, .noSuchConversation, .notMuted, .notSaved: false
+        }
     }
 }

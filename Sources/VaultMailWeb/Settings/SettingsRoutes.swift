@@ -27,30 +27,24 @@ extension WebApp {
         router.post("/settings/notifications") { request, context -> Response in
             let form = context.form
             let accounts = (try? await self.mail.accountService.all()) ?? []
-            let start = SettingsView.minutes(form["quietStart"]), end = SettingsView.minutes(form["quietEnd"])
-            var problem: String? = await MainActor.run {
-                let settings = self.mail.settings
-                settings.notificationSound = form["sound"] == "1"
-                for category in SettingsView.categories {
-                    settings.setNotificationCategory(category.rawValue, enabled: form["category:\(category.rawValue)"] == "1")
-                }
-                settings.quietHoursEnabled = form["quietHours"] == "1"
-                guard let start, let end else { return "Write the quiet hours as times of day, such as 22:00 and 07:00." }
-                do {
-                    try settings.setQuietHours(start: start, end: end)
-                } catch {
-                    return "\(error)"
-                }
-                return nil
+            let service = self.mail.notificationSettings
+            var problems: [String] = []
+            func apply(_ change: () async throws -> Void) async {
+                do { try await change() } catch { problems.append("\(error)") }
             }
+            await apply { try await service.setSound(form["sound"] == "1") }
+            for category in SettingsView.categories {
+                await apply { try await service.setCategory(category.rawValue, on: form["category:\(category.rawValue)"] == "1") }
+            }
+            await apply { try await service.setQuietHours(from: form["quietStart"] ?? "", to: form["quietEnd"] ?? "") }
+            await apply { try await service.setQuietHoursOn(form["quietHours"] == "1") }
             // Switching on goes through the permission of the notification server (AC-N-02).
-            do {
-                try await self.mail.notificationSettings.setNotifications(
+            await apply {
+                try await service.setNotifications(
                     master: form["notifications"] == "1",
                     accounts: Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, form["account:\($0.id)"] == "1") }))
-            } catch {
-                problem = "\(error)"
             }
+            let problem = problems.first
             await self.events.publish(.changed)
             return await self.settingsSaved(request, problem ?? "Saved: the next new mail follows these rules.", section: "notifications",
                                             failed: problem != nil)
