@@ -143,6 +143,9 @@ struct NotificationSettingsTests {
         await #expect(throws: NotificationSettingsError.self) { try await service.setCategory("uncategorized", on: false) }
         try await service.setSound(false)
         #expect(!settings.notificationSound)
+        let shown = await service.preferences(accountIds: [work.id])
+        #expect(shown.categories == ["primary": true, "social": true, "promotions": false, "updates": true, "forums": true])
+        #expect(!shown.sound && shown.on && shown.accounts == [work.id: true])
     }
 
     @Test("A setting the storage refuses is reported, not taken for saved")

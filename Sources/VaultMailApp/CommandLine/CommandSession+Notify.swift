@@ -185,15 +185,17 @@ extension CommandSession {
 
     /// The settings part of `vaultmail notify status`.
     public func notificationSettingsSummary() async throws -> [String] {
-        var lines = ["Notifications: \(settings.notificationsEnabled ? "on" : "off")"]
-        lines.append(settings.quietHoursEnabled
-            ? "Quiet hours:   \(Self.clock(settings.quietHoursStart))–\(Self.clock(settings.quietHoursEnd))"
+        let accounts = try await accountService.all()
+        let current = await notificationSettings.preferences(accountIds: accounts.map(\.id))
+        var lines = ["Notifications: \(current.on ? "on" : "off")"]
+        lines.append(current.quietHoursOn
+            ? "Quiet hours:   \(Self.clock(current.quietHoursStart))–\(Self.clock(current.quietHoursEnd))"
             : "Quiet hours:   off")
-        lines.append("VIPs:          \(settings.vipContacts.count)   Muted conversations: \(settings.mutedThreadIds.count)")
-        let off = settings.notificationCategoryPreferences.filter { !$0.value }.keys.sorted()
+        lines.append("VIPs:          \(current.vips.count)   Muted conversations: \(current.mutedThreadIds.count)")
+        let off = current.categories.filter { !$0.value }.keys.sorted()
         lines.append("Categories off: \(off.isEmpty ? "none" : off.joined(separator: ", "))")
-        for account in try await accounts.getAccounts() {
-            lines.append("Account \(account.name): \(settings.notificationsEnabled(for: account.id) ? "on" : "off")")
+        for account in accounts {
+            lines.append("Account \(account.name): \(current.accounts[account.id] ?? true ? "on" : "off")")
         }
         lines.append("Badge:         \(try await emails.getInboxUnreadCount()) unread in inboxes")
         return lines

@@ -67,6 +67,18 @@ public struct NotificationSettings: Sendable {
         if let refusal { throw NotificationSettingsError.permissionRefused(refusal) }
     }
 
+    /// Every notification setting, with the switches of the accounts `accountIds`.
+    public func preferences(accountIds: [String]) async -> NotificationPreferences {
+        await MainActor.run {
+            NotificationPreferences(
+                on: settings.notificationsEnabled, sound: settings.notificationSound,
+                accounts: Dictionary(accountIds.map { ($0, settings.notificationsEnabled(for: $0)) }, uniquingKeysWith: { first, _ in first }),
+                categories: Dictionary(uniqueKeysWithValues: Self.categories.map { ($0.rawValue, settings.notificationCategoryEnabled(for: $0.rawValue)) }),
+                vips: settings.vipContacts.sorted(), mutedThreadIds: settings.mutedThreadIds.sorted(),
+                quietHoursOn: settings.quietHoursEnabled, quietHoursStart: settings.quietHoursStart, quietHoursEnd: settings.quietHoursEnd)
+        }
+    }
+
     /// Whether notifications are on (the master switch).
     public func notificationsOn() async -> Bool {
         await settings.notificationsEnabled

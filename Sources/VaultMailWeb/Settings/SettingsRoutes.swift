@@ -86,19 +86,19 @@ extension WebApp {
     }
 
     func settingsView(_ query: FormFields, csrf: String) async -> SettingsView {
-        let accounts = (try? await mail.accounts.getAccounts()) ?? []
-        let (values, mutedIds) = await MainActor.run { () -> (SettingsView.Values, Set<String>) in
+        let accounts = (try? await mail.accountService.all()) ?? []
+        let notifications = await mail.notificationSettings.preferences(accountIds: accounts.map(\.id))
+        let values = await MainActor.run { () -> SettingsView.Values in
             let s = mail.settings
-            let values = SettingsView.Values(
+            return SettingsView.Values(
                 undoDelay: s.undoSendDelaySeconds, markReadOnOpen: s.markReadOnOpen, remoteImages: s.remoteImages, theme: s.theme,
-                density: s.listDensity, notificationsOn: s.notificationsEnabled, sound: s.notificationSound,
-                accountNotifications: Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, s.notificationsEnabled(for: $0.id)) }),
-                categories: Dictionary(uniqueKeysWithValues: SettingsView.categories.map { ($0.rawValue, s.notificationCategoryEnabled(for: $0.rawValue)) }),
-                vips: s.vipContacts.sorted(), quietHoursOn: s.quietHoursEnabled, quietStart: s.quietHoursStart, quietEnd: s.quietHoursEnd)
-            return (values, s.mutedThreadIds)
+                density: s.listDensity, notificationsOn: notifications.on, sound: notifications.sound,
+                accountNotifications: notifications.accounts, categories: notifications.categories, vips: notifications.vips,
+                quietHoursOn: notifications.quietHoursOn, quietStart: notifications.quietHoursStart, quietEnd: notifications.quietHoursEnd)
         }
+        let mutedIds = notifications.mutedThreadIds
         var muted: [SettingsView.Muted] = []
-        for id in mutedIds.sorted() {
+        for id in mutedIds {
             let subject = (try? await mail.emails.getThread(id: id))?.subject
             muted.append(.init(id: id, subject: subject.map { $0.isEmpty ? "(no subject)" : $0 } ?? "A conversation no longer here"))
         }
