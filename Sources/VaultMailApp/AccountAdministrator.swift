@@ -1,7 +1,6 @@
 import Foundation
 import VaultMailCore
 import VaultMailIMAP
-import VaultMailStore
 
 /// `AccountAdministration` over the mail servers and the OAuth2 providers: the web app's
 /// "Test connection" and "Sign in with Google / Microsoft". A signed-in account is stored
@@ -88,7 +87,6 @@ public struct AccountAdministrator: AccountAdministration {
             return try await AccountCredentials(store: credentials).secret(for: withCommand)
         }
     }
-
 }
 
 // MARK: Signing in with a provider in the web app's browser

@@ -38,24 +38,23 @@ extension CommandSession {
         if let caFile = new.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw CommandError("--ca-file \(caFile) cannot be read", usage: true)
         }
-        let (method, secret): (AuthMethod, AccountSecret?) = switch new.credential {
-        case .passwordCommand(let command): (.password, .passwordCommand(command))
-        case .oauth2TokenCommand: (.oauth2, nil)
-        case .password(let password): (.password, .password(password))
+        let (method, secret, command): (AuthMethod, AccountSecret?, String?) = switch new.credential {
+        case .passwordCommand(let command): (.password, .passwordCommand(command), nil)
+        case .oauth2TokenCommand(let command): (.oauth2, nil, command)
+        case .password(let password): (.password, .password(password), nil)
         }
-        var command: String? = nil
-        if case .oauth2TokenCommand(let tokenCommand) = new.credential { command = tokenCommand }
         let account = Account(
             name: new.name, email: new.email, imapHost: imap.host, imapPort: imap.port, smtpHost: smtp.host,
             smtpPort: smtp.port, security: new.security, username: new.user ?? new.email, authMethod: method,
             credentialCommand: command, caFile: new.caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
             syncWindowDays: new.syncWindowDays)
+        let added: Account
         do {
-            try await accountService.add(account, secret: secret)
+            added = try await accountService.add(account, secret: secret)
         } catch {
             throw CommandError.presenting(error)
         }
-        return "Added account '\(account.name)' (\(account.email)): IMAP \(imap.host):\(imap.port), SMTP \(smtp.host):\(smtp.port), \(new.security.rawValue)."
+        return "Added account '\(added.name)' (\(added.email)): IMAP \(imap.host):\(imap.port), SMTP \(smtp.host):\(smtp.port), \(new.security.rawValue)."
     }
 
     public func listAccounts() async throws -> String {

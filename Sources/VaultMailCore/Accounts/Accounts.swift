@@ -77,8 +77,10 @@ public struct Accounts: Sendable {
 
     /// Stores a checked new account. A `.password` goes to the keyring first; with nil, the
     /// account's secret is its command's output or already in the keyring (an OAuth2 sign-in),
-    /// and is removed from there again when the account cannot be stored.
-    public func add(_ account: Account, secret: AccountSecret?) async throws {
+    /// and is removed from there again when the account cannot be stored. Returns the account
+    /// as stored.
+    @discardableResult
+    public func add(_ account: Account, secret: AccountSecret?) async throws -> Account {
         var account = try await checkNew(account)
         switch secret {
         case .passwordCommand(let command)?:
@@ -100,6 +102,7 @@ public struct Accounts: Sendable {
             if account.credentialCommand == nil { try? await credentials.deleteSecret(for: account) }
             throw error
         }
+        return account
     }
 
     /// Changes an account's name, display name, sync window or servers (its secret stays).
