@@ -22,7 +22,7 @@ extension AppDependencies {
     ) -> WebMail {
         let local = GRDBEmailRepository(database: database)
         var mail = WebMail(
-            fetchThreads: fetchThreads, actions: manageThreadActions, markRead: markRead, emails: emailRepository,
+            fetchThreads: fetchThreads, emails: emailRepository,
             accounts: accountRepository,
             attachments: ReadAttachmentUseCase(emails: emailRepository, sources: local, parts: GMimeMessageParser()),
             changes: GRDBMailChangeFeed(database: database), settings: settingsStore, coordinator: notificationSyncCoordinator,

@@ -10,6 +10,10 @@ public final class NotificationSyncCoordinator {
     public var pendingThreadNavigation: String?
     /// The conversation on screen, if any (the service's, which decides banners by it).
     public var viewingThreadId: String? { notificationService.viewingThreadId }
+    /// The folder type whose list is on screen in a focused window (`FolderType.rawValue`), if
+    /// any: sync callers pass it as `activeFolderType`, so its new mail gets the in-app banner
+    /// only (AC-N-12, NOTIF-19).
+    public private(set) var activeFolderType: String?
 
     @ObservationIgnored private let notificationService: NotificationService
 
@@ -17,7 +21,10 @@ public final class NotificationSyncCoordinator {
         self.notificationService = notificationService
     }
 
-    public func didSyncNewEmails(_ emails: [Email], fromBackground: Bool, activeFolderType: String?) async {
+    /// Hands new mail to the engine; returns the in-app banners it decided on (see
+    /// `NotificationService.processNewEmails`).
+    @discardableResult
+    public func didSyncNewEmails(_ emails: [Email], fromBackground: Bool, activeFolderType: String?) async -> [NotificationContent] {
         await notificationService.processNewEmails(emails, fromBackground: fromBackground, activeFolderType: activeFolderType)
     }
 
@@ -45,5 +52,16 @@ public final class NotificationSyncCoordinator {
     public func threadClosed(_ threadId: String) {
         guard viewingThreadId == threadId else { return }
         notificationService.viewingThreadId = nil
+    }
+
+    /// A focused window shows the list of `folderType` (nil: a list of no one type).
+    public func folderShown(_ folderType: String?) {
+        activeFolderType = folderType
+    }
+
+    /// The window that showed `folderType` lost focus or closed; another may show one since.
+    public func folderHidden(_ folderType: String?) {
+        guard activeFolderType == folderType else { return }
+        activeFolderType = nil
     }
 }

@@ -4,8 +4,9 @@ import VaultMailCore
 
 extension WebApp {
     /// `GET /events`: server-sent events (changes, new mail, connection state).
-    /// `POST /viewing`: which conversation is open in a focused window (NOTIF-06f: its new mail
-    /// raises an in-app banner instead of a desktop one), or that none is.
+    /// `POST /viewing`: which list (`box`) and conversation (`t`) a focused window shows
+    /// (`state=open`), or that it no longer does (`state=closed`). The engine decides by it:
+    /// the conversation on screen gets no banner at all, its folder type in-app banners only.
     func addEventRoutes(to router: Router<WebRequestContext>) {
         router.get("/events") { _, _ -> Response in
             let stream = await self.events.subscribe()
@@ -22,14 +23,28 @@ extension WebApp {
         }
         router.post("/viewing") { _, context -> Response in
             let threadId = context.form["t"] ?? ""
-            let open = context.form["state"] == "open" && !threadId.isEmpty
-            if open {
-                await self.mail.coordinator.threadOpened(threadId)
+            let folderType = await self.folderType(onScreen: Mailbox(parameter: context.form["box"]))
+            if context.form["state"] == "open" {
+                await MainActor.run { self.mail.coordinator.folderShown(folderType) }
+                if !threadId.isEmpty { await self.mail.coordinator.threadOpened(threadId) }
             } else {
-                // Only the conversation this page had open: another tab may have opened one since.
-                await MainActor.run { self.mail.coordinator.threadClosed(threadId) }
+                // Only what this page had on screen: another tab may show something since.
+                await MainActor.run {
+                    self.mail.coordinator.folderHidden(folderType)
+                    if !threadId.isEmpty { self.mail.coordinator.threadClosed(threadId) }
+                }
             }
             return Response(status: .noContent)
+        }
+    }
+
+    /// The folder type a list shows, for the engine's `activeFolderType`; nil for the outbox,
+    /// an unknown box or a folder that is gone.
+    func folderType(onScreen mailbox: Mailbox?) async -> String? {
+        switch mailbox {
+        case .unified(let type): type.rawValue
+        case .folder(let id): (try? await mail.emails.getFolder(id: id))??.folderType.rawValue
+        case .outbox, nil: nil
         }
     }
 
