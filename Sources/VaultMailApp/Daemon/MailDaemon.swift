@@ -70,7 +70,10 @@ public final class MailDaemon {
         let settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
         let sending = MailSending(database: database, settings: settings, secret: { try await accountCredentials.secret(for: $0) },
                                   refused: { await accountCredentials.secretRefused(for: $0) }, connections: services.connections)
-        let center = DBusNotificationCenter(configuration: options.desktop, settings: settings)
+        var desktop = options.desktop
+        // A restarted daemon still answers the notifications the one before it posted (AC-N-20, E-12).
+        desktop.rememberedIn = desktop.rememberedIn ?? home.directory.appendingPathComponent("notifications.json")
+        let center = DBusNotificationCenter(configuration: desktop, settings: settings)
         // Summaries and suggested replies (issue 16): the generative model, loaded on first use;
         // a new mail's notification gains buttons with the replies it writes.
         let generator = AppDependencies.textGenerator(library: AppDependencies.modelManager(home: home))
