@@ -147,6 +147,26 @@ struct WebPagesTests {
         }
     }
 
+    @Test("AC-N-12: the list a focused window shows is the engine's active folder type until that window lets go")
+    func folderOnScreen() async throws {
+        try await WebFixture.with { web in
+            let session = try await web.signIn()
+            let coordinator = web.app.notificationSyncCoordinator
+            _ = try await web.post("/viewing", "box=inbox&t=&state=open&csrf=\(session.csrf)", cookie: session.cookie)
+            #expect(coordinator.activeFolderType == "inbox")
+            _ = try await web.post("/viewing", "box=all:sent&t=&state=open&csrf=\(session.csrf)", cookie: session.cookie)
+            #expect(coordinator.activeFolderType == "sent")
+            // The inbox tab going away (its beacon arriving late) leaves the Sent list on screen.
+            _ = try await web.post("/viewing", "box=inbox&t=&state=closed&csrf=\(session.csrf)", cookie: session.cookie)
+            #expect(coordinator.activeFolderType == "sent")
+            _ = try await web.post("/viewing", "box=outbox&t=&state=open&csrf=\(session.csrf)", cookie: session.cookie)
+            #expect(coordinator.activeFolderType == nil, "the Outbox is no folder type")
+            _ = try await web.post("/viewing", "box=all:sent&t=&state=open&csrf=\(session.csrf)", cookie: session.cookie)
+            _ = try await web.post("/viewing", "box=all:sent&t=&state=closed&csrf=\(session.csrf)", cookie: session.cookie)
+            #expect(coordinator.activeFolderType == nil)
+        }
+    }
+
     @Test("A store commit reaches an open event stream as a change")
     func events() async throws {
         try await WebFixture.with { web in
