@@ -24,6 +24,9 @@ public final class NotificationService: NotificationServiceProtocol {
     public private(set) var lastError: String?
     /// The conversation on screen: its mail never raises a banner.
     public var viewingThreadId: String?
+    /// The list on screen, as a front end reports it: its mail gets the in-app banner only,
+    /// like mail of a caller's `activeFolderType`.
+    public var folderOnScreen: FolderOnScreen?
     public private(set) var deliveredNotificationIds = DeliveredNotificationIds(capacity: AppConstants.maxDeliveredNotificationIds)
 
     @ObservationIgnored private let center: any NotificationCenterProviding
@@ -99,7 +102,7 @@ public final class NotificationService: NotificationServiceProtocol {
 
     /// Decides and posts the desktop banners for new mail; returns what the open app shows as
     /// in-app banners, newest first: the mail announced, whether its desktop banner was posted
-    /// or held back because its folder type (`activeFolderType`) is on screen.
+    /// or held back because its folder is on screen (`activeFolderType`, or `folderOnScreen`).
     @discardableResult
     public func processNewEmails(_ emails: [Email], fromBackground: Bool, activeFolderType: String?) async -> [NotificationContent] {
         await queue.run { await self.process(emails, fromBackground: fromBackground, activeFolderType: activeFolderType) }
@@ -128,7 +131,7 @@ public final class NotificationService: NotificationServiceProtocol {
                 decide(email, .badgeOnly, .viewingThread)
             } else if inApp.count >= AppConstants.maxNotificationsPerSync {
                 decide(email, .badgeOnly, .batchLimit)
-            } else if let activeFolderType, email.folderTypes.contains(where: { $0.rawValue == activeFolderType }) {
+            } else if email.folderTypes.contains(where: { $0.rawValue == activeFolderType }) || folderOnScreen?.shows(email) == true {
                 decide(email, .badgeOnly, .activeFolder)
                 inApp.append(NotificationContentBuilder.build(from: email))
             } else {

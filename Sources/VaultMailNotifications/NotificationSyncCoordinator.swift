@@ -10,10 +10,9 @@ public final class NotificationSyncCoordinator {
     public var pendingThreadNavigation: String?
     /// The conversation on screen, if any (the service's, which decides banners by it).
     public var viewingThreadId: String? { notificationService.viewingThreadId }
-    /// The folder type whose list is on screen in a focused window (`FolderType.rawValue`), if
-    /// any: sync callers pass it as `activeFolderType`, so its new mail gets the in-app banner
-    /// only (AC-N-12, NOTIF-19).
-    public private(set) var activeFolderType: String?
+    /// The list on screen in a focused window, if any (the service's, which decides banners by
+    /// it): its new mail gets the in-app banner only (AC-N-12, NOTIF-19).
+    public var folderOnScreen: FolderOnScreen? { notificationService.folderOnScreen }
 
     @ObservationIgnored private let notificationService: NotificationService
 
@@ -54,14 +53,14 @@ public final class NotificationSyncCoordinator {
         notificationService.viewingThreadId = nil
     }
 
-    /// A focused window shows the list of `folderType` (nil: a list of no one type).
-    public func folderShown(_ folderType: String?) {
-        activeFolderType = folderType
+    /// A focused window shows `folder`'s list (nil: a list of no folder, the Outbox).
+    public func folderShown(_ folder: FolderOnScreen?) {
+        notificationService.folderOnScreen = folder
     }
 
-    /// The window that showed `folderType` lost focus or closed; another may show one since.
-    public func folderHidden(_ folderType: String?) {
-        guard activeFolderType == folderType else { return }
-        activeFolderType = nil
+    /// The window that showed `folder` lost focus or closed; another may show one since.
+    public func folderHidden(_ folder: FolderOnScreen?) {
+        guard folderOnScreen == folder else { return }
+        notificationService.folderOnScreen = nil
     }
 }

@@ -268,11 +268,36 @@ struct NotificationServiceTests {
     @Test("The folder on screen follows the page: shown, hidden only by the window that showed it")
     func folderOnScreen() async throws {
         let engine = try await EngineFixture()
-        engine.coordinator.folderShown("inbox")
-        engine.coordinator.folderHidden("sent")
-        #expect(engine.coordinator.activeFolderType == "inbox", "another window's list going away leaves it")
-        engine.coordinator.folderHidden("inbox")
-        #expect(engine.coordinator.activeFolderType == nil)
+        engine.coordinator.folderShown(FolderOnScreen(type: .inbox))
+        engine.coordinator.folderHidden(FolderOnScreen(type: .sent))
+        #expect(engine.coordinator.folderOnScreen == FolderOnScreen(type: .inbox), "another window's list going away leaves it")
+        let held = try await engine.email(1)
+        #expect(await engine.process([held]) == [held.id])
+        #expect(engine.center.addedRequests.isEmpty)
+        #expect(try await engine.decision(held)?.rule == .activeFolder)
+        engine.coordinator.folderHidden(FolderOnScreen(type: .inbox))
+        #expect(engine.coordinator.folderOnScreen == nil)
+        await engine.process([try await engine.email(2)])
+        #expect(engine.center.addedRequests.count == 1)
+    }
+
+    @Test("E-20: one account's inbox on screen holds back that account's desktop banners only; the unified inbox holds back every account's")
+    func folderOnScreenOfOneAccount() async throws {
+        let engine = try await EngineFixture()
+        let otherFolders = MailFixtures.standardFolders(accountId: "acct-home")
+        try await engine.repository.saveFolders(otherFolders)
+        func home(_ number: Int) async throws -> Email {
+            let email = MailFixtures.email(accountId: "acct-home", number: number, date: engine.clock.now.addingTimeInterval(-30))
+            return try await engine.repository.saveEmails([MailFixtures.incoming(email, in: [otherFolders.of(.inbox)])])[0]
+        }
+        engine.coordinator.folderShown(FolderOnScreen(type: .inbox, accountId: "acct-work"))
+        let work = try await engine.email(1)
+        let other = try await home(2)
+        #expect(Set(await engine.process([work, other])) == [work.id, other.id], "both shown in the app")
+        #expect(engine.postedEmailIds == [other.id], "the other account's inbox is not on screen")
+        engine.coordinator.folderShown(FolderOnScreen(type: .inbox))
+        await engine.process([try await engine.email(3), try await home(4)])
+        #expect(engine.postedEmailIds == [other.id])
     }
 
     @Test("The master switch off: nothing posts, each decision says so, the badge updates")

@@ -401,8 +401,8 @@ public final class MailDaemon {
         }
     }
 
-    /// Hands new mail to the engine, with the folder type the web app shows in a focused
-    /// window, and publishes the in-app banners it decided on. The settings are those of this
+    /// Hands new mail to the engine (which knows what the web app shows, from the page) and
+    /// publishes the in-app banners it decided on. The settings are those of this
     /// process, taken in again when another process (`vaultmail notify …`) committed to the
     /// store: at its change signal (`catchUpWithOtherProcesses`), or here when it committed
     /// since the last poll.
@@ -413,9 +413,8 @@ public final class MailDaemon {
             // category filter sees its category (docs/ai.md); otherwise it notifies at once.
             let categoryFilterOn = app.settingsStore.notificationCategoryPreferences.values.contains(false)
             let emails = await indexer.categorizeBeforeNotifying(emails, categoryFilterOn: categoryFilterOn)
-            let coordinator = app.notificationSyncCoordinator
-            let inApp = await coordinator.didSyncNewEmails(emails, fromBackground: fromBackground,
-                                                           activeFolderType: coordinator.activeFolderType)
+            let inApp = await app.notificationSyncCoordinator.didSyncNewEmails(emails, fromBackground: fromBackground,
+                                                                               activeFolderType: nil)
             if let web, !inApp.isEmpty {
                 await web.events.publish(.newMail(inApp.map(NewMailSummary.init(content:))))
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import VaultMailCore
+import VaultMailNotifications
 
 extension WebApp {
     /// `GET /events`: server-sent events (changes, new mail, connection state).
@@ -23,14 +24,14 @@ extension WebApp {
         }
         router.post("/viewing") { _, context -> Response in
             let threadId = context.form["t"] ?? ""
-            let folderType = await self.folderType(onScreen: Mailbox(parameter: context.form["box"]))
+            let folder = await self.folder(onScreen: Mailbox(parameter: context.form["box"]))
             if context.form["state"] == "open" {
-                await MainActor.run { self.mail.coordinator.folderShown(folderType) }
+                await MainActor.run { self.mail.coordinator.folderShown(folder) }
                 if !threadId.isEmpty { await self.mail.coordinator.threadOpened(threadId) }
             } else {
                 // Only what this page had on screen: another tab may show something since.
                 await MainActor.run {
-                    self.mail.coordinator.folderHidden(folderType)
+                    self.mail.coordinator.folderHidden(folder)
                     if !threadId.isEmpty { self.mail.coordinator.threadClosed(threadId) }
                 }
             }
@@ -38,13 +39,17 @@ extension WebApp {
         }
     }
 
-    /// The folder type a list shows, for the engine's `activeFolderType`; nil for the outbox,
-    /// an unknown box or a folder that is gone.
-    func folderType(onScreen mailbox: Mailbox?) async -> String? {
+    /// The folder a list shows, as the engine weighs it: every account's folders of a type, or
+    /// one account's folder; nil for the Outbox, an unknown box or a folder that is gone.
+    func folder(onScreen mailbox: Mailbox?) async -> FolderOnScreen? {
         switch mailbox {
-        case .unified(let type): type.rawValue
-        case .folder(let id): (try? await mail.emails.getFolder(id: id))??.folderType.rawValue
-        case .outbox, nil: nil
+        case .unified(let type):
+            return FolderOnScreen(type: type)
+        case .folder(let id):
+            guard let found = try? await mail.emails.getFolder(id: id) else { return nil }
+            return FolderOnScreen(type: found.folderType, accountId: found.accountId)
+        case .outbox, nil:
+            return nil
         }
     }
 
