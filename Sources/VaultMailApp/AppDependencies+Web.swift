@@ -27,7 +27,7 @@ extension AppDependencies {
         let accounts = Accounts(database: database, credentials: credentials, settings: settingsStore,
                                 oauthConfiguration: oauthConfiguration, accessTokens: accessTokens)
         var mail = WebMail(
-            fetchThreads: fetchThreads, actions: manageThreadActions, markRead: markRead, emails: emailRepository,
+            fetchThreads: fetchThreads, emails: emailRepository,
             accounts: accountRepository,
             attachments: ReadAttachmentUseCase(emails: emailRepository, sources: local, parts: GMimeMessageParser()),
             changes: GRDBMailChangeFeed(database: database), settings: settingsStore, coordinator: notificationSyncCoordinator,

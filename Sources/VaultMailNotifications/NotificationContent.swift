@@ -16,12 +16,12 @@ public struct NotificationUserInfo: Sendable, Hashable, Codable {
     }
 }
 
-public enum NotificationSound: Sendable, Hashable {
+public enum NotificationSound: Sendable, Hashable, Codable {
     case `default`
     case none
 }
 
-public enum NotificationInterruptionLevel: String, Sendable, Hashable {
+public enum NotificationInterruptionLevel: String, Sendable, Hashable, Codable {
     case passive
     case active
     case timeSensitive
@@ -29,7 +29,7 @@ public enum NotificationInterruptionLevel: String, Sendable, Hashable {
 }
 
 /// What a notification shows.
-public struct NotificationContent: Sendable, Hashable {
+public struct NotificationContent: Sendable, Hashable, Codable {
     public var title: String
     public var subtitle: String
     public var body: String
@@ -63,7 +63,7 @@ public struct NotificationContent: Sendable, Hashable {
 }
 
 /// A notification to post: `identifier` is `email-<email id>` (NOTIF-04).
-public struct NotificationRequest: Sendable, Hashable, Identifiable {
+public struct NotificationRequest: Sendable, Hashable, Codable, Identifiable {
     public var identifier: String
     public var content: NotificationContent
 

@@ -6,9 +6,14 @@ import VaultMailCore
 /// keeps the badge. Every email it evaluates gets one recorded decision (`NotificationLedger`).
 ///
 /// The flow of §5.3: first-launch suppression → master switch → recency → filter pipeline →
-/// dedup (this session's set and the durable ledger) → folder or thread on screen → the cap
-/// of 10 newest → post → badge. Batches are processed one at a time, so the same email
-/// arriving from two syncs at once is announced once.
+/// dedup (this session's set and the durable ledger) → thread on screen → the cap of 10
+/// newest → folder on screen → post → badge. Batches are processed one at a time, so the same
+/// email arriving from two syncs at once is announced once.
+///
+/// It decides both banners: the desktop one it posts, and the in-app one an open app shows
+/// (the sibling story: also when the app is open, no desktop permission needed), which
+/// `processNewEmails` returns. Mail of the conversation on screen gets neither (S3.4-AC5); mail
+/// of the folder on screen gets only the in-app one (AC-N-12).
 @MainActor
 @Observable
 public final class NotificationService: NotificationServiceProtocol {
@@ -19,6 +24,9 @@ public final class NotificationService: NotificationServiceProtocol {
     public private(set) var lastError: String?
     /// The conversation on screen: its mail never raises a banner.
     public var viewingThreadId: String?
+    /// The list on screen, as a front end reports it: its mail gets the in-app banner only,
+    /// like mail of a caller's `activeFolderType`.
+    public var folderOnScreen: FolderOnScreen?
     public private(set) var deliveredNotificationIds = DeliveredNotificationIds(capacity: AppConstants.maxDeliveredNotificationIds)
 
     @ObservationIgnored private let center: any NotificationCenterProviding
@@ -85,14 +93,21 @@ public final class NotificationService: NotificationServiceProtocol {
 
     // MARK: - New mail (§5.3)
 
-    public func processNewEmails(_ emails: [Email], fromBackground: Bool, activeFolderType: String?) async {
+    /// Decides and posts the desktop banners for new mail; returns what the open app shows as
+    /// in-app banners, newest first: the mail announced, whether its desktop banner was posted
+    /// or held back because its folder is on screen (`activeFolderType`, or `folderOnScreen`).
+    @discardableResult
+    public func processNewEmails(_ emails: [Email], fromBackground: Bool, activeFolderType: String?) async -> [NotificationContent] {
         await queue.run { await self.process(emails, fromBackground: fromBackground, activeFolderType: activeFolderType) }
     }
 
-    private func process(_ batch: [Email], fromBackground: Bool, activeFolderType: String?) async {
+    private func process(_ batch: [Email], fromBackground: Bool, activeFolderType: String?) async -> [NotificationContent] {
         var seen = Set<String>()
         let emails = batch.filter { seen.insert($0.id).inserted }
-        guard !emails.isEmpty else { return await updateBadgeCount() }
+        guard !emails.isEmpty else {
+            await updateBadgeCount()
+            return []
+        }
         let now = clock.now
         var decisions: [NotificationDecision] = []
         func decide(_ email: Email, _ outcome: NotificationOutcome, _ rule: NotificationRule, _ detail: String? = nil) {
@@ -103,15 +118,18 @@ public final class NotificationService: NotificationServiceProtocol {
         let fresh = await withoutDuplicates(candidates, decide: decide)
 
         var banners: [(Email, NotificationRule)] = []
+        var inApp: [NotificationContent] = []
         for (email, rule) in fresh.sorted(by: { $0.0.dateReceived > $1.0.dateReceived }) {
-            if let activeFolderType, email.folderTypes.contains(where: { $0.rawValue == activeFolderType }) {
-                decide(email, .badgeOnly, .activeFolder)
-            } else if let viewingThreadId, email.threadId == viewingThreadId {
+            if let viewingThreadId, email.threadId == viewingThreadId {
                 decide(email, .badgeOnly, .viewingThread)
-            } else if banners.count >= AppConstants.maxNotificationsPerSync {
+            } else if inApp.count >= AppConstants.maxNotificationsPerSync {
                 decide(email, .badgeOnly, .batchLimit)
+            } else if email.folderTypes.contains(where: { $0.rawValue == activeFolderType }) || folderOnScreen?.shows(email) == true {
+                decide(email, .badgeOnly, .activeFolder)
+                inApp.append(NotificationContentBuilder.build(from: email))
             } else {
                 banners.append((email, rule))
+                inApp.append(NotificationContentBuilder.build(from: email))
             }
         }
         for (email, rule) in banners {
@@ -128,6 +146,7 @@ public final class NotificationService: NotificationServiceProtocol {
         }
         await record(decisions)
         await updateBadgeCount()
+        return inApp
     }
 
     /// First launch, the master switch, recency and the filter pipeline; records why each

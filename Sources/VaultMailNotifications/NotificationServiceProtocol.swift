@@ -5,7 +5,9 @@ import VaultMailCore
 public protocol NotificationServiceProtocol: AnyObject {
     func requestAuthorization() async -> Bool
     func authorizationStatus() async -> NotificationAuthStatus
-    func processNewEmails(_ emails: [Email], fromBackground: Bool, activeFolderType: String?) async
+    /// Posts desktop banners for the new mail that qualifies; returns the in-app banners.
+    @discardableResult
+    func processNewEmails(_ emails: [Email], fromBackground: Bool, activeFolderType: String?) async -> [NotificationContent]
     func removeNotifications(forEmailIds emailIds: [String]) async
     func removeNotifications(forThreadId threadId: String) async
     func updateBadgeCount() async

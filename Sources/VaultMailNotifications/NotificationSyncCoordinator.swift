@@ -10,6 +10,9 @@ public final class NotificationSyncCoordinator {
     public var pendingThreadNavigation: String?
     /// The conversation on screen, if any (the service's, which decides banners by it).
     public var viewingThreadId: String? { notificationService.viewingThreadId }
+    /// The list on screen in a focused window, if any (the service's, which decides banners by
+    /// it): its new mail gets the in-app banner only (AC-N-12, NOTIF-19).
+    public var folderOnScreen: FolderOnScreen? { notificationService.folderOnScreen }
 
     @ObservationIgnored private let notificationService: NotificationService
 
@@ -17,7 +20,10 @@ public final class NotificationSyncCoordinator {
         self.notificationService = notificationService
     }
 
-    public func didSyncNewEmails(_ emails: [Email], fromBackground: Bool, activeFolderType: String?) async {
+    /// Hands new mail to the engine; returns the in-app banners it decided on (see
+    /// `NotificationService.processNewEmails`).
+    @discardableResult
+    public func didSyncNewEmails(_ emails: [Email], fromBackground: Bool, activeFolderType: String?) async -> [NotificationContent] {
         await notificationService.processNewEmails(emails, fromBackground: fromBackground, activeFolderType: activeFolderType)
     }
 
@@ -45,5 +51,16 @@ public final class NotificationSyncCoordinator {
     public func threadClosed(_ threadId: String) {
         guard viewingThreadId == threadId else { return }
         notificationService.viewingThreadId = nil
+    }
+
+    /// A focused window shows `folder`'s list (nil: a list of no folder, the Outbox).
+    public func folderShown(_ folder: FolderOnScreen?) {
+        notificationService.folderOnScreen = folder
+    }
+
+    /// The window that showed `folder` lost focus or closed; another may show one since.
+    public func folderHidden(_ folder: FolderOnScreen?) {
+        guard folderOnScreen == folder else { return }
+        notificationService.folderOnScreen = nil
     }
 }

@@ -3,13 +3,14 @@
 final class SerialTaskQueue {
     private var tail: Task<Void, Never>?
 
-    func run(_ work: @escaping @MainActor () async -> Void) async {
+    /// Runs `work` after every piece given before it; returns its result.
+    func run<Result: Sendable>(_ work: @escaping @MainActor () async -> Result) async -> Result {
         let previous = tail
         let task = Task { @MainActor in
             await previous?.value
-            await work()
+            return await work()
         }
-        tail = task
-        await task.value
+        tail = Task { @MainActor in _ = await task.value }
+        return await task.value
     }
 }

@@ -16,6 +16,8 @@ public actor StoreChangeWatcher {
     private let interval: Duration
     private var polling: Task<Void, Never>?
     private var continuation: AsyncStream<Void>.Continuation?
+    /// The data version last seen (by a poll or `checkNow`).
+    private var seenVersion: Int?
     /// Polls done since `start()`, for status and tests.
     public private(set) var polls = 0
 
@@ -34,8 +36,8 @@ public actor StoreChangeWatcher {
         await stop()
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.continuation = continuation
-        let baseline = try? await Self.dataVersion(writer)
-        polling = Task { [weak self] in await self?.poll(from: baseline) }
+        seenVersion = try? await Self.dataVersion(writer)
+        polling = Task { [weak self] in await self?.poll() }
         continuation.onTermination = { [weak self] _ in Task { await self?.stop() } }
         return stream
     }
@@ -50,8 +52,7 @@ public actor StoreChangeWatcher {
         await task.value
     }
 
-    private func poll(from baseline: Int?) async {
-        var last = baseline
+    private func poll() async {
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: interval)
@@ -59,13 +60,21 @@ public actor StoreChangeWatcher {
                 return
             }
             polls += 1
-            // A busy or failing store is asked again at the next poll.
-            guard let version = try? await Self.dataVersion(writer) else { continue }
-            defer { last = version }
-            guard let previous = last, previous != version else { continue }
-            try? await writer.write { db in try db.notifyChanges(in: .fullDatabase) }
-            continuation?.yield()
+            await checkNow()
         }
+    }
+
+    /// Looks now, without waiting for the next poll: true when another process committed
+    /// since the last look (the change is also reported on the stream, as a poll would).
+    @discardableResult
+    public func checkNow() async -> Bool {
+        // A busy or failing store is asked again at the next poll.
+        guard let version = try? await Self.dataVersion(writer) else { return false }
+        defer { seenVersion = version }
+        guard let previous = seenVersion, previous != version else { return false }
+        try? await writer.write { db in try db.notifyChanges(in: .fullDatabase) }
+        continuation?.yield()
+        return true
     }
 
     private static func dataVersion(_ writer: any DatabaseWriter) async throws -> Int {

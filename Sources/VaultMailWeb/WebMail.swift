@@ -5,9 +5,9 @@ import VaultMailNotifications
 /// same ones the command line uses. It never reaches SQL or IMAP itself.
 public struct WebMail: Sendable {
     public var fetchThreads: FetchThreadsUseCase
-    /// Actions go to the server first (the daemon passes its IMAP-backed repository).
-    public var actions: ManageThreadActionsUseCase
-    public var markRead: MarkReadUseCase
+    /// Opening conversations and acting on them, server first (the daemon passes its
+    /// IMAP-backed repository as `emails`): the rules the command line and the daemon share.
+    public var conversations: Conversations
     /// Reads: a thread, its emails, their attachments, folders.
     public var emails: any EmailRepository
     public var accounts: any AccountRepository
@@ -51,7 +51,7 @@ public struct WebMail: Sendable {
     /// (with Refresh) while the use case answers only with current ones.
     public var storedSummaries: (any ThreadSummaryRepository)?
 
-    public init(fetchThreads: FetchThreadsUseCase, actions: ManageThreadActionsUseCase, markRead: MarkReadUseCase,
+    public init(fetchThreads: FetchThreadsUseCase,
                 emails: any EmailRepository, accounts: any AccountRepository, attachments: ReadAttachmentUseCase,
                 changes: any MailChangeFeed, settings: SettingsStore, coordinator: NotificationSyncCoordinator,
                 compose: ComposeEmailService, contacts: ContactDirectory, markdown: any MarkdownRenderer,
@@ -67,8 +67,6 @@ public struct WebMail: Sendable {
         self.contacts = contacts
         self.markdown = markdown
         self.fetchThreads = fetchThreads
-        self.actions = actions
-        self.markRead = markRead
         self.emails = emails
         self.accounts = accounts
         self.attachments = attachments
@@ -76,6 +74,9 @@ public struct WebMail: Sendable {
         self.settings = settings
         self.coordinator = coordinator
         self.clock = clock
+        conversations = Conversations(emails: emails, settings: settings) { [coordinator] threadId in
+            await coordinator.didMarkThreadRead(threadId: threadId)
+        }
         composition = Compose(emails: emails, accounts: accounts, settings: settings, sending: compose, clock: clock)
     }
 }

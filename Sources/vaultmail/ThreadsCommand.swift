@@ -34,7 +34,7 @@ struct ThreadsCommand: AsyncParsableCommand {
 extension AICategory: ExpressibleByArgument {}
 
 struct ShowCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a conversation with all its messages.")
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a conversation with all its messages, marking it read as opening it in the web app does (not with --json).")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The thread id (or a unique prefix).") var threadId: String
     @Flag(help: "Stable JSON (see docs/cli.md).") var json = false

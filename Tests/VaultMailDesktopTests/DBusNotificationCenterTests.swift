@@ -211,4 +211,59 @@ struct DBusNotificationCenterTests {
         await desktop.sync([try await desktop.email(2, thread: "thread-acct-work-1")])
         #expect(try await desktop.notifyCall()["replaces_id"] as? Int == 0)
     }
+
+    /// Receives the responses of a centre started after the one that posted (a restarted daemon).
+    final class RecordingDelegate: NotificationCenterDelegate {
+        var responses: [NotificationResponse] = []
+        func didReceive(_ response: NotificationResponse) async { responses.append(response) }
+        func willPresent(_ notification: DeliveredNotification) -> NotificationPresentationOptions { [.banner] }
+    }
+
+    @Test("AC-N-20 / E-12: a click on a notification an earlier process posted reaches the next one with its conversation; mail read since withdraws it")
+    func coldStart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-remembered-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("notifications.json")
+        let desktop = try await DesktopFixture(rememberedIn: file)
+        await desktop.sync([try await desktop.email(1, thread: "T-cold", subject: "Cold start")])
+        let id = try #require(try await desktop.notifyCall()["id"] as? Int)
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "mail subjects are the user's alone")
+
+        // The next process: the same bus and server, nothing in memory.
+        let next = DBusNotificationCenter(configuration: desktop.configuration)
+        let delegate = RecordingDelegate()
+        next.setDelegate(delegate)
+        #expect(try await next.requestAuthorization(options: [.alert]))
+        #expect(await next.deliveredNotifications().map(\.request.content.userInfo.threadId) == ["T-cold"])
+        try await desktop.server!.emitAction(id: UInt32(id), key: "default")
+        try await waitUntil { !delegate.responses.isEmpty }
+        #expect(delegate.responses.first?.actionIdentifier == NotificationResponse.defaultActionIdentifier)
+        #expect(delegate.responses.first?.userInfo.threadId == "T-cold")
+        // It can withdraw what the earlier process posted, and then remembers nothing.
+        await next.removeDeliveredNotifications(withIdentifiers: [NotificationRequest.identifier(forEmailId: delegate.responses[0].userInfo.emailId)])
+        #expect(try await desktop.server!.waitForCall("CloseNotification")["id"] as? Int == id)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test("E-12: notifications remembered from a server that has since restarted are not taken in (its ids are someone else's now)")
+    func coldStartAfterServerRestart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-remembered-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("notifications.json")
+        let desktop = try await DesktopFixture(rememberedIn: file)
+        await desktop.sync([try await desktop.email(1, thread: "T-old")])
+        _ = try await desktop.notifyCall()
+        let remembered = try Data(contentsOf: file)
+        desktop.server!.stop()
+        desktop.server = try await RecordingNotificationServer.start(on: desktop.bus)
+        // As a daemon that stopped before the server did would have left it.
+        try await waitUntil { await desktop.center.deliveredNotifications().isEmpty }
+        try remembered.write(to: file)
+        let next = DBusNotificationCenter(configuration: desktop.configuration)
+        #expect(try await next.requestAuthorization(options: [.alert]))
+        #expect(await next.deliveredNotifications().isEmpty)
+    }
 }

@@ -18,14 +18,17 @@ final class DesktopFixture {
     let clock = FixedClock(MailFixtures.referenceDate)
     let folders: [Folder]
     let emails: GRDBEmailRepository
+    let configuration: DBusNotificationCenter.Configuration
 
     init(capabilities: [String] = ["actions", "body", "body-markup", "inline-reply", "persistence"],
-         startServer: Bool = true, hang: Bool = false, timeout: Duration = .seconds(30)) async throws {
+         startServer: Bool = true, hang: Bool = false, timeout: Duration = .seconds(30), rememberedIn: URL? = nil) async throws {
         bus = try await DBusDaemon.start()
         if startServer { server = try await RecordingNotificationServer.start(on: bus, capabilities: capabilities, hang: hang) }
         var configuration = DBusNotificationCenter.Configuration()
         configuration.busAddress = bus.address
         configuration.callTimeout = timeout
+        configuration.rememberedIn = rememberedIn
+        self.configuration = configuration
         let database = try AppDatabase.inMemory()
         try await GRDBAccountRepository(database: database).addAccount(MailFixtures.account())
         emails = GRDBEmailRepository(database: database)

@@ -92,7 +92,7 @@ struct NotificationActionsEndToEndTests {
         }
     }
 
-    @Test("A click opens the conversation with the open command; an action the server cannot take is reported and changes nothing")
+    @Test("A click opens the conversation as every door does (read on the server, notification withdrawn) and runs the open command; an action the server cannot take is reported and changes nothing")
     func openAndFailedAction() async throws {
         try await EndToEndWorld.with { world in
             let opened = world.home.deletingLastPathComponent().appendingPathComponent("\(world.home.lastPathComponent)-opened")
@@ -105,22 +105,53 @@ struct NotificationActionsEndToEndTests {
 
             try await world.notifications.emitAction(id: UInt32(id), key: "default")
             try await world.eventually("the open command ran") { (try? String(contentsOf: opened, encoding: .utf8)) == thread.id }
+            try await world.notifications.waitForEvent { $0["method"] as? String == "CloseNotification" && $0["id"] as? Int == id }
+            try await world.eventually("opened: read on the server") {
+                try await world.otherClient.messages(in: "INBOX").first { $0.subject == "Click me" }?.flags.contains("\\Seen") == true
+            }
 
+            try world.deliver(EndToEndWorld.message("Archive me"))
+            let archive = try #require(try await world.waitForNotification(mentioning: "Archive me")["id"] as? Int)
             try await world.dovecot.stop()
-            try await world.notifications.emitAction(id: UInt32(id), key: "ARCHIVE_ACTION")
+            try await world.notifications.emitAction(id: UInt32(archive), key: "ARCHIVE_ACTION")
             let failure = try await world.notifications.waitForEvent(timeout: .seconds(90)) {
                 $0["method"] as? String == "Notify" && ($0["summary"] as? String)?.contains("could not archive") == true
             }
             #expect((failure["body"] as? String)?.contains("127.0.0.1") == true, "the reason names the server: \(failure)")
-            #expect(!world.notifications.calls("CloseNotification").contains { $0["id"] as? Int == id }, "the notification stays")
+            #expect(!world.notifications.calls("CloseNotification").contains { $0["id"] as? Int == archive }, "the notification stays")
 
             try await world.dovecot.restart()
-            #expect(try await world.otherClient.messages(in: "INBOX").map(\.subject) == ["Click me"], "nothing changed on the server")
+            #expect(try await world.otherClient.messages(in: "INBOX").map(\.subject).sorted() == ["Archive me", "Click me"], "nothing changed on the server")
             #expect(try await world.otherClient.messages(in: "Archive").isEmpty)
-            try await world.notifications.emitAction(id: UInt32(id), key: "ARCHIVE_ACTION")
+            try await world.notifications.emitAction(id: UInt32(archive), key: "ARCHIVE_ACTION")
             try await world.eventually("archived once the server is back") {
-                try await world.otherClient.messages(in: "Archive").map(\.subject) == ["Click me"]
+                try await world.otherClient.messages(in: "Archive").map(\.subject) == ["Archive me"]
             }
+        }
+    }
+
+    @Test("AC-N-20 / E-12 / NOTIF-06e: after a daemon restart, a click on a notification the earlier daemon posted opens its conversation")
+    func clickAfterRestart() async throws {
+        try await EndToEndWorld.with { world in
+            let opened = world.home.deletingLastPathComponent().appendingPathComponent("\(world.home.lastPathComponent)-opened")
+            defer { try? FileManager.default.removeItem(at: opened) }
+            let options = ["--open-command", "printf '%s' \"$1\" > '\(opened.path)'"]
+            try await world.addAccount()
+            try await world.startDaemon(options)
+            try world.deliver(EndToEndWorld.message("Before the restart"))
+            let id = try #require(try await world.waitForNotification(mentioning: "Before the restart")["id"] as? Int)
+            let thread = try #require(try await world.inboxThreads().first { $0.subject == "Before the restart" })
+            #expect(try await world.stopDaemon().status == 0)
+
+            // A new daemon: the notification is still on screen, its id from the process before.
+            try await world.startDaemon(options)
+            try await world.notifications.emitAction(id: UInt32(id), key: "default")
+            try await world.eventually("the open command ran for its conversation") { (try? String(contentsOf: opened, encoding: .utf8)) == thread.id }
+            try await world.notifications.waitForEvent { $0["method"] as? String == "CloseNotification" && $0["id"] as? Int == id }
+            try await world.eventually("opened: read on the server") {
+                try await world.otherClient.messages(in: "INBOX").first { $0.subject == "Before the restart" }?.flags.contains("\\Seen") == true
+            }
+            try await world.waitForBadge(0)
         }
     }
 }

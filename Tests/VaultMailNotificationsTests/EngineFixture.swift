@@ -57,8 +57,10 @@ final class EngineFixture {
         return result
     }
 
-    func process(_ emails: [Email], background: Bool = false, activeFolder: String? = nil) async {
-        await coordinator.didSyncNewEmails(emails, fromBackground: background, activeFolderType: activeFolder)
+    /// Hands the mail to the engine; returns the thread ids of the in-app banners it decided on.
+    @discardableResult
+    func process(_ emails: [Email], background: Bool = false, activeFolder: String? = nil) async -> [String] {
+        await coordinator.didSyncNewEmails(emails, fromBackground: background, activeFolderType: activeFolder).map(\.userInfo.emailId)
     }
 
     var postedEmailIds: [String] { center.addedRequests.map { $0.content.userInfo.emailId } }

@@ -114,10 +114,11 @@ struct NotificationServiceTests {
     func dedupConcurrent() async throws {
         let engine = try await EngineFixture()
         let email = try await engine.email(1)
-        async let first: Void = engine.process([email])
-        async let second: Void = engine.process([email])
-        _ = await (first, second)
+        async let first = engine.process([email])
+        async let second = engine.process([email])
+        let inApp = await (first, second)
         #expect(engine.postedEmailIds == [email.id])
+        #expect(inApp.0 + inApp.1 == [email.id], "one in-app banner too")
     }
 
     @Test("AC-N-10: after a relaunch the dedup set is rebuilt from the centre's delivered notifications")
@@ -196,14 +197,41 @@ struct NotificationServiceTests {
         #expect(engine.center.currentBadgeCount == 0)
     }
 
-    @Test("NOTIF-19: activeFolderType suppresses banners for that folder type; the badge still updates")
+    @Test("AC-N-12 / NOTIF-19: activeFolderType holds back the desktop banner for that folder type; the in-app banner shows it; the badge still updates")
     func activeFolder() async throws {
         let engine = try await EngineFixture()
         let inbox = try await engine.email(1)
-        await engine.process([inbox], activeFolder: FolderType.inbox.rawValue)
+        let inApp = await engine.process([inbox], activeFolder: FolderType.inbox.rawValue)
         #expect(engine.center.addedRequests.isEmpty)
+        #expect(inApp == [inbox.id], "the open app shows it instead")
         #expect(engine.center.currentBadgeCount == 1)
-        #expect(try await engine.decision(inbox)?.outcome == .badgeOnly)
+        let decision = try await engine.decision(inbox)
+        #expect(decision?.outcome == .badgeOnly && decision?.rule == .activeFolder)
+    }
+
+    @Test("In-app banners: what posts a desktop banner shows in the open app too, newest first; filtered, muted or duplicate mail shows in neither")
+    func inAppFollowsTheEngine() async throws {
+        let engine = try await EngineFixture()
+        engine.settings.mutedThreadIds = ["T-muted"]
+        let older = try await engine.email(1, minutesAgo: 3)
+        let newer = try await engine.email(2, minutesAgo: 1)
+        let muted = try await engine.email(3, thread: "T-muted")
+        let spam = try await engine.email(4, spamFlagged: true)
+        let sent = try await engine.email(5, in: [.sent])
+        let inApp = await engine.process([older, newer, muted, spam, sent])
+        #expect(inApp == [newer.id, older.id])
+        #expect(Set(engine.postedEmailIds) == [older.id, newer.id])
+        #expect(await engine.process([newer]).isEmpty, "announced once")
+    }
+
+    @Test("The batch limit caps in-app banners too: 15 with the inbox on screen give 10 in-app banners and no desktop one")
+    func inAppBatchLimit() async throws {
+        let engine = try await EngineFixture()
+        let emails = try await engine.emails(0..<15, minutesAgo: { Double($0) / 10 })
+        let inApp = await engine.process(emails, activeFolder: "inbox")
+        #expect(inApp == emails.prefix(10).map(\.id))
+        #expect(engine.center.addedRequests.isEmpty)
+        #expect(try await engine.decision(emails[14])?.rule == .batchLimit)
     }
 
     @Test("NOTIF-19: activeFolderType suppresses across all accounts' inboxes (unified inbox)")
@@ -226,12 +254,50 @@ struct NotificationServiceTests {
         await engine.coordinator.threadOpened("T-open")
         let onScreen = try await engine.email(1, thread: "T-open")
         let other = try await engine.email(2, thread: "T-other")
-        await engine.process([onScreen, other])
+        let inApp = await engine.process([onScreen, other])
         #expect(engine.postedEmailIds == [other.id])
+        #expect(inApp == [other.id], "S3.4-AC5 / SIB-1: no in-app banner for the conversation on screen either")
         #expect(try await engine.decision(onScreen)?.rule == .viewingThread)
+        // The inbox on screen too: the conversation's mail still gets nothing.
+        #expect(await engine.process([try await engine.email(4, thread: "T-open")], activeFolder: "inbox").isEmpty)
         engine.coordinator.threadClosed("T-open")
         await engine.process([try await engine.email(3, thread: "T-open")])
         #expect(engine.postedEmailIds.count == 2)
+    }
+
+    @Test("The folder on screen follows the page: shown, hidden only by the window that showed it")
+    func folderOnScreen() async throws {
+        let engine = try await EngineFixture()
+        engine.coordinator.folderShown(FolderOnScreen(type: .inbox))
+        engine.coordinator.folderHidden(FolderOnScreen(type: .sent))
+        #expect(engine.coordinator.folderOnScreen == FolderOnScreen(type: .inbox), "another window's list going away leaves it")
+        let held = try await engine.email(1)
+        #expect(await engine.process([held]) == [held.id])
+        #expect(engine.center.addedRequests.isEmpty)
+        #expect(try await engine.decision(held)?.rule == .activeFolder)
+        engine.coordinator.folderHidden(FolderOnScreen(type: .inbox))
+        #expect(engine.coordinator.folderOnScreen == nil)
+        await engine.process([try await engine.email(2)])
+        #expect(engine.center.addedRequests.count == 1)
+    }
+
+    @Test("E-20: one account's inbox on screen holds back that account's desktop banners only; the unified inbox holds back every account's")
+    func folderOnScreenOfOneAccount() async throws {
+        let engine = try await EngineFixture()
+        let otherFolders = MailFixtures.standardFolders(accountId: "acct-home")
+        try await engine.repository.saveFolders(otherFolders)
+        func home(_ number: Int) async throws -> Email {
+            let email = MailFixtures.email(accountId: "acct-home", number: number, date: engine.clock.now.addingTimeInterval(-30))
+            return try await engine.repository.saveEmails([MailFixtures.incoming(email, in: [otherFolders.of(.inbox)])])[0]
+        }
+        engine.coordinator.folderShown(FolderOnScreen(type: .inbox, accountId: "acct-work"))
+        let work = try await engine.email(1)
+        let other = try await home(2)
+        #expect(Set(await engine.process([work, other])) == [work.id, other.id], "both shown in the app")
+        #expect(engine.postedEmailIds == [other.id], "the other account's inbox is not on screen")
+        engine.coordinator.folderShown(FolderOnScreen(type: .inbox))
+        await engine.process([try await engine.email(3), try await home(4)])
+        #expect(engine.postedEmailIds == [other.id])
     }
 
     @Test("The master switch off: nothing posts, each decision says so, the badge updates")

@@ -55,6 +55,26 @@ struct StoreChangeWatcherTests {
         #expect(await seen.count == 1, "one commit, one report")
     }
 
+    @Test("checkNow sees another connection's commit at once, without waiting for a poll, and reports it once")
+    func checkNow() async throws {
+        let stores = try TwoProcesses()
+        defer { stores.remove() }
+        // Polls so rare that only checkNow can have seen the commit.
+        let watcher = StoreChangeWatcher(database: stores.daemon, interval: .seconds(3600))
+        let seen = Seen()
+        let changes = await watcher.start()
+        let consumer = Task { for await _ in changes { await seen.add() } }
+        #expect(await watcher.checkNow() == false, "nothing committed yet")
+        try GRDBSettingsStorage(database: stores.daemon).setValue(Data("own".utf8), forKey: "test.own")
+        #expect(await watcher.checkNow() == false, "its own write")
+        try GRDBSettingsStorage(database: stores.tool).setValue(Data("other".utf8), forKey: "test.other")
+        #expect(await watcher.checkNow() == true)
+        #expect(await watcher.checkNow() == false, "reported once")
+        try await waitUntil("the change reported on the stream too", timeout: .seconds(5)) { await seen.count == 1 }
+        await watcher.stop()
+        await consumer.value
+    }
+
     @Test("Another process's change to mail reaches this process's change feed (the web app's live list)")
     func wakesTheChangeFeed() async throws {
         let stores = try TwoProcesses()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VaultMailCore
+import VaultMailNotifications
 import VaultMailStore
 import VaultMailTesting
 @testable import VaultMailWeb
@@ -144,6 +145,26 @@ struct WebPagesTests {
             #expect(web.app.notificationSyncCoordinator.viewingThreadId == "thread-1")
             _ = try await web.post("/viewing", "t=thread-1&state=closed&csrf=\(session.csrf)", cookie: session.cookie)
             #expect(web.app.notificationSyncCoordinator.viewingThreadId == nil)
+        }
+    }
+
+    @Test("AC-N-12: the list a focused window shows is the engine's folder on screen until that window lets go")
+    func folderOnScreen() async throws {
+        try await WebFixture.with { web in
+            let session = try await web.signIn()
+            let coordinator = web.app.notificationSyncCoordinator
+            _ = try await web.post("/viewing", "box=inbox&t=&state=open&csrf=\(session.csrf)", cookie: session.cookie)
+            #expect(coordinator.folderOnScreen == FolderOnScreen(type: .inbox))
+            _ = try await web.post("/viewing", "box=all:sent&t=&state=open&csrf=\(session.csrf)", cookie: session.cookie)
+            #expect(coordinator.folderOnScreen == FolderOnScreen(type: .sent))
+            // The inbox tab going away (its beacon arriving late) leaves the Sent list on screen.
+            _ = try await web.post("/viewing", "box=inbox&t=&state=closed&csrf=\(session.csrf)", cookie: session.cookie)
+            #expect(coordinator.folderOnScreen == FolderOnScreen(type: .sent))
+            _ = try await web.post("/viewing", "box=outbox&t=&state=open&csrf=\(session.csrf)", cookie: session.cookie)
+            #expect(coordinator.folderOnScreen == nil, "the Outbox is no folder type")
+            _ = try await web.post("/viewing", "box=all:sent&t=&state=open&csrf=\(session.csrf)", cookie: session.cookie)
+            _ = try await web.post("/viewing", "box=all:sent&t=&state=closed&csrf=\(session.csrf)", cookie: session.cookie)
+            #expect(coordinator.folderOnScreen == nil)
         }
     }
 

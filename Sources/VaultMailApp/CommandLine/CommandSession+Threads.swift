@@ -63,11 +63,26 @@ extension CommandSession {
         }.joined(separator: "\n")
     }
 
-    /// `vaultmail show`: a conversation with all its messages, oldest first.
+    /// Opening and acting on conversations through Core's `Conversations`, over `repository`
+    /// (`services.emails`: the server first). This process shows no notifications: the daemon
+    /// beside it sees the store change and withdraws those of mail that became read or left the inbox.
+    public func conversations(using repository: any EmailRepository) -> Conversations {
+        Conversations(emails: repository, settings: settings, withdrawNotifications: nil)
+    }
+
+    /// `vaultmail show`: a conversation with all its messages, oldest first. Shown as text it
+    /// is opened, as in the web app: marked read (when the setting says so) on the server and
+    /// then here. `--json` is a look-up for scripts and changes nothing.
     public func show(_ threadPrefix: String, json: Bool) async throws -> String {
         let id = try await threadId(threadPrefix)
-        guard let thread = try await emails.getThread(id: id) else { throw CommandError("thread \(id) disappeared while reading it") }
-        let messages = try await emails.getEmails(threadId: id)
+        let conversation: Conversation
+        do {
+            let conversations = conversations(using: services.emails)
+            conversation = json ? try await conversations.conversation(id) : try await conversations.open(id)
+        } catch {
+            throw CommandError("cannot show thread \(id.prefix(ThreadRow.idLength)): \(error)")
+        }
+        let (thread, messages) = (conversation.thread, conversation.messages)
         if json {
             var rendered: [ThreadJSON.Message] = []
             for email in messages {
@@ -89,6 +104,9 @@ extension CommandSession {
             out.append((email.bodyPlain ?? email.snippet ?? "").trimmingCharacters(in: .whitespacesAndNewlines))
             out.append("")
         }
+        if let problem = await conversation.markingRead?.value {
+            out.append("(Not marked read: \(problem).)")
+        }
         return out.joined(separator: "\n")
     }
 
@@ -96,19 +114,19 @@ extension CommandSession {
         case read, unread, star, unstar, archive, delete
     }
 
-    /// Applies an action to each thread; reports the ones that failed and why.
+    /// Applies an action to each thread (through `Conversations`, server first); reports the
+    /// ones that failed and why.
     public func apply(_ action: ThreadAction, to prefixes: [String], using repository: any EmailRepository) async throws -> String {
         let ids = try await resolveAll(prefixes)
-        let actions = ManageThreadActionsUseCase(repository: repository)
-        let result: BatchActionResult = switch action {
-        case .read: await actions.markThreadsRead(ids: ids)
-        case .unread: await actions.markThreadsUnread(ids: ids)
-        case .star: await actions.starThreads(ids: ids, isStarred: true)
-        case .unstar: await actions.starThreads(ids: ids, isStarred: false)
-        case .archive: await actions.archiveThreads(ids: ids)
-        case .delete: await actions.deleteThreads(ids: ids)
+        let conversationAction: ConversationAction = switch action {
+        case .read: .read
+        case .unread: .unread
+        case .star: .star
+        case .unstar: .unstar
+        case .archive: .archive
+        case .delete: .delete
         }
-        return try report(action.rawValue, result)
+        return try report(action.rawValue, await conversations(using: repository).perform(conversationAction, on: ids))
     }
 
     public func move(_ prefixes: [String], to folderName: String, using repository: any EmailRepository) async throws -> String {
@@ -117,7 +135,7 @@ extension CommandSession {
             throw CommandError("thread \(ids[0]) disappeared")
         }
         let folder = try await folder(folderName, of: account)
-        return try report("move", await ManageThreadActionsUseCase(repository: repository).moveThreads(ids: ids, toFolderId: folder.id))
+        return try report("move", await conversations(using: repository).perform(.move(toFolderId: folder.id), on: ids))
     }
 
     private func resolveAll(_ prefixes: [String]) async throws -> [String] {

@@ -70,7 +70,10 @@ public final class MailDaemon {
         let settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
         let sending = MailSending(database: database, settings: settings, secret: { try await accountCredentials.secret(for: $0) },
                                   refused: { await accountCredentials.secretRefused(for: $0) }, connections: services.connections)
-        let center = DBusNotificationCenter(configuration: options.desktop, settings: settings)
+        var desktop = options.desktop
+        // A restarted daemon still answers the notifications the one before it posted (AC-N-20, E-12).
+        desktop.rememberedIn = desktop.rememberedIn ?? home.directory.appendingPathComponent("notifications.json")
+        let center = DBusNotificationCenter(configuration: desktop, settings: settings)
         // Summaries and suggested replies (issue 16): the generative model, loaded on first use;
         // a new mail's notification gains buttons with the replies it writes.
         let generator = AppDependencies.textGenerator(library: AppDependencies.modelManager(home: home))
@@ -153,9 +156,9 @@ public final class MailDaemon {
                     interruptionLevel: .active))
             try? await center.add(request)
         case .openedThread(let threadId):
-            open(threadId)
+            await open(threadId)
         case .composeRequested:
-            if let threadId = app.notificationSyncCoordinator.pendingThreadNavigation { open(threadId) }
+            if let threadId = app.notificationSyncCoordinator.pendingThreadNavigation { await open(threadId) }
         case .markedRead(let threadId), .archived(let threadId), .deleted(let threadId):
             logger.info("notification action done on thread \(threadId.prefix(10)): \(outcome)")
         case .replied(let draftId):
@@ -165,10 +168,23 @@ public final class MailDaemon {
         }
     }
 
-    private func open(_ threadId: String) {
+    /// Opens the conversation as every face does (`Conversations`: its notification withdrawn,
+    /// marked read on the server), then shows it with the open command.
+    private func open(_ threadId: String) async {
         app.notificationSyncCoordinator.pendingThreadNavigation = nil
         logger.info("opening thread \(threadId.prefix(10))")
         let logger = self.logger
+        do {
+            let conversation = try await app.conversations.open(threadId)
+            if let marking = conversation.markingRead {
+                Task {
+                    if let problem = await marking.value { logger.warning("thread \(threadId.prefix(10)) not marked read: \(problem)") }
+                }
+            }
+        } catch {
+            logger.warning("cannot open thread \(threadId.prefix(10)): \(error)")
+            return
+        }
         opener.open(threadId: threadId) { problem in logger.warning("\(problem)") }
     }
 
@@ -389,35 +405,28 @@ public final class MailDaemon {
         }
     }
 
-    /// Hands new mail to the engine under the settings as they are now: `vaultmail notify …`
-    /// run beside the daemon takes effect from the next mail on.
+    /// Hands new mail to the engine (which knows what the web app shows, from the page) and
+    /// publishes the in-app banners it decided on. The settings are those of this
+    /// process, taken in again when another process (`vaultmail notify …`) committed to the
+    /// store: at its change signal (`catchUpWithOtherProcesses`), or here when it committed
+    /// since the last poll.
     func deliver(_ emails: [Email], fromBackground: Bool) async {
         if !emails.isEmpty {
-            app.settingsStore.reload()
+            if await otherProcesses.watcher.checkNow() { app.settingsStore.reload() }
             // A category's notifications turned off: the new mail is categorized first, so the
             // category filter sees its category (docs/ai.md); otherwise it notifies at once.
             let categoryFilterOn = app.settingsStore.notificationCategoryPreferences.values.contains(false)
             let emails = await indexer.categorizeBeforeNotifying(emails, categoryFilterOn: categoryFilterOn)
-            await app.notificationSyncCoordinator.didSyncNewEmails(emails, fromBackground: fromBackground, activeFolderType: nil)
-            await announceInApp(emails)
+            let inApp = await app.notificationSyncCoordinator.didSyncNewEmails(emails, fromBackground: fromBackground,
+                                                                               activeFolderType: nil)
+            if let web, !inApp.isEmpty {
+                await web.events.publish(.newMail(inApp.map(NewMailSummary.init(content:))))
+            }
         }
         await indexer.scheduleRound()
         // Also after a round without new mail: what changed elsewhere withdraws its
         // notification, and the badge is counted again.
         await app.notificationService.withdrawStaleNotifications()
-    }
-
-    /// The web app's in-app banner (story 004): new inbox mail that is neither spam nor in a
-    /// muted conversation, also for the conversation on screen, whose desktop banner the engine holds back.
-    private func announceInApp(_ emails: [Email]) async {
-        guard let web else { return }
-        let muted = app.settingsStore.mutedThreadIds
-        let shown = emails.filter { $0.folderTypes.contains(.inbox) && !$0.isSpam && !muted.contains($0.threadId) }
-            .sorted { $0.dateReceived > $1.dateReceived }
-            .map { NewMailSummary(threadId: $0.threadId, sender: $0.fromName ?? $0.fromAddress,
-                                  subject: $0.subject.isEmpty ? "(no subject)" : $0.subject, preview: String(($0.snippet ?? "").prefix(100))) }
-        guard !shown.isEmpty else { return }
-        await web.events.publish(.newMail(shown))
     }
 
     private func report(_ error: any Error, _ account: Account) async {

@@ -27,6 +27,10 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
         /// Where the session bus is looked up when `busAddress` is nil.
         public var environment: [String: String] = ProcessInfo.processInfo.environment
         public var launcherPath = "/com/vaultmail/LauncherEntry"
+        /// Where the notifications on screen are remembered, so that after a restart their
+        /// actions still work (a click opens the conversation, AC-N-20) and mail read since
+        /// withdraws them; nil remembers nothing.
+        public var rememberedIn: URL?
 
         public init() {}
     }
@@ -92,6 +96,7 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
         let arguments = FreedesktopNotification.arguments(for: group, replacing: replacesId, options: options)
         let serverId = try await notify(connection, arguments)
         groups.record(group, threadId: request.content.threadIdentifier, serverId: serverId, replaced: replacesId)
+        remember()
         lastError = nil
     }
 
@@ -113,6 +118,7 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
                 _ = fail(map(error))
             }
         }
+        remember()
     }
 
     public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) async {
@@ -195,6 +201,7 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                 member: "GetNameOwner", arguments: [.string(FreedesktopNotification.service)], timeout: configuration.callTimeout)
             serverOwner = reply.first?.stringValue
+            recall()
         } catch DBusError.remote(name: "org.freedesktop.DBus.Error.NameHasNoOwner", _, _) {
             serverGone()
             return
@@ -242,6 +249,7 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
             guard signal.arguments.count == 3, signal.arguments[0].stringValue == FreedesktopNotification.service else { return }
             // Server ids do not survive a server restart: forget them.
             groups.reset()
+            remember()
             unresponsiveUntil = nil
             let newOwner = signal.arguments[2].stringValue ?? ""
             if newOwner.isEmpty {
@@ -271,6 +279,7 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
                 await respond(AppConstants.notificationActionReply, newest, text: signal.arguments.dropFirst().first?.stringValue)
             case "NotificationClosed":
                 groups.closed(serverId: serverId)
+                remember()
             default:
                 break
             }
@@ -282,6 +291,25 @@ public final class DBusNotificationCenter: NotificationCenterProviding {
     private func respond(_ action: String, _ request: NotificationRequest, text: String?) async {
         let notification = DeliveredNotification(request: request, date: request.content.date ?? Date())
         await delegate?.didReceive(NotificationResponse(actionIdentifier: action, notification: notification, userText: text))
+    }
+
+    // MARK: - Across restarts
+
+    /// Writes down what the server shows now (see `Configuration.rememberedIn`).
+    private func remember() {
+        guard let file = configuration.rememberedIn else { return }
+        do {
+            try RememberedNotifications(server: serverOwner ?? "", groups: groups).save(to: file)
+        } catch {
+            lastError = .serverError("cannot remember the notifications shown in \(file.path): \(error)")
+        }
+    }
+
+    /// Takes in the notifications an earlier run posted, when this server showed them.
+    private func recall() {
+        guard groups.isEmpty, let file = configuration.rememberedIn, let owner = serverOwner,
+              let remembered = RememberedNotifications.load(from: file, server: owner) else { return }
+        groups = remembered
     }
 
     // MARK: - Errors

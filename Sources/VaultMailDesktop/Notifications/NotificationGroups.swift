@@ -3,7 +3,7 @@ import VaultMailNotifications
 
 /// Which notifications are live on the server: one per thread, holding that thread's
 /// requests newest first, and the maps request id ↔ server id and thread ↔ server id.
-struct NotificationGroups {
+struct NotificationGroups: Codable {
     private var requestsByServerId: [UInt32: [NotificationRequest]] = [:]
     private var serverIdByThread: [String: UInt32] = [:]
     private var serverIdByRequest: [String: UInt32] = [:]
@@ -50,6 +50,8 @@ struct NotificationGroups {
     }
 
     mutating func reset() { self = NotificationGroups() }
+
+    var isEmpty: Bool { requestsByServerId.isEmpty }
 
     func newest(serverId: UInt32) -> NotificationRequest? { requestsByServerId[serverId]?.first }
 

@@ -11,7 +11,7 @@ enum AppScript {
   const $ = (s, el = doc) => el.querySelector(s), $$ = (s, el = doc) => Array.from(el.querySelectorAll(s));
   const csrf = () => ($('meta[name="csrf-token"]') || {}).content || "";
   const UNDO_MS = 5000;
-  const state = { pending: [], lastChecked: null, viewing: null };
+  const state = { pending: [], lastChecked: null, viewing: null, viewingKey: null };
 
   function params() { return new URLSearchParams(location.search); }
   function box() { return params().get("box") || "inbox"; }
@@ -129,13 +129,18 @@ enum AppScript {
 
   // ---- which conversation is on screen (NOTIF-06f) ----
   function reportViewing() {
-    const t = openThreadId();
-    const watching = t && doc.visibilityState === "visible" && doc.hasFocus() ? t : null;
-    if (watching === state.viewing) return;
+    const shown = doc.visibilityState === "visible" && doc.hasFocus();
+    const watching = shown ? { t: openThreadId() || "", box: box() } : null;
+    const key = watching ? watching.box + "\n" + watching.t : null;
+    if (key === state.viewingKey) return;
     const previous = state.viewing;
-    state.viewing = watching;
-    post("/viewing", watching ? { t: watching, state: "open" } : { t: previous, state: "closed" })
-      .then(r => { if (r.ok && state.viewing === watching) doc.body.dataset.viewing = watching || ""; }).catch(() => {});
+    state.viewing = watching; state.viewingKey = key;
+    post("/viewing", watching ? { ...watching, state: "open" } : { ...previous, state: "closed" })
+      .then(r => {
+        if (!r.ok || state.viewingKey !== key) return;
+        doc.body.dataset.viewing = watching ? watching.t : "";
+        doc.body.dataset.viewingBox = watching ? watching.box : "";
+      }).catch(() => {});
   }
   window.addEventListener("focus", reportViewing);
   window.addEventListener("blur", reportViewing);
@@ -184,7 +189,7 @@ enum AppScript {
       navigator.sendBeacon("/actions", body);
     }
     state.pending = [];
-    if (state.viewing) navigator.sendBeacon("/viewing", new URLSearchParams({ t: state.viewing, state: "closed", csrf: csrf() }));
+    if (state.viewing) navigator.sendBeacon("/viewing", new URLSearchParams({ ...state.viewing, state: "closed", csrf: csrf() }));
   });
   doc.addEventListener("submit", e => {
     const form = e.target;

@@ -1,3 +1,5 @@
+import VaultMailNotifications
+
 /// What the open pages are told as it happens (server-sent events).
 public enum WebEvent: Sendable, Equatable {
     /// The store changed: lists, counts and the open conversation are read again.
@@ -22,5 +24,13 @@ public struct NewMailSummary: Sendable, Equatable, Codable {
         self.sender = sender
         self.subject = subject
         self.preview = preview
+    }
+}
+
+extension NewMailSummary {
+    /// The in-app banner of what the notification engine decided to announce.
+    public init(content: NotificationContent) {
+        self.init(threadId: content.threadIdentifier, sender: content.title,
+                  subject: content.subtitle.isEmpty ? "(no subject)" : content.subtitle, preview: content.body)
     }
 }

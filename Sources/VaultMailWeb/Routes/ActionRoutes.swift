@@ -60,7 +60,6 @@ extension WebApp {
     }
 
     func perform(_ verb: String, ids: [String], argument: String, folder: String?) async -> ActionOutcome {
-        let actions = mail.actions
         if ["archive", "delete", "read", "unread", "star", "unstar", "move", "mute", "unmute"].contains(verb), ids.isEmpty {
             return Self.nothingSelected
         }
@@ -94,24 +93,17 @@ extension WebApp {
             return ActionOutcome(done: ids.count, message: "\(Self.count(ids.count)) \(verb == "mute" ? "muted: no more notifications for them" : "unmuted").")
         case "categorize":
             return await recategorize(argument, ids: ids)
-        case "archive": result = await actions.archiveThreads(ids: ids)
-        case "delete": result = await actions.deleteThreads(ids: ids)
-        case "read": result = await actions.markThreadsRead(ids: ids)
-        case "unread": result = await actions.markThreadsUnread(ids: ids)
-        case "star": result = await actions.starThreads(ids: ids, isStarred: true)
-        case "unstar": result = await actions.starThreads(ids: ids, isStarred: false)
+        case "archive": result = await mail.conversations.perform(.archive, on: ids)
+        case "delete": result = await mail.conversations.perform(.delete, on: ids)
+        case "read": result = await mail.conversations.perform(.read, on: ids)
+        case "unread": result = await mail.conversations.perform(.unread, on: ids)
+        case "star": result = await mail.conversations.perform(.star, on: ids)
+        case "unstar": result = await mail.conversations.perform(.unstar, on: ids)
         case "move":
             guard let folder, !folder.isEmpty else { return ActionOutcome(message: "Choose a folder to move to.", status: .badRequest) }
-            result = await actions.moveThreads(ids: ids, toFolderId: folder)
+            result = await mail.conversations.perform(.move(toFolderId: folder), on: ids)
         default:
             return ActionOutcome(message: "Unknown action '\(verb)'.", status: .badRequest)
-        }
-        for id in result.succeeded {
-            switch verb {
-            case "read": await mail.coordinator.didMarkThreadRead(threadId: id)
-            case "archive", "delete", "move": await mail.coordinator.didRemoveThread(threadId: id)
-            default: break
-            }
         }
         var outcome = ActionOutcome(done: result.succeeded.count, failed: result.failed.map { ($0.id, "\($0.error)") })
         if !outcome.failed.isEmpty {

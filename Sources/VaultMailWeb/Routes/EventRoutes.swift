@@ -1,11 +1,13 @@
 import Foundation
 import Hummingbird
 import VaultMailCore
+import VaultMailNotifications
 
 extension WebApp {
     /// `GET /events`: server-sent events (changes, new mail, connection state).
-    /// `POST /viewing`: which conversation is open in a focused window (NOTIF-06f: its new mail
-    /// raises an in-app banner instead of a desktop one), or that none is.
+    /// `POST /viewing`: which list (`box`) and conversation (`t`) a focused window shows
+    /// (`state=open`), or that it no longer does (`state=closed`). The engine decides by it:
+    /// the conversation on screen gets no banner at all, its folder type in-app banners only.
     func addEventRoutes(to router: Router<WebRequestContext>) {
         router.get("/events") { _, _ -> Response in
             let stream = await self.events.subscribe()
@@ -22,14 +24,32 @@ extension WebApp {
         }
         router.post("/viewing") { _, context -> Response in
             let threadId = context.form["t"] ?? ""
-            let open = context.form["state"] == "open" && !threadId.isEmpty
-            if open {
-                await self.mail.coordinator.threadOpened(threadId)
+            let folder = await self.folder(onScreen: Mailbox(parameter: context.form["box"]))
+            if context.form["state"] == "open" {
+                await MainActor.run { self.mail.coordinator.folderShown(folder) }
+                if !threadId.isEmpty { await self.mail.coordinator.threadOpened(threadId) }
             } else {
-                // Only the conversation this page had open: another tab may have opened one since.
-                await MainActor.run { self.mail.coordinator.threadClosed(threadId) }
+                // Only what this page had on screen: another tab may show something since.
+                await MainActor.run {
+                    self.mail.coordinator.folderHidden(folder)
+                    if !threadId.isEmpty { self.mail.coordinator.threadClosed(threadId) }
+                }
             }
             return Response(status: .noContent)
+        }
+    }
+
+    /// The folder a list shows, as the engine weighs it: every account's folders of a type, or
+    /// one account's folder; nil for the Outbox, an unknown box or a folder that is gone.
+    func folder(onScreen mailbox: Mailbox?) async -> FolderOnScreen? {
+        switch mailbox {
+        case .unified(let type):
+            return FolderOnScreen(type: type)
+        case .folder(let id):
+            guard let found = try? await mail.emails.getFolder(id: id) else { return nil }
+            return FolderOnScreen(type: found.folderType, accountId: found.accountId)
+        case .outbox, nil:
+            return nil
         }
     }
 

@@ -114,23 +114,20 @@ struct MailScreen {
         case missing(String)
     }
 
-    /// A conversation as it is shown. `opening` (the user opened it, not a live refresh) marks
-    /// it read in the background, on the server first.
+    /// A conversation as it is shown. `opening` (the user opened it, not a live refresh) opens
+    /// it through `Conversations`: its notification goes, and it is marked read in the
+    /// background, on the server first.
     func conversation(_ threadId: String, mailbox: Mailbox, category: AICategory?, context: Context,
                       imagesFor: String?, csrf: String, dates: RelativeDate, opening: Bool) async -> ConversationResult {
-        guard let thread = try? await mail.emails.getThread(id: threadId),
-              let stored = try? await mail.emails.getEmails(threadId: threadId), !stored.isEmpty else {
+        let conversation: Conversation
+        do {
+            conversation = opening ? try await mail.conversations.open(threadId) : try await mail.conversations.conversation(threadId)
+        } catch {
             return .missing("This conversation no longer exists: it was deleted or moved away on the server.")
         }
-        // Oldest first by arrival; messages that arrived in the same second by when they were written.
-        let emails = stored.enumerated().sorted { a, b in
-            let (x, y) = (a.element, b.element)
-            if x.dateReceived != y.dateReceived { return x.dateReceived < y.dateReceived }
-            let (sentX, sentY) = (x.dateSent ?? x.dateReceived, y.dateSent ?? y.dateReceived)
-            return sentX != sentY ? sentX < sentY : a.offset < b.offset
-        }.map(\.element)
+        let (thread, emails) = (conversation.thread, conversation.messages)
         let settings = await MainActor.run {
-            (mail.settings.mutedThreadIds, mail.settings.vipContacts, mail.settings.markReadOnOpen, mail.settings.remoteImages)
+            (mail.settings.mutedThreadIds, mail.settings.vipContacts, mail.settings.remoteImages)
         }
         var messages: [ConversationView.Message] = []
         for (index, email) in emails.enumerated() {
@@ -140,29 +137,16 @@ struct MailScreen {
             messages.append(.init(email: email, attachments: attachments, html: html, imagesAllowed: allowed,
                                   expanded: !email.isRead || index == emails.count - 1))
         }
-        if opening, settings.2, thread.unreadCount > 0 { markRead(thread) }
         let account = context.accounts.first { $0.id == thread.accountId }
         let targets = moveTargets(account, context, excluding: mailbox.folderId)
         let decision = try? await mail.categories?.decision(emailId: emails[emails.count - 1].id)
         var view = ConversationView(thread: thread, messages: messages, mailbox: mailbox, category: category,
                                     isMuted: settings.0.contains(thread.id), vips: settings.1, me: context.me,
-                                    moveTargets: targets, csrf: csrf, dates: dates, imagesNever: settings.3 == .never,
+                                    moveTargets: targets, csrf: csrf, dates: dates, imagesNever: settings.2 == .never,
                                     categoryDecision: decision ?? nil)
         view.summary = await summaryPanel(threadId: thread.id, messageCount: emails.count)
         view.offersReplies = mail.replySuggestions != nil
         return .shown(view)
-    }
-
-    private func markRead(_ thread: EmailThread) {
-        let mail = self.mail
-        Task {
-            do {
-                try await mail.markRead.markAllRead(in: thread)
-                await mail.coordinator.didMarkThreadRead(threadId: thread.id)
-            } catch {
-                // The list keeps showing it unread; the next open tries again.
-            }
-        }
     }
 }
 

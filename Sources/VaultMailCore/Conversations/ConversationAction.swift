@@ -1,0 +1,15 @@
+/// What can be done to conversations from any face: the actions `ManageThreadActionsUseCase`
+/// carries out, server first.
+public enum ConversationAction: Sendable, Hashable {
+    case read, unread, star, unstar, archive, delete
+    case move(toFolderId: String)
+
+    /// Whether the conversation's desktop notification goes once the action succeeded: it
+    /// was read, or it left the inbox (NOTIF-18, AC-N-11).
+    public var withdrawsNotification: Bool {
+        switch self {
+        case .read, .archive, .delete, .move: true
+        case .unread, .star, .unstar: false
+        }
+    }
+}

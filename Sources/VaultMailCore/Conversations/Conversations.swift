@@ -1,0 +1,118 @@
+import Foundation
+
+/// The application service for reading mail (ARCHITECTURE.md, "The application layer"): what
+/// opening a conversation does and what acting on conversations does, written once for the
+/// `vaultmail` tool, the web app and the daemon (issue 28).
+///
+/// - `open`: the conversation's messages in reading order; its desktop notification is
+///   withdrawn; when it has unread mail and mark-read-on-open is on, it is marked read on the
+///   server first (`MarkReadUseCase` over the server-backed repository), then in the store.
+/// - `perform`: read, unread, star, unstar, archive, delete and move on many conversations
+///   (`ManageThreadActionsUseCase`); each that succeeded and left the unread inbox has its
+///   notification withdrawn.
+///
+/// Muting and VIP senders are notification settings, not actions on mail.
+public struct Conversations: Sendable {
+    private let emails: any EmailRepository
+    private let actions: ManageThreadActionsUseCase
+    private let markRead: MarkReadUseCase
+    private let markReadOnOpen: @Sendable () async -> Bool
+    private let withdrawNotifications: (@Sendable (_ threadId: String) async -> Void)?
+
+    /// - Parameters:
+    ///   - emails: reads the store; its actions reach the server first (the IMAP-backed repository).
+    ///   - markReadOnOpen: the user's setting, read at each open.
+    ///   - withdrawNotifications: withdraws a conversation's desktop notification and counts the
+    ///     badge again. Nil in a process that shows none (the tool): the daemon beside it sees
+    ///     the store change and withdraws what became read or left the inbox.
+    public init(
+        emails: any EmailRepository, markReadOnOpen: @escaping @Sendable () async -> Bool,
+        withdrawNotifications: (@Sendable (_ threadId: String) async -> Void)?
+    ) {
+        self.emails = emails
+        actions = ManageThreadActionsUseCase(repository: emails)
+        markRead = MarkReadUseCase(repository: emails)
+        self.markReadOnOpen = markReadOnOpen
+        self.withdrawNotifications = withdrawNotifications
+    }
+
+    /// The setting from `settings`.
+    public init(emails: any EmailRepository, settings: SettingsStore,
+                withdrawNotifications: (@Sendable (_ threadId: String) async -> Void)?) {
+        self.init(emails: emails, markReadOnOpen: { await MainActor.run { settings.markReadOnOpen } },
+                  withdrawNotifications: withdrawNotifications)
+    }
+
+    // MARK: Opening
+
+    /// Opens the conversation `threadId`: its messages oldest first, its notification
+    /// withdrawn, and marking it read started (`Conversation.markingRead`).
+    /// Throws `ThreadListError.threadNotFound` when it no longer exists, `.fetchFailed`.
+    public func open(_ threadId: String) async throws(ThreadListError) -> Conversation {
+        var conversation = try await self.conversation(threadId)
+        await withdrawNotifications?(threadId)
+        if conversation.messages.contains(where: { !$0.isRead }), await markReadOnOpen() {
+            let (markRead, withdraw, thread) = (markRead, withdrawNotifications, conversation.thread)
+            conversation.markingRead = Task {
+                do throws(ThreadListError) {
+                    try await markRead.markAllRead(in: thread)
+                } catch {
+                    return error
+                }
+                // Mail that arrived while it was marked (its notification posted meanwhile).
+                await withdraw?(thread.id)
+                return nil
+            }
+        }
+        return conversation
+    }
+
+    /// The conversation as it is now, without opening it (a page showing it again after a
+    /// change): nothing is marked or withdrawn. Throws like `open`.
+    public func conversation(_ threadId: String) async throws(ThreadListError) -> Conversation {
+        let thread: EmailThread
+        let stored: [Email]
+        do {
+            guard let found = try await emails.getThread(id: threadId) else { throw ThreadListError.threadNotFound(id: threadId) }
+            thread = found
+            stored = try await emails.getEmails(threadId: threadId)
+        } catch let error as ThreadListError {
+            throw error
+        } catch {
+            throw .fetchFailed(underlying: error)
+        }
+        guard !stored.isEmpty else { throw .threadNotFound(id: threadId) }
+        return Conversation(thread: thread, messages: Self.ordered(stored))
+    }
+
+    /// Reading order: oldest first by arrival; messages that arrived in the same second by
+    /// when they were written; then as given.
+    public static func ordered(_ emails: [Email]) -> [Email] {
+        emails.enumerated().sorted { a, b in
+            let (x, y) = (a.element, b.element)
+            if x.dateReceived != y.dateReceived { return x.dateReceived < y.dateReceived }
+            let (sentX, sentY) = (x.dateSent ?? x.dateReceived, y.dateSent ?? y.dateReceived)
+            return sentX != sentY ? sentX < sentY : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    // MARK: Acting
+
+    /// Carries out `action` on each conversation, on the server first; reports which failed
+    /// and why. Notifications of those read, archived, deleted or moved are withdrawn.
+    public func perform(_ action: ConversationAction, on ids: [String]) async -> BatchActionResult {
+        let result: BatchActionResult = switch action {
+        case .read: await actions.markThreadsRead(ids: ids)
+        case .unread: await actions.markThreadsUnread(ids: ids)
+        case .star: await actions.starThreads(ids: ids, isStarred: true)
+        case .unstar: await actions.starThreads(ids: ids, isStarred: false)
+        case .archive: await actions.archiveThreads(ids: ids)
+        case .delete: await actions.deleteThreads(ids: ids)
+        case .move(let folderId): await actions.moveThreads(ids: ids, toFolderId: folderId)
+        }
+        if action.withdrawsNotification, let withdrawNotifications {
+            for id in result.succeeded { await withdrawNotifications(id) }
+        }
+        return result
+    }
+}

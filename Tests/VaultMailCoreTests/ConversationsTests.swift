@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import VaultMailCore
+import VaultMailTesting
+
+/// Core's `Conversations` service, without any door: what opening a conversation and acting
+/// on conversations do, the same for the tool, the web app and the daemon (issue 28).
+@Suite("Conversations: opening and acting, the same for every door (issue 28)")
+struct ConversationsTests {
+    let account = MailFixtures.account(name: "work", email: "me@example.com")
+
+    /// Withdrawals the service asked for, in order.
+    final class Withdrawals: @unchecked Sendable {
+        // @unchecked: every access holds `lock`.
+        private let lock = NSLock()
+        private var ids: [String] = []
+        func add(_ id: String) { lock.withLock { ids.append(id) } }
+        var all: [String] { lock.withLock { ids } }
+    }
+
+    /// A thread "T" of three inbox messages: two that arrived in the same second (written in
+    /// the opposite order of their ids) and an older read one; plus a read thread "R".
+    func stored() async throws -> MockEmailRepository {
+        let emails = MockEmailRepository()
+        let folders = MailFixtures.standardFolders(accountId: account.id)
+        let inbox = try #require(folders.first { $0.folderType == .inbox })
+        try await emails.saveFolders(folders)
+        let second = MailFixtures.referenceDate.addingTimeInterval(600)
+        var a = MailFixtures.email(accountId: account.id, number: 1, threadId: "T", subject: "Plan", date: second)
+        a.id = "a-written-later"
+        a.dateSent = second.addingTimeInterval(-10)
+        var b = MailFixtures.email(accountId: account.id, number: 2, threadId: "T", subject: "Re: Plan", date: second)
+        b.id = "b-written-first"
+        b.dateSent = second.addingTimeInterval(-50)
+        var c = MailFixtures.email(accountId: account.id, number: 3, threadId: "T", subject: "Plan", date: MailFixtures.referenceDate, isRead: true)
+        c.id = "c-oldest"
+        let read = MailFixtures.email(accountId: account.id, number: 4, threadId: "R", isRead: true)
+        _ = try await emails.saveEmails([a, b, c, read].map { MailFixtures.incoming($0, in: [inbox]) })
+        return emails
+    }
+
+    func service(_ emails: MockEmailRepository, markReadOnOpen: Bool = true, withdrawals: Withdrawals) -> Conversations {
+        Conversations(emails: emails, markReadOnOpen: { markReadOnOpen }, withdrawNotifications: { withdrawals.add($0) })
+    }
+
+    @Test("Opening: oldest first, same-second mail by when it was written; its notification withdrawn; marked read, shown as it was")
+    func open() async throws {
+        let emails = try await stored()
+        let withdrawals = Withdrawals()
+        let conversation = try await service(emails, withdrawals: withdrawals).open("T")
+        #expect(conversation.messages.map(\.id) == ["c-oldest", "b-written-first", "a-written-later"])
+        #expect(conversation.messages.map(\.isRead) == [true, false, false], "shown as it was before opening")
+        #expect(withdrawals.all.first == "T", "withdrawn at once, before the server answers")
+        let marking = try #require(conversation.markingRead, "unread mail is marked read")
+        #expect(await marking.value == nil)
+        #expect(try await emails.getEmails(threadId: "T").allSatisfy(\.isRead))
+        #expect(await emails.calls.contains("setEmailsRead"))
+        #expect(withdrawals.all == ["T", "T"], "and again once read: mail that arrived meanwhile")
+    }
+
+    @Test("Mark-read-on-open off: opening withdraws the notification and leaves the mail unread")
+    func openWithoutMarking() async throws {
+        let emails = try await stored()
+        let withdrawals = Withdrawals()
+        let conversation = try await service(emails, markReadOnOpen: false, withdrawals: withdrawals).open("T")
+        #expect(conversation.markingRead == nil)
+        #expect(withdrawals.all == ["T"])
+        #expect(try await emails.getEmails(threadId: "T").filter { !$0.isRead }.count == 2)
+        #expect(await !emails.calls.contains("setEmailsRead"))
+    }
+
+    @Test("A read conversation is not marked again; the server is not asked")
+    func openRead() async throws {
+        let emails = try await stored()
+        let conversation = try await service(emails, withdrawals: Withdrawals()).open("R")
+        #expect(conversation.markingRead == nil)
+        #expect(await !emails.calls.contains("setEmailsRead"))
+    }
+
+    @Test("Marking read fails on the server: the failure is the task's value and the mail stays unread")
+    func markingFails() async throws {
+        let emails = try await stored()
+        await emails.failing("setEmailsRead")
+        let withdrawals = Withdrawals()
+        let conversation = try await service(emails, withdrawals: withdrawals).open("T")
+        let problem = try #require(await conversation.markingRead?.value)
+        #expect("\(problem)".contains("injected failure"), "\(problem)")
+        #expect(try await emails.getEmails(threadId: "T").filter { !$0.isRead }.count == 2)
+        #expect(withdrawals.all == ["T"])
+    }
+
+    @Test("A conversation that is gone: threadNotFound, nothing withdrawn; looking without opening changes nothing")
+    func missingAndLooking() async throws {
+        let emails = try await stored()
+        let withdrawals = Withdrawals()
+        let service = service(emails, withdrawals: withdrawals)
+        await #expect { try await service.open("gone") } throws: { error in
+            if case ThreadListError.threadNotFound(let id) = error { return id == "gone" }
+            return false
+        }
+        let looked = try await service.conversation("T")
+        #expect(looked.messages.map(\.id) == ["c-oldest", "b-written-first", "a-written-later"])
+        #expect(looked.markingRead == nil && withdrawals.all.isEmpty)
+        #expect(try await emails.getEmails(threadId: "T").filter { !$0.isRead }.count == 2)
+    }
+
+    @Test("AC-N-11: read, archive, delete and move withdraw the notifications of those that succeeded; unread and star do not",
+          arguments: [ConversationAction.read, .archive, .delete, .unread, .star, .unstar])
+    func actions(action: ConversationAction) async throws {
+        let emails = try await stored()
+        await emails.failActions(onThreads: ["R"])
+        let withdrawals = Withdrawals()
+        let result = await service(emails, withdrawals: withdrawals).perform(action, on: ["T", "R"])
+        #expect(result.succeeded == ["T"] && result.failedIds == ["R"])
+        #expect(withdrawals.all == (action.withdrawsNotification ? ["T"] : []))
+        if action == .read { #expect(try await emails.getEmails(threadId: "T").allSatisfy(\.isRead)) }
+        if action == .archive { #expect(try await emails.getEmails(threadId: "T").allSatisfy { !$0.folderTypes.contains(.inbox) }) }
+    }
+
+    @Test("Move goes to the folder named and withdraws the notification")
+    func move() async throws {
+        let emails = try await stored()
+        let archive = try #require(MailFixtures.standardFolders(accountId: account.id).first { $0.folderType == .archive })
+        let withdrawals = Withdrawals()
+        let result = await service(emails, withdrawals: withdrawals).perform(.move(toFolderId: archive.id), on: ["T"])
+        #expect(result.allSucceeded && withdrawals.all == ["T"])
+        #expect(try await emails.getEmails(threadId: "T").allSatisfy { $0.folderTypes == [.archive] })
+    }
+}
