@@ -28,14 +28,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
-        .target(name: "VaultMailCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // glibc's allocator (malloc.h): the heap's settings and malloc_trim; imported by VaultMailCore only.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .target(name: "VaultMailCore", dependencies: ["CMalloc", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "VaultMailStore",
             dependencies: ["VaultMailCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "VaultMailNotifications", dependencies: ["VaultMailCore"]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(
             name: "VaultMailDesktop",
             dependencies: ["VaultMailCore", "VaultMailNotifications", "CSystemd"]
@@ -45,7 +46,7 @@ let package = Package(
             dependencies: [
                 "VaultMailCore", "VaultMailNotifications", "VaultMailStore", "VaultMailDesktop",
                 "VaultMailSync", "VaultMailIMAP", "VaultMailMIME", "VaultMailWeb", "VaultMailMarkdown", "VaultMailAI",
-                "VaultMailOAuth", "CMalloc",
+                "VaultMailOAuth",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
