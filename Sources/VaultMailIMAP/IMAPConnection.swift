@@ -1,4 +1,5 @@
 import Foundation
+import VaultMailCore
 
 /// One IMAP connection over libetpan.
 ///
@@ -20,9 +21,9 @@ import Foundation
 /// let uids = try await imap.searchUIDs(since: thirtyDaysAgo)
 /// let messages = try await imap.fetchMessages(UIDSet(uids), items: .fullMessage)
 /// ```
-public actor IMAPConnection {
+public actor IMAPConnection: MailConnection {
     public nonisolated let endpoint: IMAPEndpoint
-    private nonisolated let executor: IMAPThreadExecutor
+    private nonisolated let executor: OwnerThreadExecutor
     private nonisolated let interrupter: IdleInterrupter
     /// Internal so the extensions in other files (delete, NOTIFY) reach it; used only on this actor.
     let session: IMAPSession
@@ -34,7 +35,7 @@ public actor IMAPConnection {
     /// A connection to `endpoint`, not yet opened: call `connect()`.
     public init(endpoint: IMAPEndpoint) throws {
         self.endpoint = endpoint
-        executor = IMAPThreadExecutor(name: "imap \(endpoint.address)")
+        executor = OwnerThreadExecutor(name: "imap \(endpoint.address)")
         session = IMAPSession(endpoint: endpoint)
         do {
             interrupter = try IdleInterrupter()
@@ -44,13 +45,6 @@ public actor IMAPConnection {
                 kind: .connectionFailed, operation: "prepare a connection to", host: endpoint.host, port: endpoint.port,
                 reason: "no pipe could be created (\(String(cString: strerror(error.errno)))); VaultMail may have run out of file descriptors: close other connections or raise `ulimit -n`")
         }
-    }
-
-    /// Opens a connection to `endpoint` (TCP, TLS or STARTTLS, certificate check, capabilities).
-    public static func connect(to endpoint: IMAPEndpoint) async throws -> IMAPConnection {
-        let connection = try IMAPConnection(endpoint: endpoint)
-        try await connection.connect()
-        return connection
     }
 
     deinit {
