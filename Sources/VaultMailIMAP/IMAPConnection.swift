@@ -228,14 +228,14 @@ public actor IMAPConnection: MailConnection {
         try session.noop()
     }
 
-    /// IDLE on the selected mailbox until the server reports something (with
-    /// `returnOnEvents`), `stopIdle()` is called, the calling task is cancelled, or `timeout`
-    /// passes. Call it again to keep listening; renew at least every 29 minutes.
+    /// IDLE on the selected mailbox until the server reports something, `stopIdle()` is
+    /// called, the calling task is cancelled, or `timeout` passes. Call it again to keep
+    /// listening (as the daemon's IDLE monitor does); renew at least every 29 minutes.
     /// A dropped connection or a killed server ends it with `.connectionLost`.
-    public func idle(timeout: Duration = .seconds(25 * 60), returnOnEvents: Bool = true) async throws -> IMAPIdleResult {
+    public func idle(timeout: Duration = .seconds(25 * 60)) async throws -> IMAPIdleResult {
         let interrupter = self.interrupter
         return try await withTaskCancellationHandler {
-            try session.idle(timeout: timeout, returnOnEvents: returnOnEvents, interrupter: interrupter)
+            try session.idle(timeout: timeout, interrupter: interrupter)
         } onCancel: {
             interrupter.stop()
         }
@@ -251,25 +251,5 @@ public actor IMAPConnection: MailConnection {
     /// the next `idle` returns `.stopped` at once.
     public nonisolated func stopIdle() {
         interrupter.stop()
-    }
-
-    /// Server events of the selected mailbox as they arrive, IDLE renewed every `renewAfter`.
-    /// Ends after `stopIdle()` or when the consumer stops; throws when the connection fails.
-    public nonisolated func idleEvents(renewAfter: Duration = .seconds(25 * 60)) -> AsyncThrowingStream<IMAPServerEvent, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    while !Task.isCancelled {
-                        let result = try await self.idle(timeout: renewAfter, returnOnEvents: true)
-                        for event in result.events { continuation.yield(event) }
-                        if result.ending == .stopped { break }
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
     }
 }
