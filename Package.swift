@@ -23,16 +23,20 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
+        // SHA-256 and HMAC (stable ids, ETags, PKCE, model files, certificate fingerprints, the
+        // web app's signed tokens). On Linux it builds its own BoringSSL: nothing to install.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
-        .target(name: "VaultMailCore"),
+        // glibc's allocator (malloc.h): the heap's settings and malloc_trim; imported by VaultMailCore only.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .target(name: "VaultMailCore", dependencies: ["CMalloc", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "VaultMailStore",
             dependencies: ["VaultMailCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "VaultMailNotifications", dependencies: ["VaultMailCore"]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(
             name: "VaultMailDesktop",
             dependencies: ["VaultMailCore", "VaultMailNotifications", "CSystemd"]
@@ -42,7 +46,7 @@ let package = Package(
             dependencies: [
                 "VaultMailCore", "VaultMailNotifications", "VaultMailStore", "VaultMailDesktop",
                 "VaultMailSync", "VaultMailIMAP", "VaultMailMIME", "VaultMailWeb", "VaultMailMarkdown", "VaultMailAI",
-                "VaultMailOAuth", "CMalloc",
+                "VaultMailOAuth",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -54,6 +58,7 @@ let package = Package(
             name: "VaultMailWeb",
             dependencies: [
                 "VaultMailCore", "VaultMailNotifications", "CGumbo",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -66,8 +71,6 @@ let package = Package(
         .target(name: "VaultMailMarkdown", dependencies: ["VaultMailCore", "CCmarkGFM"]),
         // OpenBLAS (Debian libopenblas-dev), the matrix products of the embedding model; imported by VaultMailAI only.
         .systemLibrary(name: "COpenBLAS", providers: [.apt(["libopenblas-dev"])]),
-        // GnuTLS's digests (Debian libgnutls28-dev): the SHA-256 of model files; imported by VaultMailAI only.
-        .systemLibrary(name: "CGnuTLSHash", path: "Sources/CGnuTLSHash"),
         // llama.cpp's shared libraries, built from source by scripts/build-llama.sh (`make deps`)
         // into .build/llama; imported by VaultMailAI only. Built binaries find them there (the
         // run path below); installed ones beside them (scripts/install.sh sets theirs).
@@ -77,7 +80,9 @@ let package = Package(
         .target(name: "CCPUState"),
         // On-device AI (issues 15, 16): the engines behind Core's AIEngine, the model manager.
         .target(
-            name: "VaultMailAI", dependencies: ["VaultMailCore", "COpenBLAS", "CGnuTLSHash", "CLlama", "CCPUState"],
+            name: "VaultMailAI", dependencies: [
+                "VaultMailCore", "COpenBLAS", "CLlama", "CCPUState", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             // Optimized in debug builds too: the embedding model's loops run ~4× faster (`make run`, tests).
             swiftSettings: [.unsafeFlags(["-O"])],
             linkerSettings: [.unsafeFlags([
@@ -97,7 +102,7 @@ let package = Package(
         // libetpan (Debian libetpan-dev) and GnuTLS (libgnutls28-dev), linked directly: libetpan's
         // .pc file carries `-specs=...`, which SwiftPM rejects. Imported only by VaultMailIMAP.
         .systemLibrary(name: "CEtPan", path: "Sources/CEtPan"),
-        .target(name: "VaultMailIMAP", dependencies: ["VaultMailCore", "CEtPan"]),
+        .target(name: "VaultMailIMAP", dependencies: ["VaultMailCore", "CEtPan", .product(name: "Crypto", package: "swift-crypto")]),
         // OAuth2 sign-in (issue 19): the loopback redirect listener, the token endpoint over URLSession, xdg-open.
         .target(name: "VaultMailOAuth", dependencies: ["VaultMailCore"]),
         .executableTarget(
@@ -121,17 +126,20 @@ let package = Package(
         .executableTarget(name: "vaultmail-demo", dependencies: ["VaultMailCore", "VaultMailIMAP", "VaultMailTesting"]),
         .testTarget(
             name: "VaultMailCoreTests",
-            dependencies: ["VaultMailCore", "VaultMailTesting"]
+            dependencies: ["VaultMailCore", "VaultMailTesting", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "VaultMailAITests",
-            dependencies: ["VaultMailCore", "VaultMailAI", "VaultMailTesting", "VaultMailStore", "VaultMailMIME"],
+            dependencies: [
+                "VaultMailCore", "VaultMailAI", "VaultMailTesting", "VaultMailStore", "VaultMailMIME",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             // The reference vectors, read from the source tree by path (scripts/reference-embeddings.py writes them).
             exclude: ["Embedding/Fixtures"]
         ),
         .testTarget(
             name: "VaultMailMIMETests",
-            dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailTesting"]
+            dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailTesting", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "VaultMailSyncTests",
@@ -156,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "VaultMailAppTests",
             dependencies: ["VaultMailCore", "VaultMailApp", "VaultMailStore", "VaultMailTesting", "VaultMailIMAP", "VaultMailSync",
-                           "VaultMailOAuth"]
+                           "VaultMailOAuth", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "VaultMailSendingTests",
@@ -171,7 +179,8 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultMailWebTests",
-            dependencies: ["VaultMailCore", "VaultMailWeb", "VaultMailMarkdown", "VaultMailNotifications", "VaultMailTesting", "VaultMailStore", "VaultMailApp", "VaultMailOAuth"]
+            dependencies: ["VaultMailCore", "VaultMailWeb", "VaultMailMarkdown", "VaultMailNotifications", "VaultMailTesting", "VaultMailStore", "VaultMailApp", "VaultMailOAuth",
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "VaultMailNotificationsTests",

@@ -73,14 +73,10 @@ public struct AccountLogin: Sendable {
 }
 
 /// A connection `AccountLogin` logs in on: `IMAPConnection`, `SMTPConnection`.
-protocol LoginConnection: Sendable {
-    associatedtype Failure: ServerError
-    /// Opens the connection (TLS or STARTTLS, certificate checked); no credential is sent.
-    func connect() async throws
+protocol LoginConnection: MailConnection {
+    typealias Failure = ServerError<Service>
     /// The protocol's password login.
     func authenticate(user: String, password: String) async throws
     /// The protocol's OAuth2 login with an access token.
     func authenticateOAuth(user: String, accessToken: String) async throws
-    /// Closes the connection now.
-    func disconnect() async
 }

@@ -1,7 +1,6 @@
 import Foundation
 
 extension IMAPConnection: LoginConnection {
-    typealias Failure = IMAPError
 
     /// LOGIN, for `AccountLogin`.
     func authenticate(user: String, password: String) throws {

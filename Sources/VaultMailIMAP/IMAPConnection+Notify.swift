@@ -20,8 +20,8 @@ extension IMAPConnection {
 
     /// `NOTIFY SET` (RFC 5465) with `notifyMailboxChangesArguments`: from now on, also outside
     /// IDLE, the selected mailbox reports as before and any other mailbox of the user that
-    /// gains or loses a message or changes flags is announced as `.mailboxStatus` (by `idle`,
-    /// `idleEvents` and `noop`). `.unsupported` when the server has no NOTIFY; a server that
+    /// gains or loses a message or changes flags is announced as `.mailboxStatus` (by `idle` and
+    /// `noop`). `.unsupported` when the server has no NOTIFY; a server that
     /// refuses the request answers `.commandFailed`. Select the mailbox to watch first or after.
     public func notifyMailboxChanges() throws {
         try session.notifySet(Self.notifyMailboxChangesArguments)

@@ -1,4 +1,5 @@
 import Foundation
+import VaultMailCore
 
 /// One IMAP connection over libetpan.
 ///
@@ -20,9 +21,9 @@ import Foundation
 /// let uids = try await imap.searchUIDs(since: thirtyDaysAgo)
 /// let messages = try await imap.fetchMessages(UIDSet(uids), items: .fullMessage)
 /// ```
-public actor IMAPConnection {
+public actor IMAPConnection: MailConnection {
     public nonisolated let endpoint: IMAPEndpoint
-    private nonisolated let executor: IMAPThreadExecutor
+    private nonisolated let executor: OwnerThreadExecutor
     private nonisolated let interrupter: IdleInterrupter
     /// Internal so the extensions in other files (delete, NOTIFY) reach it; used only on this actor.
     let session: IMAPSession
@@ -34,7 +35,7 @@ public actor IMAPConnection {
     /// A connection to `endpoint`, not yet opened: call `connect()`.
     public init(endpoint: IMAPEndpoint) throws {
         self.endpoint = endpoint
-        executor = IMAPThreadExecutor(name: "imap \(endpoint.address)")
+        executor = OwnerThreadExecutor(name: "imap \(endpoint.address)")
         session = IMAPSession(endpoint: endpoint)
         do {
             interrupter = try IdleInterrupter()
@@ -44,13 +45,6 @@ public actor IMAPConnection {
                 kind: .connectionFailed, operation: "prepare a connection to", host: endpoint.host, port: endpoint.port,
                 reason: "no pipe could be created (\(String(cString: strerror(error.errno)))); VaultMail may have run out of file descriptors: close other connections or raise `ulimit -n`")
         }
-    }
-
-    /// Opens a connection to `endpoint` (TCP, TLS or STARTTLS, certificate check, capabilities).
-    public static func connect(to endpoint: IMAPEndpoint) async throws -> IMAPConnection {
-        let connection = try IMAPConnection(endpoint: endpoint)
-        try await connection.connect()
-        return connection
     }
 
     deinit {
@@ -234,14 +228,14 @@ public actor IMAPConnection {
         try session.noop()
     }
 
-    /// IDLE on the selected mailbox until the server reports something (with
-    /// `returnOnEvents`), `stopIdle()` is called, the calling task is cancelled, or `timeout`
-    /// passes. Call it again to keep listening; renew at least every 29 minutes.
+    /// IDLE on the selected mailbox until the server reports something, `stopIdle()` is
+    /// called, the calling task is cancelled, or `timeout` passes. Call it again to keep
+    /// listening (as the daemon's IDLE monitor does); renew at least every 29 minutes.
     /// A dropped connection or a killed server ends it with `.connectionLost`.
-    public func idle(timeout: Duration = .seconds(25 * 60), returnOnEvents: Bool = true) async throws -> IMAPIdleResult {
+    public func idle(timeout: Duration = .seconds(25 * 60)) async throws -> IMAPIdleResult {
         let interrupter = self.interrupter
         return try await withTaskCancellationHandler {
-            try session.idle(timeout: timeout, returnOnEvents: returnOnEvents, interrupter: interrupter)
+            try session.idle(timeout: timeout, interrupter: interrupter)
         } onCancel: {
             interrupter.stop()
         }
@@ -257,25 +251,5 @@ public actor IMAPConnection {
     /// the next `idle` returns `.stopped` at once.
     public nonisolated func stopIdle() {
         interrupter.stop()
-    }
-
-    /// Server events of the selected mailbox as they arrive, IDLE renewed every `renewAfter`.
-    /// Ends after `stopIdle()` or when the consumer stops; throws when the connection fails.
-    public nonisolated func idleEvents(renewAfter: Duration = .seconds(25 * 60)) -> AsyncThrowingStream<IMAPServerEvent, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    while !Task.isCancelled {
-                        let result = try await self.idle(timeout: renewAfter, returnOnEvents: true)
-                        for event in result.events { continuation.yield(event) }
-                        if result.ending == .stopped { break }
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
     }
 }

@@ -1,7 +1,7 @@
 /// How one IDLE ended and what the server reported meanwhile.
 public struct IMAPIdleResult: Sendable, Hashable {
     public enum Ending: Sendable, Hashable {
-        /// The server reported events (and `returnOnEvents` was set).
+        /// The server reported events.
         case events
         /// `stopIdle()` was called, or the calling task was cancelled.
         case stopped

@@ -5,9 +5,9 @@ internal import CEtPan
 /// EXPUNGE and FETCH is seen as it arrives (libetpan's own `mailimap_idle` drops responses
 /// that come before the continuation, and reports nothing until DONE).
 extension IMAPSession {
-    /// IDLE until the server reports something (`returnOnEvents`), `interrupter` is stopped, or
-    /// `timeout` passes; then DONE, collecting whatever the server still reports.
-    func idle(timeout: Duration, returnOnEvents: Bool, interrupter: IdleInterrupter) throws(IMAPError) -> IMAPIdleResult {
+    /// IDLE until the server reports something, `interrupter` is stopped, or `timeout` passes;
+    /// then DONE, collecting whatever the server still reports.
+    func idle(timeout: Duration, interrupter: IdleInterrupter) throws(IMAPError) -> IMAPIdleResult {
         let (_, mailbox) = try selectedSession("idle on")
         let operation = "idle on \"\(mailbox)\" on"
         guard capabilities.idle else {
@@ -38,7 +38,7 @@ extension IMAPSession {
         let deadline = ContinuousClock.now + timeout
         var ending = IMAPIdleResult.Ending.timeout
         waiting: while true {
-            if returnOnEvents && !events.isEmpty && !hasBufferedInput {
+            if !events.isEmpty && !hasBufferedInput {
                 ending = .events
                 break
             }

@@ -14,6 +14,20 @@ public protocol MailProtocol: Sendable {
     static var defaultReadTimeout: Duration { get }
     /// What to do when the server did not answer in time (follows "try again later").
     static var timeoutAdvice: String { get }
+    /// The kinds of the protocol's `ServerError`.
+    associatedtype ErrorKind: ServerErrorKind
+    /// The server refused the login for good (wrong password, refused token), not a login it
+    /// could not process for now.
+    static func isLoginRefused(_ error: ServerError<Self>) -> Bool
+    /// What the user (or the calling code) can do about `error`; the advice every protocol
+    /// shares (`ServerErrorKind.sharedHint`) unless the protocol has its own.
+    static func hint(for error: ServerError<Self>) -> String?
+}
+
+extension MailProtocol {
+    public static func hint(for error: ServerError<Self>) -> String? {
+        error.kind.sharedHint(for: Self.self)
+    }
 }
 
 /// IMAP over the shared secure connection.

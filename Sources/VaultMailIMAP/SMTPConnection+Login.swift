@@ -1,7 +1,6 @@
 import Foundation
 
 extension SMTPConnection: LoginConnection {
-    typealias Failure = SMTPError
 
     /// AUTH PLAIN when offered, else LOGIN, for `AccountLogin`.
     func authenticate(user: String, password: String) throws {

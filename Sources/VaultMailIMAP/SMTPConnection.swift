@@ -1,4 +1,5 @@
 import Foundation
+import VaultMailCore
 
 /// One SMTP submission connection over libetpan's `mailsmtp`.
 ///
@@ -17,9 +18,9 @@ import Foundation
 /// try await smtp.sendData(message)
 /// await smtp.quit()
 /// ```
-public actor SMTPConnection {
+public actor SMTPConnection: MailConnection {
     public nonisolated let endpoint: SMTPEndpoint
-    private nonisolated let executor: IMAPThreadExecutor
+    private nonisolated let executor: OwnerThreadExecutor
     private let session: SMTPSession
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -29,15 +30,8 @@ public actor SMTPConnection {
     /// A connection to `endpoint`, not yet opened: call `connect()`.
     public init(endpoint: SMTPEndpoint) {
         self.endpoint = endpoint
-        executor = IMAPThreadExecutor(name: "smtp \(endpoint.address)")
+        executor = OwnerThreadExecutor(name: "smtp \(endpoint.address)")
         session = SMTPSession(endpoint: endpoint)
-    }
-
-    /// Opens a connection to `endpoint` (TCP, TLS or STARTTLS, certificate check, EHLO).
-    public static func connect(to endpoint: SMTPEndpoint) async throws -> SMTPConnection {
-        let connection = SMTPConnection(endpoint: endpoint)
-        try await connection.connect()
-        return connection
     }
 
     deinit {

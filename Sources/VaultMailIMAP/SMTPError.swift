@@ -1,15 +1,16 @@
 import Foundation
 
-/// Why an SMTP operation failed. The description (`ServerError`'s) names the server (host and
-/// port) and the user, quotes the server's reply (code and text) when there was one, and says what to do.
-/// It never contains a password or token.
+/// Why an SMTP operation failed: names the server (host and port) and the user, quotes the
+/// server's reply (code and text) when there was one, and says what to do. It never contains a
+/// password or token.
 ///
 /// Example: `cannot log in to 127.0.0.1:2465 as ada: 535 5.7.8 Authentication credentials
 /// invalid. Check the user name and password (or renew the access token).`
-public struct SMTPError: ServerError {
-    public typealias Service = SMTP
+public typealias SMTPError = ServerError<SMTP>
 
-    public enum Kind: String, ServerErrorKind {
+extension SMTP {
+    /// The kinds of `SMTPError`.
+    public enum ErrorKind: String, ServerErrorKind {
         /// The caller passed something that cannot be sent (an address with a line break).
         case invalidRequest
         /// The failures of the shared secure connection (`ConnectionFailure`), by its names;
@@ -30,52 +31,26 @@ public struct SMTPError: ServerError {
         case unsupported
     }
 
-    public var kind: Kind
-    /// What was being attempted, phrased to follow "cannot": "log in to", "send the message to".
-    public var operation: String
-    public var host: String
-    public var port: Int
-    public var user: String?
-    /// The server's reply: "535 5.7.8 Authentication credentials invalid".
-    public var serverResponse: String?
-    /// The reply code, when the server answered.
-    public var replyCode: Int?
-    /// Our explanation when the server said nothing (or in addition to what it said).
-    public var reason: String?
-
-    public init(
-        kind: Kind, operation: String, host: String, port: Int, user: String? = nil, serverResponse: String? = nil,
-        replyCode: Int? = nil, reason: String? = nil
-    ) {
-        self.kind = kind
-        self.operation = operation
-        self.host = host
-        self.port = port
-        self.user = user
-        self.serverResponse = serverResponse
-        self.replyCode = replyCode
-        self.reason = reason
+    /// AUTH was refused for good (wrong password, refused token), not for now (454).
+    public static func isLoginRefused(_ error: SMTPError) -> Bool {
+        error.kind == .authenticationFailed && !error.isTransient
     }
 
+    public static func hint(for error: SMTPError) -> String? {
+        switch error.kind {
+        case .temporaryFailure: "The server cannot accept it right now; it will be tried again."
+        default: error.kind.sharedHint(for: SMTP.self)
+        }
+    }
+}
+
+extension ServerError where Service == SMTP {
     /// True when trying again later may succeed without anyone changing anything.
     public var isTransient: Bool {
         switch kind {
         case .connectionFailed, .timedOut, .connectionLost, .temporaryFailure: true
         case .authenticationFailed: replyCode == 454
         default: false
-        }
-    }
-
-    /// AUTH was refused for good (wrong password, refused token), not for now (454).
-    public var isLoginRefused: Bool {
-        kind == .authenticationFailed && !isTransient
-    }
-
-    /// What the user (or the calling code) can do about it.
-    public var hint: String? {
-        switch kind {
-        case .temporaryFailure: "The server cannot accept it right now; it will be tried again."
-        default: kind.sharedHint(for: SMTP.self)
         }
     }
 }

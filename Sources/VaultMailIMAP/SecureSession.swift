@@ -14,7 +14,7 @@ internal import CEtPan
 /// from the shared failures, of the same kind.
 protocol SecureSession: AnyObject {
     associatedtype Service: MailProtocol
-    associatedtype Failure: ServerError
+    typealias Failure = ServerError<Service>
     var endpoint: ServerEndpoint<Service> { get }
     /// The libetpan session exists (it may have lost its stream).
     var hasSession: Bool { get }

@@ -1,33 +1,47 @@
 import Foundation
 
-/// What `IMAPError` and `SMTPError` share: the server (host and port), the user, what was
-/// being attempted, the server's words and our reason, one way to say it, and the advice for
-/// the kinds they have alike, above all the failures of the shared secure connection
-/// (`ConnectionFailure`). Neither ever contains a password or token.
+/// Why an IMAP or SMTP operation failed (`IMAPError` is `ServerError<IMAP>`, `SMTPError` is
+/// `ServerError<SMTP>`). The description names the server (host and port) and the user, quotes
+/// the server's own words when it gave any, adds our reason, and says what to do; it never
+/// contains a password or token. The kinds are the protocol's (`IMAP.ErrorKind`,
+/// `SMTP.ErrorKind`), above all the failures of the shared secure connection (`ConnectionFailure`)
+/// under the same names.
 ///
 /// Example: `cannot log in to 127.0.0.1:1143 as ada: [AUTHENTICATIONFAILED] Authentication
 /// failed. Check the user name and password (or renew the access token).`
-public protocol ServerError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    associatedtype Service: MailProtocol
-    associatedtype Kind: ServerErrorKind
-    var kind: Kind { get }
-    /// What was being attempted, phrased to follow "cannot": "log in to", "select \"INBOX\" on".
-    var operation: String { get }
-    var host: String { get }
-    var port: Int { get }
-    var user: String? { get }
-    /// The server's words: "[AUTHENTICATIONFAILED] Authentication failed.", "535 5.7.8 …".
-    var serverResponse: String? { get }
-    /// Our explanation when the server said nothing (or in addition to what it said).
-    var reason: String? { get }
-    /// What the user (or the calling code) can do about it.
-    var hint: String? { get }
-    /// The server refused the login for good (wrong password, refused token), not a login
-    /// it could not process for now.
-    var isLoginRefused: Bool { get }
-}
+public struct ServerError<Service: MailProtocol>: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    public typealias Kind = Service.ErrorKind
 
-extension ServerError {
+    public var kind: Kind
+    /// What was being attempted, phrased to follow "cannot": "log in to", "select \"INBOX\" on".
+    public var operation: String
+    public var host: String
+    public var port: Int
+    public var user: String?
+    /// The mailbox involved (IMAP).
+    public var mailbox: String?
+    /// The server's words: "[AUTHENTICATIONFAILED] Authentication failed.", "535 5.7.8 …".
+    public var serverResponse: String?
+    /// The reply code, when an SMTP server answered.
+    public var replyCode: Int?
+    /// Our explanation when the server said nothing (or in addition to what it said).
+    public var reason: String?
+
+    public init(
+        kind: Kind, operation: String, host: String, port: Int, user: String? = nil, mailbox: String? = nil,
+        serverResponse: String? = nil, replyCode: Int? = nil, reason: String? = nil
+    ) {
+        self.kind = kind
+        self.operation = operation
+        self.host = host
+        self.port = port
+        self.user = user
+        self.mailbox = mailbox
+        self.serverResponse = serverResponse
+        self.replyCode = replyCode
+        self.reason = reason
+    }
+
     /// "cannot log in to host:port as ada: [server's words] — our reason. Hint."
     public var description: String {
         var text = "cannot \(operation) \(ServerAddress.text(host: host, port: port))"
@@ -43,7 +57,12 @@ extension ServerError {
     /// The failure of the shared secure connection this is, if it is one.
     public var connectionFailure: ConnectionFailure? { kind.connectionFailure }
 
-    public var hint: String? { kind.sharedHint(for: Service.self) }
+    /// What the user (or the calling code) can do about it.
+    public var hint: String? { Service.hint(for: self) }
+
+    /// The server refused the login for good (wrong password, refused token), not a login
+    /// it could not process for now.
+    public var isLoginRefused: Bool { Service.isLoginRefused(self) }
 }
 
 /// The kinds every server error has: the failures of the shared secure connection and those

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 internal import CEtPan
 import VaultMailCore
@@ -104,7 +105,7 @@ enum TLSVerifier {
 
     /// `AB:CD:…`, as browsers and `openssl x509 -fingerprint -sha256` show it.
     static func fingerprint(_ der: [UInt8]) -> String {
-        let hex = SHA256.hex(bytes: SHA256.digest(der)).uppercased()
+        let hex = SHA256.hash(data: der).hexString.uppercased()
         return stride(from: 0, to: hex.count, by: 2).map { offset in
             let start = hex.index(hex.startIndex, offsetBy: offset)
             return String(hex[start..<hex.index(start, offsetBy: 2)])

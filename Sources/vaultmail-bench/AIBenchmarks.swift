@@ -66,7 +66,7 @@ enum AIBenchmarks {
     static func measure(database: AppDatabase, emails n: Int, modelDirectory: URL, home: URL, scratch: URL, tool: VaultMailTool) async throws {
         let modelId = AIModelCatalog.embeddingModelId
         // As the daemon does after its first sync: freed heap goes back to the system.
-        _ = glibcMallocTrim(0)
+        ProcessMemory.returnFreeMemory()
         let before = try ProcessStatus.memory(of: getpid())
 
         // Loading alone, on an engine of its own: load, unload, again.
@@ -222,7 +222,3 @@ enum AIBenchmarks {
         return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
     }
 }
-
-/// glibc's `malloc_trim` (declared in `<malloc.h>`, which the Glibc module does not export).
-@_silgen_name("malloc_trim")
-private func glibcMallocTrim(_ pad: Int) -> Int32

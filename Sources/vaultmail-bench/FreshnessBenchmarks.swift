@@ -69,24 +69,12 @@ enum FreshnessBenchmarks {
     static func junkLatency(
         engine: SyncBenchmarks.Engine, other: IMAPConnection, options: IDLEMonitorOptions, label: String, jitter: Duration?
     ) async throws -> Double {
-        let monitor = IDLEMonitorUseCase(sync: engine.sync, options: options)
-        let listening = AsyncStream<Void>.makeStream()
-        let arrived = AsyncStream<[Email]>.makeStream()
-        let watcher = Task {
-            for try await event in monitor.events(accountId: "acct-bench") {
-                switch event {
-                case .listening: listening.continuation.yield()
-                case .folderSynced(let folder, let report) where folder.folderType == .spam && !report.newEmails.isEmpty:
-                    arrived.continuation.yield(report.newEmails)
-                case .disconnected(let error, _): FileHandle.standardError.write(Data("freshness: \(label): disconnected: \(error)\n".utf8))
-                default: break
-                }
-            }
+        var watch = MonitorWatch(IDLEMonitorUseCase(sync: engine.sync, options: options), label: "freshness: \(label)") { event in
+            guard case .folderSynced(let folder, let report) = event, folder.folderType == .spam, !report.newEmails.isEmpty else { return nil }
+            return report.newEmails
         }
-        defer { watcher.cancel() }
-        var listens = listening.stream.makeAsyncIterator()
-        var news = arrived.stream.makeAsyncIterator()
-        _ = await listens.next()
+        defer { watch.cancel() }
+        await watch.listening()
         var samples: [Double] = []
         var random = SystemRandomNumberGenerator()
         for round in 0..<rounds {
@@ -95,7 +83,7 @@ enum FreshnessBenchmarks {
             }
             _ = try await other.append(message(id: "junk-\(label)-\(round)"), to: "Junk")
             let appended = ContinuousClock.now
-            let emails = await news.next() ?? []
+            let emails = await watch.arrival()
             samples.append((ContinuousClock.now - appended).millis)
             precondition(emails.count == 1, "the monitor must report the one new message in Junk, reported \(emails.count)")
         }

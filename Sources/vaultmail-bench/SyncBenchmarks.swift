@@ -203,30 +203,20 @@ enum SyncBenchmarks {
         // Let the engine store the floor's messages before measuring it.
         try await engine.sync.syncAccount(accountId: "acct-bench")
 
-        let monitor = IDLEMonitorUseCase(sync: engine.sync)
-        let listening = AsyncStream<Void>.makeStream()
-        let arrived = AsyncStream<[Email]>.makeStream()
-        let watcher = Task {
-            for try await event in monitor.events(accountId: "acct-bench") {
-                switch event {
-                case .listening: listening.continuation.yield()
-                case .newMail(let emails): arrived.continuation.yield(emails)
-                default: break
-                }
-            }
+        var watch = MonitorWatch(IDLEMonitorUseCase(sync: engine.sync), label: "idle-latency") { event in
+            guard case .newMail(let emails) = event else { return nil }
+            return emails
         }
-        defer { watcher.cancel() }
-        var listens = listening.stream.makeAsyncIterator()
-        var news = arrived.stream.makeAsyncIterator()
-        _ = await listens.next()
+        defer { watch.cancel() }
+        await watch.listening()
         var samples: [Double] = []
         for round in 0..<9 {
             _ = try await other.append(message(id: "idle-\(round)"), to: "INBOX")
             let appended = ContinuousClock.now
-            let emails = await news.next() ?? []
+            let emails = await watch.arrival()
             samples.append((ContinuousClock.now - appended).millis)
             precondition(emails.count == 1, "the monitor must report the one new message")
-            _ = await listens.next()
+            await watch.listening()
         }
         let ours = Measure.median(samples)
         let bareFloor = Measure.median(floor)

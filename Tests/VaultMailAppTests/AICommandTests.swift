@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 import VaultMailApp
@@ -15,7 +16,7 @@ struct AICommandTests {
             id: AIModelCatalog.embeddingModelId, name: "Small", purpose: .embedding, licence: "MIT", summary: "For tests.",
             files: files.map {
                 AIModelFile(name: $0.0, url: server.baseURL.appendingPathComponent("files/\($0.0)"),
-                            sha256: SHA256.hex(bytes: SHA256.digest($0.1)), sizeBytes: Int64($0.1.count))
+                            sha256: SHA256.hash(data: $0.1).hexString, sizeBytes: Int64($0.1.count))
             })])
     }
 

@@ -116,25 +116,28 @@ extension DovecotTests {
             #expect(result.events.isEmpty)
         }
 
-        @Test("AC-F-05: idleEvents() delivers new mail as an async sequence and ends after stopIdle()")
-        func eventSequence() async throws {
+        @Test("AC-F-05: IDLE called again after each report (as the daemon listens) sees every new message, and stops on stopIdle()")
+        func idleAgainAfterEachReport() async throws {
             let fixture = try await DovecotFixture.start()
             let imap = try await fixture.loggedIn()
             _ = try await imap.select("INBOX")
             let server = fixture.server
-            let collector = Task { () -> [IMAPServerEvent] in
+            let listener = Task { () -> [IMAPServerEvent] in
                 var events: [IMAPServerEvent] = []
-                for try await event in imap.idleEvents() {
-                    events.append(event)
+                while true {
+                    let result = try await imap.idle(timeout: .seconds(60))
+                    events += result.events
+                    if result.ending == .stopped { return events }
                     // Deliver the second message only once the first was reported.
-                    if event == .exists(count: 1) { try server.deliver(DovecotFixture.message(2), to: DovecotFixture.user) }
-                    if event == .exists(count: 2) { imap.stopIdle() }
+                    if result.events.contains(.exists(count: 1)) {
+                        try server.deliver(DovecotFixture.message(2), to: DovecotFixture.user)
+                    }
+                    if result.events.contains(.exists(count: 2)) { imap.stopIdle() }
                 }
-                return events
             }
             try await Self.waitUntilIdling(imap)
             try fixture.server.deliver(DovecotFixture.message(1), to: DovecotFixture.user)
-            let events = try await collector.value
+            let events = try await listener.value
             #expect(events.contains(.exists(count: 1)))
             #expect(events.last == .exists(count: 2))
         }

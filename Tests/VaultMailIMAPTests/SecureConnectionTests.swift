@@ -18,11 +18,12 @@ extension DovecotTests {
             var ports: (tls: Int, starttls: Int) { self == .imap ? (993, 143) : (465, 587) }
         }
 
-        /// Connects over `wire` and returns the error as what both protocols' errors are;
-        /// checks that the connection is closed and a login attempted now goes nowhere.
+        /// Connects over `wire` and returns what both protocols' errors say alike: the failure of
+        /// the shared connection and the description; checks that the connection is closed and a
+        /// login attempted now goes nowhere.
         static func connectionError(
             _ wire: Wire, port: Int, security: ConnectionSecurity, host: String = "127.0.0.1", caFile: String? = nil
-        ) async throws -> any ServerError {
+        ) async throws -> (connectionFailure: ConnectionFailure?, description: String) {
             switch wire {
             case .imap:
                 let imap = try IMAPConnection(endpoint: IMAPEndpoint(
@@ -32,7 +33,7 @@ extension DovecotTests {
                 #expect(await !imap.isConnected)
                 let login = try await #require(throws: IMAPError.self) { try await imap.login(user: "ada", password: "secret") }
                 #expect(login.kind == .notConnected)
-                return error
+                return (error.connectionFailure, error.description)
             case .smtp:
                 let smtp = SMTPConnection(endpoint: SMTPEndpoint(
                     host: host, port: port, security: security, caFile: caFile, connectTimeout: .seconds(10),
@@ -41,7 +42,7 @@ extension DovecotTests {
                 #expect(await !smtp.isConnected)
                 let login = try await #require(throws: SMTPError.self) { try await smtp.login(user: "ada", password: "secret") }
                 #expect(login.kind == .notConnected)
-                return error
+                return (error.connectionFailure, error.description)
             }
         }
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 import VaultMailCore
@@ -147,8 +148,7 @@ struct MessageBuilderRoundTripTests {
     }
 
     static func sha256Hex(_ data: Data) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(SHA256.digest(Array(data)).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
+        SHA256.hash(data: data).hexString
     }
 
     static func address(_ participant: Participant) -> PythonEmailParser.Address {

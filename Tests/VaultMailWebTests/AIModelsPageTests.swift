@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 import Testing
@@ -36,7 +37,7 @@ struct AIModelsPageTests {
                 id: AIModelsPageTests.id, name: "Tiny MiniLM", purpose: .embedding, licence: "Apache-2.0", summary: "A small test model.",
                 files: AIModelsPageTests.files.map {
                     AIModelFile(name: $0.0, url: server.baseURL.appendingPathComponent("files/\($0.0)"),
-                                sha256: SHA256.hex(bytes: SHA256.digest($0.1)), sizeBytes: Int64($0.1.count))
+                                sha256: SHA256.hash(data: $0.1).hexString, sizeBytes: Int64($0.1.count))
                 })])
             models = AppDependencies.modelAdministration(home: VaultMailHome(explicit: home.path), catalog: catalog, environment: [:])
             let database = try AppDatabase.inMemory()

@@ -40,12 +40,23 @@ struct WebRenderingTests {
         #expect(FormFields("x=" + FormFields.encode("a&b=c d/é"))["x"] == "a&b=c d/é")
     }
 
-    @Test("HMAC-SHA256 matches RFC 4231's test cases 1 and 2")
+    @Test("The web secret signs with HMAC-SHA256 as RFC 4231's test cases 1 and 2, and accepts exactly its own signatures")
     func hmac() {
-        #expect(SHA256.hex(bytes: HMAC.sha256(key: Array(repeating: 0x0b, count: 20), message: Array("Hi There".utf8)))
-                == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
-        #expect(HMAC.sha256Hex(key: Array("Jefe".utf8), message: "what do ya want for nothing?")
+        let case1 = WebSecret(key: Array(repeating: 0x0b, count: 20))
+        let signature = "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+        #expect(case1.sign("Hi There") == signature)
+        #expect(WebSecret(key: Array("Jefe".utf8)).sign("what do ya want for nothing?")
                 == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(case1.isSignature(signature, of: "Hi There"))
+        #expect(!case1.isSignature(signature, of: "Hi there"))
+        #expect(!case1.isSignature(String(signature.prefix(40)), of: "Hi There"))
+        #expect(case1.isSignature(String(signature.prefix(40)), of: "Hi There", digits: 40))
+        #expect(!case1.isSignature("", of: "Hi There"))
+    }
+
+    @Test("An asset's URL carries the first 10 hex digits of its content's SHA-256 (unchanged, so browsers keep their copies)")
+    func assetPath() {
+        #expect(Asset(name: "app.css", type: "text/css", content: "body { margin: 0 }").path == "/assets/app-997faceca2.css")
     }
 
     @Test("A session cookie verifies only with its own secret and within its lifetime; the CSRF token is per session")
@@ -59,6 +70,9 @@ struct WebRenderingTests {
         #expect(WebSession.verify(cookie, secret: secret, now: now.addingTimeInterval(WebSession.lifetime + 1)) == nil)
         #expect(WebSession.verify(cookie.replacingOccurrences(of: session.id, with: String(repeating: "0", count: session.id.count)), secret: secret, now: now) == nil)
         #expect(session.csrfToken(secret: secret) != WebSession.new(now: now).csrfToken(secret: secret))
+        #expect(session.csrfToken(secret: secret).count == 40)
+        #expect(session.isCSRFToken(session.csrfToken(secret: secret), secret: secret))
+        #expect(!session.isCSRFToken(WebSession.new(now: now).csrfToken(secret: secret), secret: secret))
     }
 
     @Test("Attachment names become a safe ASCII fallback plus the UTF-8 name; odd types become octet-stream")

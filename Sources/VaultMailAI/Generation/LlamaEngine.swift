@@ -57,7 +57,7 @@ public final class LlamaEngine: GenerativeEngine, @unchecked Sendable {
             model.free()
             loaded = nil
             // The context's buffers were tens of MiB of heap: give them back to the system now.
-            malloc_trim(0)
+            ProcessMemory.returnFreeMemory()
         }
     }
 

@@ -218,7 +218,7 @@ public final class MailDaemon {
         }
         app.notificationSyncCoordinator.markFirstLaunchComplete()
         logger.info("first sync done; new mail now notifies")
-        Self.returnFreedMemory()
+        ProcessMemory.returnFreeMemory()
         await sending.processor.start()
         // The tool beside the daemon: what it changes reaches the desktop within a second.
         let following = Task { await self.followOtherProcesses() }
@@ -341,7 +341,7 @@ public final class MailDaemon {
                 return
             }
             await sync(account, fromBackground: true)
-            Self.returnFreedMemory()
+            ProcessMemory.returnFreeMemory()
         }
     }
 
@@ -445,14 +445,6 @@ public final class MailDaemon {
         await web?.events.setConnectionProblem(nil, account: account.name)
     }
 
-    /// Gives the memory freed after a big sync (parsing thousands of messages) back to the
-    /// system, so the long-running daemon does not keep its peak.
-    static func returnFreedMemory() {
-        #if canImport(Glibc)
-        _ = glibcMallocTrim(0)
-        #endif
-    }
-
     /// A refused login (or a credential that cannot be had) is announced at once; anything
     /// else only if it lasts.
     static func problem(_ error: any Error) -> AccountHealthMonitor.Problem {
@@ -470,9 +462,3 @@ struct DaemonService: Service {
         }
     }
 }
-
-#if canImport(Glibc)
-/// glibc's `malloc_trim` (declared in `<malloc.h>`, which the Glibc module does not export).
-@_silgen_name("malloc_trim")
-private func glibcMallocTrim(_ pad: Int) -> Int32
-#endif

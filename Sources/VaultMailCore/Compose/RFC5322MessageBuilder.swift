@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Our own small RFC 5322 / MIME writer (no C library): the headers a client sends, RFC 2047
@@ -107,7 +108,7 @@ public struct RFC5322MessageBuilder: MessageBuilder {
 
         mutating func next() -> String {
             count += 1
-            return "=_vm_" + String(SHA256.hex(messageId + "/boundary/\(count)").prefix(24))
+            return "=_vm_" + String(SHA256.hash(data: Array((messageId + "/boundary/\(count)").utf8)).hexString.prefix(24))
         }
     }
 

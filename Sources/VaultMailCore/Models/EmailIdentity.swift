@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// What tells stored emails with the same Message-ID apart (issue 17: "Messages lost or misread").
@@ -48,7 +49,7 @@ public struct EmailIdentity: Sendable, Hashable {
         let plain = bodyPlain.map(withoutWhitespace) ?? ""
         text += "\u{1F}" + (plain.isEmpty ? bodyHTML.map(withoutWhitespace) ?? "" : plain)
         text += "\u{1F}" + attachmentSizes.sorted().map(String.init).joined(separator: ",")
-        return SHA256.hex(text)
+        return SHA256.hash(data: Array(text.utf8)).hexString
     }
 
     private static func withoutWhitespace(_ text: String) -> String {

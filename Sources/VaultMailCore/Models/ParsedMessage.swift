@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// What a raw RFC 5322 message contains, as well as it could be read.
@@ -123,13 +124,7 @@ public struct ParsedMessage: Sendable, Hashable {
             previous = byte
             index += 1
         }
-        let digest = SHA256.digest(header).prefix(16)
-        let hexDigits = Array("0123456789abcdef")
-        var hex = ""
-        for byte in digest {
-            hex.append(hexDigits[Int(byte >> 4)])
-            hex.append(hexDigits[Int(byte & 0x0f)])
-        }
+        let hex = SHA256.hash(data: header).prefix(16).hexString
         return "<\(hex)@synthesized.vaultmail>"
     }
 }

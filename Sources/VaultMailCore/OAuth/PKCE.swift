@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Proof Key for Code Exchange (RFC 7636) with the S256 method: a random verifier kept in
@@ -18,7 +19,7 @@ public struct PKCE: Sendable, Hashable {
 
     /// BASE64URL(SHA256(ASCII(verifier))), without padding.
     public static func challenge(for verifier: String) -> String {
-        base64URL(SHA256.digest(Array(verifier.utf8)))
+        base64URL(Array(SHA256.hash(data: Array(verifier.utf8))))
     }
 
     /// `count` bytes from the system's secure generator, base64url: for verifiers and `state`.

@@ -1,5 +1,6 @@
 import Foundation
 internal import CSystemd
+import VaultMailCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,7 +40,7 @@ public actor DBusConnection {
     public private(set) var isConnected = false
     public let address: String
 
-    private let executor: BusThreadExecutor
+    private let executor: OwnerThreadExecutor
     private let signalBox: SignalBox
     private var bus: OpaquePointer?
     private var exported: [ObjectBox] = []
@@ -64,23 +65,27 @@ public actor DBusConnection {
 
     private init(address: String) {
         self.address = address
-        executor = BusThreadExecutor(name: "vaultmail.dbus")
+        executor = OwnerThreadExecutor(name: "vaultmail.dbus")
         var continuation: AsyncStream<DBusSignal>.Continuation!
         signals = AsyncStream(bufferingPolicy: .bufferingNewest(1024)) { continuation = $0 }
         signalBox = SignalBox(continuation: continuation)
-        // Weak: between the last release and the isolated deinit job the loop may still pump.
-        executor.pump = { [weak self] in self?.assumeIsolated { $0.pump() } ?? .idle }
     }
 
     /// Runs on the bus thread: nothing else touches the bus while it closes.
     isolated deinit {
-        executor.pump = nil
         if let bus { sd_bus_flush_close_unref(bus) }
         signalBox.continuation.finish()
-        executor.shutdown()
+        executor.shutDown()
     }
 
     private func open() throws {
+        // The bus thread dispatches sd-bus's callbacks between jobs and polls the bus.
+        // Weak: between the last release and the isolated deinit job the loop may still pump.
+        do {
+            try executor.runBetweenJobs { [weak self] in self?.assumeIsolated { $0.pump() } ?? .nextJob }
+        } catch {
+            throw DBusError.connectFailed(address: address, reason: error.description)
+        }
         var newBus: OpaquePointer?
         try DBusMessageCoding.check("create", sd_bus_new(&newBus))
         guard let newBus else { throw DBusError.connectFailed(address: address, reason: "sd_bus_new gave no bus") }
@@ -183,15 +188,15 @@ public actor DBusConnection {
 
     /// Runs on the bus thread between jobs: dispatches everything ready, then says what to
     /// wait for.
-    private func pump() -> PollRequest {
-        guard let bus else { return .idle }
+    private func pump() -> OwnerThreadExecutor.PollRequest {
+        guard let bus else { return .nextJob }
         while true {
             let result = sd_bus_process(bus, nil)
             if result < 0 {
                 close()
                 signalBox.continuation.yield(DBusSignal(sender: "", path: "/org/freedesktop/DBus/Local",
                                                         interface: "org.freedesktop.DBus.Local", member: "Disconnected", arguments: []))
-                return .idle
+                return .nextJob
             }
             if result == 0 { break }
         }
@@ -205,7 +210,7 @@ public actor DBusConnection {
             let nowMicros = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
             timeout = deadline <= nowMicros ? 0 : Int32(min((deadline - nowMicros + 999) / 1000, UInt64(Int32.max)))
         }
-        return PollRequest(fd: fd, events: Int16(truncatingIfNeeded: events), timeoutMilliseconds: timeout)
+        return OwnerThreadExecutor.PollRequest(fd: fd, events: Int16(truncatingIfNeeded: events), timeoutMilliseconds: timeout)
     }
 }
 

@@ -100,7 +100,7 @@ public final class IDLEMonitorUseCase: Sendable {
             }
             while !Task.isCancelled {
                 yield(.listening)
-                let result = try await imap.idle(timeout: options.renewInterval, returnOnEvents: true)
+                let result = try await imap.idle(timeout: options.renewInterval)
                 if result.ending == .stopped { break }
                 if result.events.isEmpty { continue }  // renewal
                 var statuses: [IMAPStatusResponse] = []

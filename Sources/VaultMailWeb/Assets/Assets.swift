@@ -1,3 +1,4 @@
+import Crypto
 import Hummingbird
 import VaultMailCore
 
@@ -13,7 +14,7 @@ struct Asset: Sendable {
         self.name = name
         contentType = type
         self.content = content
-        let hash = SHA256.hex(content).prefix(10)
+        let hash = SHA256.hash(data: Array(content.utf8)).hexString.prefix(10)
         let dot = name.lastIndex(of: ".") ?? name.endIndex
         path = "/assets/\(name[..<dot])-\(hash)\(name[dot...])"
     }

@@ -54,7 +54,7 @@ struct RequestGuard: RouterMiddleware {
         }
         if !isSafe {
             let token = request.headers[.csrfToken] ?? context.form["csrf"] ?? ""
-            guard VaultMailCore.HMAC.constantTimeEquals(token, session.csrfToken(secret: secret)) else {
+            guard session.isCSRFToken(token, secret: secret) else {
                 return Pages.plain(.forbidden, "Refused: the page's security token is missing or stale. Reload the page and try again.")
             }
         }

@@ -9,7 +9,7 @@ public enum SignInToken {
 
     /// A new token, good for `lifetime` seconds from `now`.
     public static func make(secret: WebSecret, now: Date = Date()) -> String {
-        let nonce = SHA256.hex(bytes: WebSecret.randomBytes(16))
+        let nonce = WebSecret.randomBytes(16).hexString
         let expires = Int(now.timeIntervalSince1970 + lifetime)
         return "\(expires).\(nonce).\(secret.sign("signin|\(expires)|\(nonce)"))"
     }
@@ -20,7 +20,7 @@ public enum SignInToken {
         guard parts.count == 3, let expires = Int(parts[0]) else { return nil }
         let seconds = Int(now.timeIntervalSince1970)
         guard expires >= seconds, expires <= seconds + Int(lifetime) + 5 else { return nil }
-        guard HMAC.constantTimeEquals(parts[2], secret.sign("signin|\(parts[0])|\(parts[1])")) else { return nil }
+        guard secret.isSignature(parts[2], of: "signin|\(parts[0])|\(parts[1])") else { return nil }
         return parts[1]
     }
 }

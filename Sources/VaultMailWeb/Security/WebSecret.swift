@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import VaultMailCore
 
@@ -5,9 +6,9 @@ import VaultMailCore
 /// VaultMail home, readable by its owner only, so only the user (and `vaultmail open`, run as the
 /// user) can make a token the server accepts; another local user cannot.
 public struct WebSecret: Sendable {
-    let key: [UInt8]
+    private let key: SymmetricKey
 
-    init(key: [UInt8]) { self.key = key }
+    init(key: [UInt8]) { self.key = SymmetricKey(data: key) }
 
     /// Reads the secret at `url`, creating it (mode 0600) on first use. A file others could
     /// read is made private again.
@@ -20,7 +21,7 @@ public struct WebSecret: Sendable {
             throw WebError.secret(url.path, String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
-        let text = Array(SHA256.hex(bytes: key).utf8)
+        let text = Array(key.hexString.utf8)
         guard write(descriptor, text, text.count) == text.count else {
             throw WebError.secret(url.path, String(cString: strerror(errno)))
         }
@@ -49,8 +50,17 @@ public struct WebSecret: Sendable {
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
+    /// The signature of `message`: its HMAC-SHA256 under this secret, as lowercase hex.
     func sign(_ message: String) -> String {
-        HMAC.sha256Hex(key: key, message: message)
+        HMAC<SHA256>.authenticationCode(for: Array(message.utf8), using: key).hexString
+    }
+
+    /// True when `presented` is `sign(message)`, or with `digits` its first that many hex
+    /// digits (the CSRF token). The texts are compared by their SHA-256 digests, which
+    /// swift-crypto compares in constant time: the time taken does not tell where they differ.
+    func isSignature(_ presented: String, of message: String, digits: Int = 2 * SHA256.byteCount) -> Bool {
+        let expected = String(sign(message).prefix(digits))
+        return SHA256.hash(data: Array(presented.utf8)) == SHA256.hash(data: Array(expected.utf8))
     }
 
     private static func bytes(hex: String) -> [UInt8]? {

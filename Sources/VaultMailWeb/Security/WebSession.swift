@@ -11,7 +11,7 @@ struct WebSession: Sendable, Equatable {
     let issued: Int
 
     static func new(now: Date) -> WebSession {
-        let id = SHA256.hex(bytes: WebSecret.randomBytes(16))
+        let id = WebSecret.randomBytes(16).hexString
         return WebSession(id: id, issued: Int(now.timeIntervalSince1970))
     }
 
@@ -26,12 +26,20 @@ struct WebSession: Sendable, Equatable {
         guard parts.count == 3, let issued = Int(parts[0]), !parts[1].isEmpty else { return nil }
         let age = now.timeIntervalSince1970 - TimeInterval(issued)
         guard age >= -60, age < lifetime else { return nil }
-        guard HMAC.constantTimeEquals(parts[2], secret.sign("session|\(parts[0])|\(parts[1])")) else { return nil }
+        guard secret.isSignature(parts[2], of: "session|\(parts[0])|\(parts[1])") else { return nil }
         return WebSession(id: parts[1], issued: issued)
     }
 
     /// The token every state-changing request of this session must carry.
     func csrfToken(secret: WebSecret) -> String {
-        String(secret.sign("csrf|\(id)").prefix(40))
+        String(secret.sign(csrfMessage).prefix(Self.csrfDigits))
     }
+
+    /// True when `token` is this session's CSRF token.
+    func isCSRFToken(_ token: String, secret: WebSecret) -> Bool {
+        secret.isSignature(token, of: csrfMessage, digits: Self.csrfDigits)
+    }
+
+    private static let csrfDigits = 40
+    private var csrfMessage: String { "csrf|\(id)" }
 }

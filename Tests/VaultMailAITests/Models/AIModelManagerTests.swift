@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 import VaultMailAI
@@ -133,7 +134,7 @@ struct AIModelManagerTests {
         }
         #expect(file == "vocab.txt")
         #expect(published == expected)
-        #expect(actual == SHA256.hex(bytes: SHA256.digest(wrong)))
+        #expect(actual == SHA256.hash(data: wrong).hexString)
         #expect(error?.description.contains("is not the published file") == true)
         #expect(bed.size("vocab.txt") == nil && bed.size("vocab.txt", part: true) == nil, "the bad file is deleted")
         #expect(bed.manager.installedDirectory(for: ModelTestBed.modelId) == nil)

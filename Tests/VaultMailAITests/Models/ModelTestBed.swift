@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Synchronization
 import VaultMailAI
@@ -42,7 +43,7 @@ final class ModelTestBed: Sendable {
     static func catalog(base: URL, id: String = modelId) -> AIModelCatalog {
         let files = Self.files.map {
             AIModelFile(name: $0.name, url: base.appendingPathComponent($0.name),
-                        sha256: SHA256.hex(bytes: SHA256.digest($0.bytes)), sizeBytes: Int64($0.bytes.count))
+                        sha256: SHA256.hash(data: $0.bytes).hexString, sizeBytes: Int64($0.bytes.count))
         }
         return AIModelCatalog(models: [
             AIModelDescriptor(id: id, name: "Tiny test model", purpose: .embedding, licence: "CC0-1.0",
