@@ -55,6 +55,11 @@ extension WebApp {
                 models: listed, storageUsed: 0, directory: models.modelsDirectory, confirmRemoval: status, notice: nil,
                 csrf: self.csrf(context: context), display: await self.display()).render())
         }
+        addAIModelActions(to: router, models: models)
+    }
+
+    /// Download, Cancel, Remove, and the onboarding step.
+    private func addAIModelActions(to router: Router<WebRequestContext>, models: (any AIModelAdministration)?) {
         router.post("/settings/ai/download") { request, context -> Response in
             guard let models else { return Self.noModels }
             let id = context.form["id"] ?? ""

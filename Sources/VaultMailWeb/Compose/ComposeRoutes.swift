@@ -54,6 +54,11 @@ extension WebApp {
             }
             return Pages.redirect(Self.withNotice(form.returnTo, message))
         }
+        addOutboxRoutes(to: router)
+    }
+
+    /// The Outbox's Send now and Cancel (back to a draft), and removing an attachment.
+    private func addOutboxRoutes(to router: Router<WebRequestContext>) {
         router.post("/outbox/retry") { _, context -> Response in
             guard let id = context.form["draft"], !id.isEmpty else { return Pages.plain(.badRequest, "Name the message (draft=).") }
             let message: String
