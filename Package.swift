@@ -26,6 +26,8 @@ let package = Package(
         // SHA-256 and HMAC (stable ids, ETags, PKCE, model files, certificate fingerprints, the
         // web app's signed tokens). On Linux it builds its own BoringSSL: nothing to install.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // The web app's pages: Mustache templates that escape every value (docs/web.md, "Pages").
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // glibc's allocator (malloc.h): the heap's settings and malloc_trim; imported by VaultMailCore only.
@@ -60,6 +62,7 @@ let package = Package(
                 "VaultMailCore", "VaultMailNotifications", "CGumbo",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

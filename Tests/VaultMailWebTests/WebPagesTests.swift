@@ -178,7 +178,7 @@ struct WebPagesTests {
             try await web.store([MailFixtures.email(accountId: web.account.id, number: 9)])
             try await stream.waitFor("event: change")
             await web.web.events.publish(.newMail([NewMailSummary(threadId: "t", sender: "Grace \"G\" <x>", subject: "Hi", preview: "p")]))
-            try await stream.waitFor(#"event: newmail"# + "\n" + #"data: [{"threadId":"t","sender":"Grace \"G\" \u003cx\u003e""#)
+            try await stream.waitFor(#"event: newmail"# + "\n" + #"data: [{"preview":"p","sender":"Grace \"G\" <x>","subject":"Hi","threadId":"t"}]"#)
         }
     }
 

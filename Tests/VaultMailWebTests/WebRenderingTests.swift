@@ -8,7 +8,7 @@ import VaultMailCore
 struct WebRenderingTests {
     @Test("AC-U-06: plain text keeps its lines, links its URLs and addresses, escapes the rest")
     func plainText() {
-        let html = PlainTextRenderer.render("Hi <b>Ada</b>,\nsee https://example.org/a?b=1&c=2).\nWrite to ada@example.org.")
+        let html = PlainTextRenderer.render("Hi <b>Ada</b>,\nsee https://example.org/a?b=1&c=2).\nWrite to ada@example.org.").html
         #expect(html.contains("Hi &lt;b&gt;Ada&lt;/b&gt;,\nsee "))
         #expect(html.contains(#"<a href="https://example.org/a?b=1&amp;c=2" target="_blank" rel="noopener noreferrer" title="https://example.org/a?b=1&amp;c=2">https://example.org/a?b=1&amp;c=2</a>)."#))
         #expect(html.contains(#"<a href="mailto:ada@example.org">ada@example.org</a>."#))
@@ -18,16 +18,16 @@ struct WebRenderingTests {
     @Test("AC-U-06: the trailing quote folds with its attribution line; a short quote between replies stays")
     func quotes() {
         let text = "Yes.\n> Can we meet?\nHow about 3?\n\nOn Tue, Grace wrote:\n> Line one\n> Line two\n"
-        let html = PlainTextRenderer.render(text)
+        let html = PlainTextRenderer.render(text).html
         #expect(html.contains("<blockquote>&gt; Can we meet?</blockquote>"))
         #expect(html.contains("<details class=\"quoted\"><summary>Show quoted text</summary><blockquote>On Tue, Grace wrote:\n&gt; Line one\n&gt; Line two</blockquote></details>"))
     }
 
     @Test("A URL whose scheme ends the line is not a link; javascript: never becomes one")
     func notLinks() {
-        #expect(!PlainTextRenderer.linkify("see http://").contains("<a"))
-        #expect(!PlainTextRenderer.linkify("javascript:alert(1)").contains("<a"))
-        #expect(PlainTextRenderer.linkify("\"><script>http://x.example/\"onmouseover=1").contains("&quot;&gt;&lt;script&gt;"))
+        #expect(!PlainTextRenderer.linkify("see http://").html.contains("<a"))
+        #expect(!PlainTextRenderer.linkify("javascript:alert(1)").html.contains("<a"))
+        #expect(PlainTextRenderer.linkify("\"><script>http://x.example/\"onmouseover=1").html.contains("&quot;&gt;&lt;script&gt;"))
     }
 
     @Test("Form fields decode percent escapes and +, keep repeated names, and round-trip values")

@@ -237,7 +237,7 @@ struct WebWritingTests {
             #expect(forged.status == 403)
         }
         let page = AIModelsView(models: [], storageUsed: 0, directory: URL(fileURLWithPath: "/tmp/models"), confirmRemoval: nil, notice: nil,
-                                csrf: "token", display: .init(), autoSummarize: true).render()
+                                csrf: "token", display: .init(), autoSummarize: true).render().html
         #expect(page.contains("<form method=\"post\" action=\"/settings/ai/writing\" class=\"settings-form\" data-autosave>"))
         #expect(page.contains("<input type=\"checkbox\" role=\"switch\" id=\"sw-autoSummarize\" name=\"autoSummarize\" value=\"1\" checked"))
         #expect(page.contains("<span>Summarize conversations of 3 or more messages when I open them</span></label>"))

@@ -18,124 +18,190 @@ struct AIModelsView {
     /// The "summarize when I open" setting (issue 16); nil leaves its section out.
     var autoSummarize: Bool?
 
-    func render() -> String {
-        var body = "<header class=\"topbar\"><a class=\"brand\" href=\"/mail\">VaultMail</a><a class=\"tool\" href=\"/settings\">\(Icon.back.svg())<span>Back to the settings</span></a></header>"
-        body += "<main class=\"onboarding\" id=\"main\"><div class=\"onboarding-card\" data-ai-models>"
-        if let model = confirmRemoval {
-            body += removal(model)
-        } else {
-            body += "<h1>On-device AI</h1><p class=\"lead\">Categories, search by meaning, conversation summaries and suggested replies run on this computer with small models. Nothing of your mail leaves it: the models' files are the only thing VaultMail downloads.</p>"
-            body += "<p class=\"notice\" role=\"status\" id=\"ai-status\"\(notice == nil ? " hidden" : "")>\(HTML.escape(notice ?? ""))</p>"
-            if let autoSummarize { body += writing(autoSummarize) }
-            body += models.map(item).joined()
-            body += "<p>Storage used by models: <strong data-ai-storage>\(Self.size(storageUsed))</strong>, in <code>\(HTML.escape(directory.path))</code>.</p>"
-            body += offline()
+    func render() -> Markup {
+        struct Model {
+            var backIcon: Markup
+            var removal: Markup
+            var notice: String?
+            var writing: Markup
+            var models: Markup
+            var storage: String
+            var directory: String
+            var offline: Markup
         }
-        body += "</div></main>"
+        let body = Self.template.render(Model(
+            backIcon: Icon.back.svg(), removal: confirmRemoval.map(removal) ?? .empty, notice: notice,
+            writing: autoSummarize.map(writing) ?? .empty, models: models.map(item).joined(), storage: Self.size(storageUsed),
+            directory: directory.path, offline: offline()))
         return Pages.document(title: "On-device AI — VaultMail", bodyClass: "app onboarding-page", csrf: csrf, body: body,
                               scripts: [AIModelsScript.asset], display: display)
     }
 
+    private static let template = Template("""
+        <header class="topbar"><a class="brand" href="/mail">VaultMail</a><a class="tool" href="/settings">{{{backIcon}}}<span>Back to the settings</span></a></header>\
+        <main class="onboarding" id="main"><div class="onboarding-card" data-ai-models>\
+        {{{removal}}}\
+        {{^removal}}<h1>On-device AI</h1><p class="lead">Categories, search by meaning, conversation summaries and suggested replies run on this computer with small models. Nothing of your mail leaves it: the models' files are the only thing VaultMail downloads.</p>\
+        <p class="notice" role="status" id="ai-status"{{^notice}} hidden{{/notice}}>{{notice}}</p>\
+        {{{writing}}}{{{models}}}\
+        <p>Storage used by models: <strong data-ai-storage>{{storage}}</strong>, in <code>{{directory}}</code>.</p>{{{offline}}}{{/removal}}\
+        </div></main>
+        """)
+
     /// Summaries and suggested replies: when conversations are summarized. A form that works
     /// without the script; with it the switch is saved the moment it changes.
-    private func writing(_ autoSummarize: Bool) -> String {
-        var out = "<section class=\"settings-section\" id=\"writing\" aria-labelledby=\"writing-title\"><h2 id=\"writing-title\">Summaries and suggested replies</h2>"
-        out += "<form method=\"post\" action=\"/settings/ai/writing\" class=\"settings-form\" data-autosave>\(hiddenCSRF)"
-        out += "<div class=\"setting\"><label class=\"switch\" for=\"sw-autoSummarize\"><input type=\"checkbox\" role=\"switch\" id=\"sw-autoSummarize\" name=\"autoSummarize\" value=\"1\""
-        out += "\(autoSummarize ? " checked" : "") aria-describedby=\"sw-autoSummarize-hint\"><span class=\"switch-track\" aria-hidden=\"true\"></span>"
-        out += "<span>Summarize conversations of 3 or more messages when I open them</span></label>"
-        out += "<p class=\"hint-text\" id=\"sw-autoSummarize-hint\">Other conversations have a Summarize button at the top. A summary is written once and kept; new mail in the conversation offers to refresh it. Suggested replies are written when a conversation is opened.</p></div>"
-        return out + "<button class=\"primary save-button\">Save</button></form></section>"
+    private func writing(_ autoSummarize: Bool) -> Markup {
+        struct Model { var csrf: String; var on: Bool }
+        return Self.writingTemplate.render(Model(csrf: csrf, on: autoSummarize))
     }
 
-    private var hiddenCSRF: String { "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">" }
+    private static let writingTemplate = Template("""
+        <section class="settings-section" id="writing" aria-labelledby="writing-title"><h2 id="writing-title">Summaries and suggested replies</h2>\
+        <form method="post" action="/settings/ai/writing" class="settings-form" data-autosave><input type="hidden" name="csrf" value="{{csrf}}">\
+        <div class="setting"><label class="switch" for="sw-autoSummarize"><input type="checkbox" role="switch" id="sw-autoSummarize" name="autoSummarize" value="1"\
+        {{#on}} checked{{/on}} aria-describedby="sw-autoSummarize-hint"><span class="switch-track" aria-hidden="true"></span>\
+        <span>Summarize conversations of 3 or more messages when I open them</span></label>\
+        <p class="hint-text" id="sw-autoSummarize-hint">Other conversations have a Summarize button at the top. A summary is written once and kept; new mail in the conversation offers to refresh it. Suggested replies are written when a conversation is opened.</p></div>\
+        <button class="primary save-button">Save</button></form></section>
+        """)
 
-    private func item(_ status: AIModelStatus) -> String {
-        let model = status.model, id = HTML.escape(model.id), name = HTML.escape(model.name)
-        var out = "<section class=\"settings-section\" id=\"model-\(id)\" aria-labelledby=\"model-\(id)-title\" data-model=\"\(id)\""
-            + " data-downloading=\"\(status.isDownloading)\" data-installed=\"\(status.state == .installed)\">"
-        out += "<h2 id=\"model-\(id)-title\">\(name)</h2><p>\(HTML.escape(model.summary))</p><dl class=\"facts\">"
-        out += "<dt>Purpose</dt><dd>\(Self.purpose(model.purpose))</dd><dt>Size</dt><dd>\(Self.size(model.sizeBytes))</dd>"
-        out += "<dt>Licence</dt><dd>\(HTML.escape(model.licence))</dd><dt>State</dt><dd data-ai-state>\(HTML.escape(Self.stateText(status)))</dd></dl>"
-        out += Self.progressBar(status)
-        if let problem = status.problem { out += "<p class=\"notice error\" role=\"alert\">\(HTML.escape(problem))</p>" }
-        out += "<div class=\"compose-actions\">" + Self.actions(status, csrf: hiddenCSRF, returnTo: "/settings/ai")
-        if status.state != .notInstalled && !status.isDownloading {
-            out += "<form method=\"get\" action=\"/settings/ai/remove\"><input type=\"hidden\" name=\"id\" value=\"\(id)\">"
-                + "<button class=\"tool danger\" aria-label=\"Remove \(name)…\">Remove…</button></form>"
+    private func item(_ status: AIModelStatus) -> Markup {
+        struct Model {
+            var id: String
+            var name: String
+            var downloading: Bool
+            var installed: Bool
+            var summary: String
+            var purpose: String
+            var size: String
+            var licence: String
+            var state: String
+            var progress: Markup
+            var problem: String?
+            var actions: Markup
+            var removable: Bool
         }
-        return out + "</div></section>"
+        let model = status.model
+        return Self.itemTemplate.render(Model(
+            id: model.id, name: model.name, downloading: status.isDownloading, installed: status.state == .installed, summary: model.summary,
+            purpose: Self.purpose(model.purpose), size: Self.size(model.sizeBytes), licence: model.licence, state: Self.stateText(status),
+            progress: Self.progressBar(status), problem: status.problem, actions: Self.actions(status, csrf: csrf, returnTo: "/settings/ai"),
+            removable: status.state != .notInstalled && !status.isDownloading))
     }
+
+    private static let itemTemplate = Template("""
+        <section class="settings-section" id="model-{{id}}" aria-labelledby="model-{{id}}-title" data-model="{{id}}"\
+         data-downloading="{{downloading}}" data-installed="{{installed}}">\
+        <h2 id="model-{{id}}-title">{{name}}</h2><p>{{summary}}</p><dl class="facts">\
+        <dt>Purpose</dt><dd>{{purpose}}</dd><dt>Size</dt><dd>{{size}}</dd>\
+        <dt>Licence</dt><dd>{{licence}}</dd><dt>State</dt><dd data-ai-state>{{state}}</dd></dl>{{{progress}}}\
+        {{#problem}}<p class="notice error" role="alert">{{problem}}</p>{{/problem}}\
+        <div class="compose-actions">{{{actions}}}\
+        {{#removable}}<form method="get" action="/settings/ai/remove"><input type="hidden" name="id" value="{{id}}">\
+        <button class="tool danger" aria-label="Remove {{name}}…">Remove…</button></form>{{/removable}}\
+        </div></section>
+        """)
 
     /// Download, Resume or Cancel as the model's state calls for.
-    static func actions(_ status: AIModelStatus, csrf: String, returnTo: String) -> String {
-        let id = HTML.escape(status.model.id), name = HTML.escape(status.model.name)
-        let hidden = csrf + "<input type=\"hidden\" name=\"id\" value=\"\(id)\"><input type=\"hidden\" name=\"return\" value=\"\(HTML.escape(returnTo))\">"
+    static func actions(_ status: AIModelStatus, csrf: String, returnTo: String) -> Markup {
+        struct Model { var csrf: String; var id: String; var name: String; var returnTo: String; var action: String; var button: String; var buttonClass: String; var buttonId: String; var label: String }
+        let model = status.model
+        let action: (path: String, button: String, buttonClass: String, buttonId: String, label: String)
         if status.isDownloading {
-            return "<form method=\"post\" action=\"/settings/ai/cancel\">\(hidden)<button class=\"tool\" id=\"cancel-\(id)\" aria-label=\"Cancel the download of \(name)\">Cancel</button></form>"
+            action = ("/settings/ai/cancel", "Cancel", "tool", "cancel-\(model.id)", "Cancel the download of \(model.name)")
+        } else {
+            switch status.state {
+            case .installed: return .empty
+            case .partial: action = ("/settings/ai/download", "Resume", "primary", "download-\(model.id)", "Resume the download of \(model.name)")
+            case .notInstalled:
+                action = ("/settings/ai/download", "Download", "primary", "download-\(model.id)", "Download \(model.name) (\(size(model.sizeBytes)))")
+            }
         }
-        switch status.state {
-        case .installed:
-            return ""
-        case .partial:
-            return "<form method=\"post\" action=\"/settings/ai/download\">\(hidden)<button class=\"primary\" id=\"download-\(id)\" aria-label=\"Resume the download of \(name)\">Resume</button></form>"
-        case .notInstalled:
-            return "<form method=\"post\" action=\"/settings/ai/download\">\(hidden)<button class=\"primary\" id=\"download-\(id)\" aria-label=\"Download \(name) (\(size(status.model.sizeBytes)))\">Download</button></form>"
-        }
+        return actionTemplate.render(Model(csrf: csrf, id: model.id, name: model.name, returnTo: returnTo, action: action.path, button: action.button,
+                                           buttonClass: action.buttonClass, buttonId: action.buttonId, label: action.label))
     }
+
+    private static let actionTemplate = Template("""
+        <form method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}">\
+        <input type="hidden" name="return" value="{{returnTo}}"><button class="{{buttonClass}}" id="{{buttonId}}" aria-label="{{label}}">{{button}}</button></form>
+        """)
 
     /// The bar of a download under way or stopped part-way (a native `<progress>`, named for screen readers).
-    static func progressBar(_ status: AIModelStatus) -> String {
-        guard case .partial(let fraction) = status.state else {
-            return status.isDownloading ? bar(status, 0) : ""
+    static func progressBar(_ status: AIModelStatus) -> Markup {
+        struct Model { var id: String; var verb: String; var name: String; var percent: Int }
+        let fraction: Double
+        if case .partial(let part) = status.state {
+            fraction = part
+        } else if status.isDownloading {
+            fraction = 0
+        } else {
+            return .empty
         }
-        return bar(status, fraction)
+        return progressTemplate.render(Model(id: status.model.id, verb: status.isDownloading ? "Downloading" : "Downloaded", name: status.model.name,
+                                             percent: Int((fraction * 100).rounded(.down))))
     }
 
-    private static func bar(_ status: AIModelStatus, _ fraction: Double) -> String {
-        let percent = Int((fraction * 100).rounded(.down)), id = HTML.escape(status.model.id)
-        return "<p class=\"ai-progress\"><label for=\"progress-\(id)\">\(status.isDownloading ? "Downloading" : "Downloaded") \(HTML.escape(status.model.name))</label> "
-            + "<progress id=\"progress-\(id)\" max=\"100\" value=\"\(percent)\">\(percent)%</progress> <span data-ai-percent>\(percent)%</span></p>"
+    private static let progressTemplate = Template("""
+        <p class="ai-progress"><label for="progress-{{id}}">{{verb}} {{name}}</label> \
+        <progress id="progress-{{id}}" max="100" value="{{percent}}">{{percent}}%</progress> <span data-ai-percent>{{percent}}%</span></p>
+        """)
+
+    private func removal(_ status: AIModelStatus) -> Markup {
+        struct Model { var name: String; var frees: String?; var features: String; var csrf: String; var id: String }
+        let model = status.model
+        return Self.removalTemplate.render(Model(
+            name: model.name, frees: status.state == .installed ? Self.size(model.sizeBytes) : nil,
+            features: Self.features(model.purpose).capitalizedFirst, csrf: csrf, id: model.id))
     }
 
-    private func removal(_ status: AIModelStatus) -> String {
-        let model = status.model, name = HTML.escape(model.name)
-        var out = "<h1>Remove \(name)?</h1><p class=\"lead\">This deletes its files from this computer"
-        out += status.state == .installed ? " and frees \(Self.size(model.sizeBytes))" : ", the part downloaded so far included"
-        out += ". \(HTML.escape(Self.features(model.purpose).capitalizedFirst)) stop until it is downloaded again; the categories already given stay.</p>"
-        out += "<form method=\"post\" action=\"/settings/ai/remove\" class=\"compose-actions\">\(hiddenCSRF)<input type=\"hidden\" name=\"id\" value=\"\(HTML.escape(model.id))\">"
-        out += "<button class=\"primary danger-button\" id=\"confirm-remove\">Remove \(name)</button><a class=\"tool\" href=\"/settings/ai\">Keep it</a></form>"
-        return out
+    private static let removalTemplate = Template("""
+        <h1>Remove {{name}}?</h1><p class="lead">This deletes its files from this computer\
+        {{#frees}} and frees {{frees}}{{/frees}}{{^frees}}, the part downloaded so far included{{/frees}}\
+        . {{features}} stop until it is downloaded again; the categories already given stay.</p>\
+        <form method="post" action="/settings/ai/remove" class="compose-actions"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}">\
+        <button class="primary danger-button" id="confirm-remove">Remove {{name}}</button><a class="tool" href="/settings/ai">Keep it</a></form>
+        """)
+
+    private func offline() -> Markup {
+        struct File { var name: String; var size: String; var url: [Piece]; var sha256: [Piece]; var last: Bool }
+        struct Item { var id: String; var files: [File] }
+        struct Model { var models: [Item] }
+        return Self.offlineTemplate.render(Model(models: models.map { status in
+            let files = status.model.files
+            return Item(id: status.model.id, files: files.enumerated().map { index, file in
+                File(name: file.name, size: Self.size(file.sizeBytes), url: Self.breakable(file.url.absoluteString),
+                     sha256: Self.breakable(file.sha256), last: index == files.count - 1)
+            })
+        }))
     }
 
-    private func offline() -> String {
-        var out = "<section class=\"settings-section\" id=\"offline\" aria-labelledby=\"offline-title\"><h2 id=\"offline-title\">Install from a file (no internet on this computer)</h2>"
-        out += "<p>Copy the model's files from a computer that has them, then run in a terminal here:</p>"
-        for status in models {
-            out += "<p><code>vaultmail ai install \(HTML.escape(status.model.id)) /path/to/the/folder/</code></p>"
-            out += "<p class=\"hint-text\">The folder holds \(status.model.files.map { "<code>\(HTML.escape($0.name))</code>" }.joined(separator: ", ")). Each file is checked against its published SHA-256 before it is used:</p><ul class=\"hint-text\">"
-            for file in status.model.files {
-                out += "<li><code>\(HTML.escape(file.name))</code> (\(Self.size(file.sizeBytes))) from <code>\(Self.breakable(file.url.absoluteString))</code>, SHA-256 <code>\(Self.breakable(file.sha256))</code></li>"
-            }
-            out += "</ul>"
-        }
-        out += "<p class=\"hint-text\">Or download over a mirror of your own: <code>vaultmail ai download ID --mirror URL</code> fetches <code>URL/ID/file</code>.</p>"
-        return out + "</section>"
-    }
+    private static let offlineTemplate = Template("""
+        <section class="settings-section" id="offline" aria-labelledby="offline-title"><h2 id="offline-title">Install from a file (no internet on this computer)</h2>\
+        <p>Copy the model's files from a computer that has them, then run in a terminal here:</p>\
+        {{#models}}<p><code>vaultmail ai install {{id}} /path/to/the/folder/</code></p>\
+        <p class="hint-text">The folder holds {{#files}}<code>{{name}}</code>{{^last}}, {{/last}}{{/files}}. Each file is checked against its published SHA-256 before it is used:</p><ul class="hint-text">\
+        {{#files}}<li><code>{{name}}</code> ({{size}}) from <code>{{#url}}{{text}}{{#wbr}}<wbr>{{/wbr}}{{/url}}</code>, SHA-256 <code>{{#sha256}}{{text}}{{#wbr}}<wbr>{{/wbr}}{{/sha256}}</code></li>{{/files}}\
+        </ul>{{/models}}\
+        <p class="hint-text">Or download over a mirror of your own: <code>vaultmail ai download ID --mirror URL</code> fetches <code>URL/ID/file</code>.</p>\
+        </section>
+        """)
 
-    /// `text` escaped, with places to break a line (after each "/", every 16 characters of a
+    /// A piece of text and whether a line may break after it.
+    struct Piece { var text: String; var wbr: Bool }
+
+    /// `text` in pieces with places to break a line (after each "/", every 16 characters of a
     /// long run), so an address or a digest never widens a phone's screen.
-    static func breakable(_ text: String) -> String {
-        var out = "", run = 0
+    static func breakable(_ text: String) -> [Piece] {
+        var pieces: [Piece] = [], current = ""
         for character in text {
-            out += HTML.escape(String(character))
-            run += 1
-            if character == "/" || run == 16 {
-                out += "<wbr>"
-                run = 0
+            current.append(character)
+            if character == "/" || current.count == 16 {
+                pieces.append(Piece(text: current, wbr: true))
+                current = ""
             }
         }
-        return out
+        if !current.isEmpty { pieces.append(Piece(text: current, wbr: false)) }
+        return pieces
     }
 
     static func stateText(_ status: AIModelStatus) -> String {

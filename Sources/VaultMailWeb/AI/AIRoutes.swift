@@ -29,23 +29,22 @@ extension WebApp {
             await MainActor.run { self.mail.settings.autoSummarize = on }
             let message = on ? "Saved: conversations of 3 or more messages are summarized when you open them."
                 : "Saved: conversations are summarized when you ask (Summarize)."
-            if request.headers[.accept]?.contains("application/json") == true { return Pages.json("{\"message\":\(ActionOutcome.quote(message))}") }
+            if request.headers[.accept]?.contains("application/json") == true { return Pages.json(JSONReply.Message(message: message)) }
             return Pages.redirect("/settings/ai?notice=\(FormFields.encode(message))#writing")
         }
         router.get("/settings/ai/status") { _, _ -> Response in
-            guard let models else { return Pages.json("{\"storageUsed\":\"0 bytes\",\"models\":[]}") }
-            let entries = await models.models().map { status -> String in
+            guard let models else { return Pages.json(JSONReply.ModelsStatus(storageUsed: "0 bytes", models: [])) }
+            let entries = await models.models().map { status -> JSONReply.ModelsStatus.Model in
                 var fraction = 0.0
                 switch status.state {
                 case .installed: fraction = 1
                 case .partial(let part): fraction = part
                 case .notInstalled: break
                 }
-                return "{\"id\":\(ActionOutcome.quote(status.id)),\"downloading\":\(status.isDownloading),\"installed\":\(status.state == .installed),"
-                    + "\"percent\":\(Int((fraction * 100).rounded(.down))),\"label\":\(ActionOutcome.quote(AIModelsView.stateText(status))),"
-                    + "\"problem\":\(status.problem.map(ActionOutcome.quote) ?? "null")}"
+                return .init(id: status.id, downloading: status.isDownloading, installed: status.state == .installed,
+                             percent: Int((fraction * 100).rounded(.down)), label: AIModelsView.stateText(status), problem: status.problem)
             }
-            return Pages.json("{\"storageUsed\":\(ActionOutcome.quote(AIModelsView.size(await models.storageUsed()))),\"models\":[\(entries.joined(separator: ","))]}")
+            return Pages.json(JSONReply.ModelsStatus(storageUsed: AIModelsView.size(await models.storageUsed()), models: entries))
         }
         router.get("/settings/ai/remove") { request, context -> Response in
             guard let models else { return Self.noModels }
@@ -56,6 +55,11 @@ extension WebApp {
                 models: listed, storageUsed: 0, directory: models.modelsDirectory, confirmRemoval: status, notice: nil,
                 csrf: self.csrf(context: context), display: await self.display()).render())
         }
+        addAIModelActions(to: router, models: models)
+    }
+
+    /// Download, Cancel, Remove, and the onboarding step.
+    private func addAIModelActions(to router: Router<WebRequestContext>, models: (any AIModelAdministration)?) {
         router.post("/settings/ai/download") { request, context -> Response in
             guard let models else { return Self.noModels }
             let id = context.form["id"] ?? ""
@@ -101,7 +105,7 @@ extension WebApp {
     /// JSON for a script, else back to the page the form came from (the settings page or the onboarding step).
     private static func done(_ request: Request, _ context: WebRequestContext, notice: String?) -> Response {
         if request.headers[.accept]?.contains("application/json") == true {
-            return Pages.json("{\"message\":\(notice.map(ActionOutcome.quote) ?? "null")}", status: notice == nil ? .ok : .badRequest)
+            return Pages.json(JSONReply.Message(message: notice), status: notice == nil ? .ok : .badRequest)
         }
         let back = context.form["return"] == "/welcome/ai" ? "/welcome/ai" : "/settings/ai"
         return Pages.redirect(notice.map { "\(back)?notice=\(FormFields.encode($0))" } ?? back)

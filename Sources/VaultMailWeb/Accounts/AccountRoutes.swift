@@ -69,7 +69,7 @@ extension WebApp {
                 check = ConnectionCheck(steps: form.problems.map { .init(name: "Settings", passed: false, detail: $0) })
             }
             if request.headers[.accept]?.contains("application/json") == true {
-                return Pages.json("{\"passed\":\(check.passed),\"html\":\(ActionOutcome.quote(OnboardingView.checkReport(check)))}")
+                return Pages.json(JSONReply.ConnectionCheck(passed: check.passed, html: OnboardingView.checkReport(check).html))
             }
             form.problems = []
             return await self.onboarding(.servers(form, check: check), context)

@@ -9,7 +9,7 @@ extension WebApp {
         let form = ComposeForm(fields, defaultAccount: "")
         func refuse(_ message: String, draft: String?) -> Response {
             if wantsJSON {
-                return Pages.json("{\"error\":\(ActionOutcome.quote(message)),\"draft\":\(ActionOutcome.quote(draft ?? ""))}", status: .badRequest)
+                return Pages.json(JSONReply.Failure(error: message, draft: draft ?? ""), status: .badRequest)
             }
             var query = FormFields()
             query.append("kind", draft == nil ? form.content.forwardedEmailId == nil ? "new" : "forward" : "draft")
@@ -41,7 +41,7 @@ extension WebApp {
         await mail.contacts.invalidate()
         let seconds = max(0, Int(sendsAt.timeIntervalSince(mail.clock.now).rounded()))
         if wantsJSON {
-            return Pages.json("{\"draft\":\(ActionOutcome.quote(id)),\"undoSeconds\":\(seconds),\"url\":\(ActionOutcome.quote(form.returnTo)),\"subject\":\(ActionOutcome.quote(form.content.subject))}")
+            return Pages.json(JSONReply.Sending(draft: id, undoSeconds: seconds, url: form.returnTo, subject: form.content.subject))
         }
         let message = seconds > 0
             ? "Sending in \(seconds) seconds. To take it back, cancel it in the Outbox before then."
@@ -82,9 +82,8 @@ extension WebApp {
     /// The largest file the composer takes when the server names no limit.
     static let largestAttachment = 50 << 20
 
-    static func attachmentsJSON(_ files: [DraftAttachment]) -> String {
-        "[" + files.map { "{\"name\":\(ActionOutcome.quote($0.filename)),\"size\":\($0.data.count),\"sizeText\":\(ActionOutcome.quote(ByteSize.string($0.data.count)))}" }
-            .joined(separator: ",") + "]"
+    static func attachmentsJSON(_ files: [DraftAttachment]) -> [JSONReply.Attachment] {
+        files.map { JSONReply.Attachment(name: $0.filename, size: $0.data.count, sizeText: ByteSize.string($0.data.count)) }
     }
 
     /// A file name without a path or control characters.

@@ -14,18 +14,16 @@ extension WebApp {
         router.get("/compose/contacts") { request, _ -> Response in
             let query = FormFields(request.uri.query ?? "")
             let found = await self.mail.contacts.suggestions(for: query["q"] ?? "", limit: 8)
-            let items = found.map { contact in
-                "{\"email\":\(ActionOutcome.quote(contact.email)),\"name\":\(ActionOutcome.quote(contact.name ?? "")),"
-                    + "\"value\":\(ActionOutcome.quote(ComposeTemplate.formatted(contact.participant)))}"
-            }
-            return Pages.json("[" + items.joined(separator: ",") + "]")
+            return Pages.json(found.map {
+                JSONReply.Contact(email: $0.email, name: $0.name ?? "", value: ComposeTemplate.formatted($0.participant))
+            })
         }
         router.post("/compose/save") { _, context -> Response in
             do {
                 let id = try await self.saveDraft(context.form, checkAddresses: false)
-                return Pages.json("{\"draft\":\(ActionOutcome.quote(id)),\"problems\":\(self.addressProblems(context.form))}")
+                return Pages.json(JSONReply.Saved(draft: id, problems: self.addressProblems(context.form)))
             } catch {
-                return Pages.json("{\"error\":\(ActionOutcome.quote("Not saved: \(error)"))}", status: .badRequest)
+                return Pages.json(JSONReply.Failure(error: "Not saved: \(error)"), status: .badRequest)
             }
         }
         router.post("/compose/send") { request, context -> Response in
@@ -36,9 +34,9 @@ extension WebApp {
             guard let id = context.form["draft"], !id.isEmpty else { return Pages.plain(.badRequest, "Name the message to take back (draft=).") }
             do {
                 try await self.mail.compose.cancel(emailId: id)
-                return Pages.json("{\"draft\":\(ActionOutcome.quote(id)),\"url\":\(ActionOutcome.quote(Self.draftURL(id)))}")
+                return Pages.json(JSONReply.Draft(draft: id, url: Self.draftURL(id)))
             } catch {
-                return Pages.json("{\"error\":\(ActionOutcome.quote("\(error)"))}", status: .conflict)
+                return Pages.json(JSONReply.Failure(error: "\(error)"), status: .conflict)
             }
         }
         router.post("/compose/discard") { request, context -> Response in
@@ -52,10 +50,15 @@ extension WebApp {
                 }
             }
             if request.headers[.accept]?.contains("application/json") == true {
-                return Pages.json("{\"message\":\(ActionOutcome.quote(message)),\"url\":\(ActionOutcome.quote(form.returnTo))}")
+                return Pages.json(JSONReply.Discarded(message: message, url: form.returnTo))
             }
             return Pages.redirect(Self.withNotice(form.returnTo, message))
         }
+        addOutboxRoutes(to: router)
+    }
+
+    /// The Outbox's Send now and Cancel (back to a draft), and removing an attachment.
+    private func addOutboxRoutes(to router: Router<WebRequestContext>) {
         router.post("/outbox/retry") { _, context -> Response in
             guard let id = context.form["draft"], !id.isEmpty else { return Pages.plain(.badRequest, "Name the message (draft=).") }
             let message: String
@@ -134,18 +137,18 @@ extension WebApp {
         return id
     }
 
-    /// `{"to": "reason", …}` for the addresses that cannot be sent to, as the user typed them.
-    func addressProblems(_ fields: FormFields) -> String {
-        var problems: [String] = []
+    /// The addresses that cannot be sent to, as the user typed them, and why.
+    func addressProblems(_ fields: FormFields) -> [JSONReply.AddressProblem] {
+        var problems: [JSONReply.AddressProblem] = []
         for field in ["to", "cc", "bcc"] {
             for address in fields.all(field).flatMap(EmailAddress.split) {
                 do {
                     _ = try EmailAddress.parse(address, field: field.capitalized)
                 } catch {
-                    problems.append("{\"field\":\"\(field)\",\"address\":\(ActionOutcome.quote(address)),\"reason\":\(ActionOutcome.quote("\(error)"))}")
+                    problems.append(.init(field: field, address: address, reason: "\(error)"))
                 }
             }
         }
-        return "[" + problems.joined(separator: ",") + "]"
+        return problems
     }
 }

@@ -21,13 +21,8 @@ extension WebApp {
 
         switch kind {
         case .draft:
-            if let id = query["draft"], let draft = try? await mail.compose.draft(emailId: id), draft.entry.state == .draft || draft.entry.email.isDraft {
-                content = Self.content(of: draft.entry.email)
-                attachments = draft.attachments.map { .init(filename: $0.filename, size: $0.data.count) }
-                if draft.entry.state == .none {  // synced from the server: its files are taken in on the first save
-                    forwarded = ((try? await mail.emails.getAttachments(emailId: id)) ?? []).filter { !$0.isInline }
-                        .map { .init(filename: $0.filename, size: $0.sizeBytes) }
-                }
+            if let draft = await continuedDraft(query["draft"]) {
+                (content, attachments, forwarded) = draft
             } else {
                 problem = problem ?? "That draft was sent or discarded; this is a new message."
                 kind = .new
@@ -66,6 +61,21 @@ extension WebApp {
         view.display = await display()
         view.cursor = cursor
         return Pages.html(view.render())
+    }
+
+    /// A draft to continue writing: its fields, its files, and the files a draft synced from the
+    /// server still has there (taken in on the first save); nil when it was sent or discarded.
+    private func continuedDraft(_ id: String?) async
+        -> (content: DraftContent, attachments: [ComposerView.AttachmentItem], forwarded: [ComposerView.AttachmentItem])? {
+        guard let id, let draft = try? await mail.compose.draft(emailId: id), draft.entry.state == .draft || draft.entry.email.isDraft else {
+            return nil
+        }
+        var forwarded: [ComposerView.AttachmentItem] = []
+        if draft.entry.state == .none {
+            forwarded = ((try? await mail.emails.getAttachments(emailId: id)) ?? []).filter { !$0.isInline }
+                .map { .init(filename: $0.filename, size: $0.sizeBytes) }
+        }
+        return (Self.content(of: draft.entry.email), draft.attachments.map { .init(filename: $0.filename, size: $0.data.count) }, forwarded)
     }
 
     /// Text given for the body (`body=`): line breaks as the textarea keeps them, at most 4,000 characters.

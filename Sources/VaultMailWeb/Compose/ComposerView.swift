@@ -37,91 +37,123 @@ struct ComposerView {
         }
     }
 
-    func render() -> String {
-        var body = "<a class=\"skip\" href=\"#body\">Skip to the message</a>"
-        body += "<header class=\"topbar\"><a class=\"brand\" href=\"/mail\">VaultMail</a>"
-        body += "<a class=\"tool\" href=\"\(HTML.escape(returnTo))\">\(Icon.back.svg())<span>Back to the mail</span></a></header>"
-        body += "<main class=\"compose-main\" id=\"main\">"
-        body += "<form class=\"composer\" id=\"composer\" method=\"post\" action=\"/compose/send\" aria-labelledby=\"compose-title\""
-        body += " data-draft=\"\(HTML.escape(content.draftId ?? ""))\" data-limit=\"\(sizeLimit.map(String.init) ?? "")\" data-kind=\"\(kind.rawValue)\">"
-        body += "<h1 id=\"compose-title\">\(heading)</h1>"
-        if let problem { body += "<p class=\"notice error\" role=\"alert\">\(HTML.escape(problem))</p>" }
-        body += hidden("csrf", csrf) + hidden("draft", content.draftId) + hidden("inReplyTo", content.inReplyTo)
-        body += hidden("references", content.references) + hidden("thread", content.threadId)
-        body += hidden("forward", content.forwardedEmailId) + hidden("return", returnTo)
-        body += from()
-        body += recipients("to", "To", content.to, required: true)
-        let showCopies = !content.cc.isEmpty || !content.bcc.isEmpty
-        body += "<div class=\"copies\(showCopies ? " shown" : "")\" id=\"copies\">"
-        body += recipients("cc", "Cc", content.cc) + recipients("bcc", "Bcc", content.bcc)
-        body += "</div>"
-        body += "<button type=\"button\" class=\"link-button\" id=\"show-copies\"\(showCopies ? " hidden" : "") aria-controls=\"copies\" aria-expanded=\"false\">Add Cc or Bcc</button>"
-        body += "<div class=\"field\"><label for=\"subject\">Subject</label><input id=\"subject\" name=\"subject\" type=\"text\" value=\"\(HTML.escape(content.subject))\" autocomplete=\"off\"></div>"
-        body += "<div class=\"field body-field\"><label for=\"body\" class=\"visually-hidden\">Message</label>"
-        // The newline after the tag is dropped by the HTML parser, so the body's own first empty
-        // line (the one above an answer's attribution) survives.
-        body += "<textarea id=\"body\" name=\"body\" rows=\"16\" spellcheck=\"true\" aria-describedby=\"format-hint\" data-cursor=\"\(cursor)\">\n\(HTML.escape(content.body))</textarea></div>"
-        body += "<div class=\"compose-options\"><label class=\"check\"><input type=\"checkbox\" name=\"markdown\" value=\"1\"\(content.markdown ? " checked" : "")>"
-        body += " Format with Markdown</label><span class=\"hint-text\" id=\"format-hint\">Plain text is sent as you write it; with Markdown, **bold**, lists and links are also sent formatted.</span></div>"
-        body += attachmentSection()
-        body += "<div class=\"compose-actions\">"
-        body += "<button class=\"primary\" type=\"submit\" id=\"send\">Send</button>"
-        body += "<span class=\"save-state\" id=\"save-state\" role=\"status\" aria-live=\"polite\">\(content.draftId == nil ? "" : "Draft saved")</span>"
-        body += "<button class=\"tool danger\" type=\"submit\" formaction=\"/compose/discard\" id=\"discard\">\(Icon.trash.svg())<span>Discard</span></button>"
-        body += "</div></form></main>"
-        body += "<div class=\"toasts\" id=\"toasts\" role=\"status\" aria-live=\"polite\"></div>"
+    func render() -> Markup {
+        struct Hidden { var name: String; var value: String }
+        struct Model {
+            var returnTo: String
+            var backIcon: Markup
+            var draft: String
+            var limit: String
+            var kind: String
+            var heading: String
+            var problem: String?
+            var hidden: [Hidden]
+            var from: Markup
+            var to: Markup
+            var showCopies: Bool
+            var copies: Markup
+            var subject: String
+            var cursor: Int
+            var body: String
+            var markdown: Bool
+            var attachments: Markup
+            var saved: Bool
+            var trashIcon: Markup
+        }
+        let hidden: [(String, String?)] = [("csrf", csrf), ("draft", content.draftId), ("inReplyTo", content.inReplyTo), ("references", content.references),
+                      ("thread", content.threadId), ("forward", content.forwardedEmailId), ("return", returnTo)]
+        let body = Self.template.render(Model(
+            returnTo: returnTo, backIcon: Icon.back.svg(), draft: content.draftId ?? "", limit: sizeLimit.map(String.init) ?? "",
+            kind: kind.rawValue, heading: heading, problem: problem, hidden: hidden.map { Hidden(name: $0.0, value: $0.1 ?? "") },
+            from: from(), to: recipients("to", "To", content.to, required: true), showCopies: !content.cc.isEmpty || !content.bcc.isEmpty,
+            copies: recipients("cc", "Cc", content.cc) + recipients("bcc", "Bcc", content.bcc), subject: content.subject, cursor: cursor,
+            body: content.body, markdown: content.markdown, attachments: attachmentSection(), saved: content.draftId != nil,
+            trashIcon: Icon.trash.svg()))
         return Pages.document(title: "\(heading) — VaultMail", bodyClass: "app compose-page", csrf: csrf, body: body,
                               scripts: [Assets.script, Assets.composeScript], display: display)
     }
 
-    private func from() -> String {
-        guard accounts.count > 1 else {
-            let account = accounts.first
-            return hidden("account", content.accountId)
-                + "<p class=\"field from-line\"><span class=\"label\">From</span><span>\(HTML.escape(account.map(Self.sender) ?? ""))</span></p>"
-        }
-        var out = "<div class=\"field\"><label for=\"account\">From</label><select id=\"account\" name=\"account\">"
-        for account in accounts {
-            let selected = account.id == content.accountId ? " selected" : ""
-            out += "<option value=\"\(HTML.escape(account.id))\"\(selected)>\(HTML.escape(Self.sender(account)))</option>"
-        }
-        return out + "</select></div>"
+    // The newline after the textarea's tag is dropped by the HTML parser, so the body's own
+    // first empty line (the one above an answer's attribution) survives.
+    private static let template = Template("""
+        <a class="skip" href="#body">Skip to the message</a>\
+        <header class="topbar"><a class="brand" href="/mail">VaultMail</a>\
+        <a class="tool" href="{{returnTo}}">{{{backIcon}}}<span>Back to the mail</span></a></header>\
+        <main class="compose-main" id="main">\
+        <form class="composer" id="composer" method="post" action="/compose/send" aria-labelledby="compose-title"\
+         data-draft="{{draft}}" data-limit="{{limit}}" data-kind="{{kind}}">\
+        <h1 id="compose-title">{{heading}}</h1>\
+        {{#problem}}<p class="notice error" role="alert">{{problem}}</p>{{/problem}}\
+        {{#hidden}}<input type="hidden" name="{{name}}" value="{{value}}">{{/hidden}}\
+        {{{from}}}{{{to}}}\
+        <div class="copies{{#showCopies}} shown{{/showCopies}}" id="copies">{{{copies}}}</div>\
+        <button type="button" class="link-button" id="show-copies"{{#showCopies}} hidden{{/showCopies}} aria-controls="copies" aria-expanded="false">Add Cc or Bcc</button>\
+        <div class="field"><label for="subject">Subject</label><input id="subject" name="subject" type="text" value="{{subject}}" autocomplete="off"></div>\
+        <div class="field body-field"><label for="body" class="visually-hidden">Message</label>\
+        <textarea id="body" name="body" rows="16" spellcheck="true" aria-describedby="format-hint" data-cursor="{{cursor}}">
+        {{body}}</textarea></div>\
+        <div class="compose-options"><label class="check"><input type="checkbox" name="markdown" value="1"{{#markdown}} checked{{/markdown}}>\
+         Format with Markdown</label><span class="hint-text" id="format-hint">Plain text is sent as you write it; with Markdown, **bold**, lists and links are also sent formatted.</span></div>\
+        {{{attachments}}}\
+        <div class="compose-actions">\
+        <button class="primary" type="submit" id="send">Send</button>\
+        <span class="save-state" id="save-state" role="status" aria-live="polite">{{#saved}}Draft saved{{/saved}}</span>\
+        <button class="tool danger" type="submit" formaction="/compose/discard" id="discard">{{{trashIcon}}}<span>Discard</span></button>\
+        </div></form></main>\
+        <div class="toasts" id="toasts" role="status" aria-live="polite"></div>
+        """)
+
+    private func from() -> Markup {
+        struct Option { var id: String; var selected: Bool; var sender: String }
+        struct Model { var single: Bool; var accountId: String; var sender: String; var options: [Option] }
+        return Self.fromTemplate.render(Model(
+            single: accounts.count <= 1, accountId: content.accountId, sender: accounts.first.map(Self.sender) ?? "",
+            options: accounts.map { Option(id: $0.id, selected: $0.id == content.accountId, sender: Self.sender($0)) }))
     }
+
+    private static let fromTemplate = Template("""
+        {{#single}}<input type="hidden" name="account" value="{{accountId}}">\
+        <p class="field from-line"><span class="label">From</span><span>{{sender}}</span></p>{{/single}}\
+        {{^single}}<div class="field"><label for="account">From</label><select id="account" name="account">\
+        {{#options}}<option value="{{id}}"{{#selected}} selected{{/selected}}>{{sender}}</option>{{/options}}\
+        </select></div>{{/single}}
+        """)
 
     static func sender(_ account: Account) -> String {
         ComposeTemplate.formatted(Participant(name: account.displayName, email: account.email))
     }
 
     /// A recipients field: a text input the script turns into tokens with suggestions.
-    private func recipients(_ name: String, _ label: String, _ values: [String], required: Bool = false) -> String {
-        "<div class=\"field recipients\" data-field=\"\(name)\"><label for=\"\(name)\">\(label)</label>"
-            + "<div class=\"token-box\"><input id=\"\(name)\" name=\"\(name)\" type=\"text\" autocomplete=\"off\" spellcheck=\"false\""
-            + " value=\"\(HTML.escape(values.joined(separator: ", ")))\" aria-describedby=\"\(name)-error\"\(required ? " data-required=\"1\"" : "")></div>"
-            + "<p class=\"field-error\" id=\"\(name)-error\"></p></div>"
+    private func recipients(_ name: String, _ label: String, _ values: [String], required: Bool = false) -> Markup {
+        struct Model { var name: String; var label: String; var value: String; var required: Bool }
+        return Self.recipientsTemplate.render(Model(name: name, label: label, value: values.joined(separator: ", "), required: required))
     }
 
-    private func attachmentSection() -> String {
-        var out = "<section class=\"attachments-box\" id=\"dropzone\" aria-labelledby=\"attachments-title\">"
-        out += "<h2 id=\"attachments-title\" class=\"visually-hidden\">Attachments</h2><ul class=\"attachment-list\" id=\"attachment-list\">"
-        for (index, item) in attachments.enumerated() {
-            out += "<li><span class=\"file-name\">\(Icon.paperclip.svg())\(HTML.escape(item.filename))</span> <span class=\"file-size\">\(ByteSize.string(item.size))</span>"
-            out += "<button type=\"submit\" class=\"link-button\" formaction=\"/compose/detach\" name=\"index\" value=\"\(index)\" aria-label=\"Remove \(HTML.escape(item.filename))\">Remove</button></li>"
-        }
-        for item in forwarded {
-            out += "<li class=\"forwarded\"><span class=\"file-name\">\(Icon.paperclip.svg())\(HTML.escape(item.filename))</span> <span class=\"file-size\">\(ByteSize.string(item.size))</span> <span class=\"hint-text\">from the original message</span></li>"
-        }
-        out += "</ul><p class=\"attach-row\"><label class=\"tool\" for=\"attach\">\(Icon.paperclip.svg())<span>Attach files</span></label>"
-        out += "<input type=\"file\" id=\"attach\" multiple class=\"visually-hidden-file\"> <span class=\"hint-text\" id=\"size-note\">"
+    private static let recipientsTemplate = Template("""
+        <div class="field recipients" data-field="{{name}}"><label for="{{name}}">{{label}}</label>\
+        <div class="token-box"><input id="{{name}}" name="{{name}}" type="text" autocomplete="off" spellcheck="false"\
+         value="{{value}}" aria-describedby="{{name}}-error"{{#required}} data-required="1"{{/required}}></div>\
+        <p class="field-error" id="{{name}}-error"></p></div>
+        """)
+
+    private func attachmentSection() -> Markup {
+        struct Item { var index: Int; var filename: String; var size: String }
+        struct Model { var icon: Markup; var attachments: [Item]; var forwarded: [Item]; var note: String }
         let total = (attachments + forwarded).reduce(0) { $0 + $1.size }
-        if let sizeLimit {
-            out += "Or drop files here. \(ByteSize.string(total)) of the \(ByteSize.string(sizeLimit)) the server accepts."
-        } else {
-            out += "Or drop files here."
-        }
-        return out + "</span></p></section>"
+        return Self.attachmentsTemplate.render(Model(
+            icon: Icon.paperclip.svg(),
+            attachments: attachments.enumerated().map { Item(index: $0, filename: $1.filename, size: ByteSize.string($1.size)) },
+            forwarded: forwarded.map { Item(index: 0, filename: $0.filename, size: ByteSize.string($0.size)) },
+            note: sizeLimit.map { "Or drop files here. \(ByteSize.string(total)) of the \(ByteSize.string($0)) the server accepts." } ?? "Or drop files here."))
     }
 
-    private func hidden(_ name: String, _ value: String?) -> String {
-        "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTML.escape(value ?? ""))\">"
-    }
+    private static let attachmentsTemplate = Template("""
+        <section class="attachments-box" id="dropzone" aria-labelledby="attachments-title">\
+        <h2 id="attachments-title" class="visually-hidden">Attachments</h2><ul class="attachment-list" id="attachment-list">\
+        {{#attachments}}<li><span class="file-name">{{{icon}}}{{filename}}</span> <span class="file-size">{{size}}</span>\
+        <button type="submit" class="link-button" formaction="/compose/detach" name="index" value="{{index}}" aria-label="Remove {{filename}}">Remove</button></li>{{/attachments}}\
+        {{#forwarded}}<li class="forwarded"><span class="file-name">{{{icon}}}{{filename}}</span> <span class="file-size">{{size}}</span> <span class="hint-text">from the original message</span></li>{{/forwarded}}\
+        </ul><p class="attach-row"><label class="tool" for="attach">{{{icon}}}<span>Attach files</span></label>\
+        <input type="file" id="attach" multiple class="visually-hidden-file"> <span class="hint-text" id="size-note">{{note}}</span></p></section>
+        """)
 }

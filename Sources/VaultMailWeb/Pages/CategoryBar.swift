@@ -25,20 +25,24 @@ struct CategoryBar {
         }
     }
 
-    func render() -> String {
+    func render() -> Markup {
+        struct Choice { var value: String; var name: String }
+        struct Why { var source: String; var reason: String }
+        struct Model { var current: String; var name: String; var choices: [Choice]; var why: Why? }
         let current = decision?.category ?? .uncategorized
-        var out = "<div class=\"category-bar\" role=\"group\" aria-label=\"Category\">"
-        out += "<span class=\"pill category-current\" data-category=\"\(current.rawValue)\">\(HTML.escape(Self.name(current)))</span>"
-        out += " <span class=\"category-move\">Move to:"
-        for choice in Self.choices where choice != current {
-            let value = "categorize:\(choice.rawValue):\(threadId)"
-            out += " <button class=\"link-button\" name=\"one\" value=\"\(HTML.escape(value))\" aria-label=\"Move this conversation to \(Self.name(choice))\">\(Self.name(choice))</button>"
-        }
-        out += "</span>"
-        if let decision {
-            out += " <details class=\"category-why\"><summary>Why this category?</summary>"
-            out += "<p><strong>\(HTML.escape(Self.describe(decision.source))):</strong> \(HTML.escape(decision.reason))</p></details>"
-        }
-        return out + "</div>"
+        return Self.template.render(Model(
+            current: current.rawValue, name: Self.name(current),
+            choices: Self.choices.filter { $0 != current }.map { Choice(value: "categorize:\($0.rawValue):\(threadId)", name: Self.name($0)) },
+            why: decision.map { Why(source: Self.describe($0.source), reason: $0.reason) }))
     }
+
+    private static let template = Template("""
+        <div class="category-bar" role="group" aria-label="Category">\
+        <span class="pill category-current" data-category="{{current}}">{{name}}</span>\
+         <span class="category-move">Move to:\
+        {{#choices}} <button class="link-button" name="one" value="{{value}}" aria-label="Move this conversation to {{name}}">{{name}}</button>{{/choices}}\
+        </span>\
+        {{#why}} <details class="category-why"><summary>Why this category?</summary><p><strong>{{source}}:</strong> {{reason}}</p></details>{{/why}}\
+        </div>
+        """)
 }

@@ -45,25 +45,44 @@ struct ConversationView {
         return "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970)).\(thread.isStarred).\(isMuted).\(vip).\(images).\(categoryDecision?.category.rawValue ?? "")"
     }
 
-    func render() -> String {
-        let subject = thread.subject.isEmpty ? "(no subject)" : thread.subject
-        let id = HTML.escape(thread.id)
-        let latest = answerable.map { " data-latest=\"\(HTML.escape($0.id))\"" } ?? ""
-        var out = "<article class=\"conversation\" id=\"conversation\" aria-labelledby=\"conv-title\" data-thread=\"\(id)\" data-version=\"\(version)\"\(latest)>"
-        out += "<form id=\"conv-form\" method=\"post\" action=\"/actions\">"
-        out += "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\"><input type=\"hidden\" name=\"t\" value=\"\(id)\">"
-        out += "<input type=\"hidden\" name=\"return\" value=\"\(HTML.escape(mailbox.url(category: category, thread: thread.id)))\">"
-        out += "<input type=\"hidden\" name=\"leave\" value=\"\(HTML.escape(mailbox.url(category: category)))\">"
-        out += "<header class=\"conv-head\"><a class=\"back\" href=\"\(HTML.escape(mailbox.url(category: category)))\">\(Icon.back.svg())<span>Back to the list</span></a>"
-        out += "<h2 id=\"conv-title\" tabindex=\"-1\">\(HTML.escape(subject))</h2>"
-        out += "<p class=\"conv-meta\">\(thread.messageCount) message\(thread.messageCount == 1 ? "" : "s")\(isMuted ? " · muted" : "")</p>"
-        out += actions()
-        out += CategoryBar(threadId: thread.id, decision: categoryDecision).render()
-        out += "</header>" + (summary?.render() ?? "") + "<ol class=\"messages\">"
-        for message in messages { out += render(message) }
-        out += "</ol>" + suggestedReplies() + replyBar() + "</form></article>"
-        return out
+    func render() -> Markup {
+        struct Model {
+            var id: String
+            var version: String
+            var latest: String?
+            var csrf: String
+            var here: String
+            var leave: String
+            var backIcon: Markup
+            var subject: String
+            var meta: String
+            var actions: Markup
+            var categoryBar: Markup
+            var summary: Markup
+            var messages: Markup
+            var replies: Markup
+            var replyBar: Markup
+        }
+        let count = thread.messageCount
+        return Self.template.render(Model(
+            id: thread.id, version: version, latest: answerable?.id, csrf: csrf, here: here, leave: mailbox.url(category: category),
+            backIcon: Icon.back.svg(), subject: thread.subject.isEmpty ? "(no subject)" : thread.subject,
+            meta: "\(count) message\(count == 1 ? "" : "s")\(isMuted ? " · muted" : "")", actions: actions(),
+            categoryBar: CategoryBar(threadId: thread.id, decision: categoryDecision).render(), summary: summary?.render() ?? .empty,
+            messages: messages.map(render).joined(), replies: suggestedReplies(), replyBar: replyBar()))
     }
+
+    private static let template = Template("""
+        <article class="conversation" id="conversation" aria-labelledby="conv-title" data-thread="{{id}}" data-version="{{version}}"{{#latest}} data-latest="{{latest}}"{{/latest}}>\
+        <form id="conv-form" method="post" action="/actions">\
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="t" value="{{id}}">\
+        <input type="hidden" name="return" value="{{here}}">\
+        <input type="hidden" name="leave" value="{{leave}}">\
+        <header class="conv-head"><a class="back" href="{{leave}}">{{{backIcon}}}<span>Back to the list</span></a>\
+        <h2 id="conv-title" tabindex="-1">{{subject}}</h2>\
+        <p class="conv-meta">{{meta}}</p>{{{actions}}}{{{categoryBar}}}\
+        </header>{{{summary}}}<ol class="messages">{{{messages}}}</ol>{{{replies}}}{{{replyBar}}}</form></article>
+        """)
 
     /// The message Reply, Reply all and Forward answer: the latest one that is not a draft.
     var answerable: Email? {
@@ -81,126 +100,213 @@ struct ConversationView {
         (.reply, "Reply", .reply, "r"), (.replyAll, "Reply all", .replyAll, "a"), (.forward, "Forward", .forward, "f"),
     ]
 
-    /// Reply, Reply all and Forward for the latest message, at the end of the conversation.
-    private func replyBar() -> String {
-        guard let email = answerable else { return "" }
-        return "<nav class=\"reply-bar\" aria-label=\"Answer the latest message\">" + Self.answers.map { answer in
-            "<a class=\"tool\" href=\"\(HTML.escape(Self.composeURL(answer.kind, email: email.id, returnTo: here)))\" title=\"\(answer.label) (\(answer.key))\" data-compose=\"\(answer.kind.rawValue)\">\(answer.icon.svg())<span>\(answer.label)</span></a>"
-        }.joined() + "</nav>"
+    /// A link of Reply, Reply all or Forward.
+    private struct Answer {
+        var href: String
+        var label: String
+        var key: String
+        var kind: String
+        var icon: Markup
     }
 
+    private func answerLinks(_ email: Email) -> [Answer] {
+        Self.answers.map { Answer(href: Self.composeURL($0.kind, email: email.id, returnTo: here), label: $0.label, key: $0.key,
+                                  kind: $0.kind.rawValue, icon: $0.icon.svg()) }
+    }
+
+    /// Reply, Reply all and Forward for the latest message, at the end of the conversation.
+    private func replyBar() -> Markup {
+        guard let email = answerable else { return .empty }
+        struct Model { var answers: [Answer] }
+        return Self.replyBarTemplate.render(Model(answers: answerLinks(email)))
+    }
+
+    private static let replyBarTemplate = Template("""
+        <nav class="reply-bar" aria-label="Answer the latest message">\
+        {{#answers}}<a class="tool" href="{{href}}" title="{{label}} ({{key}})" data-compose="{{kind}}">{{{icon}}}<span>{{label}}</span></a>{{/answers}}\
+        </nav>
+        """)
+
     /// Suggested replies to the latest message, above the reply bar.
-    private func suggestedReplies() -> String {
-        guard offersReplies, let email = answerable else { return "" }
+    private func suggestedReplies() -> Markup {
+        guard offersReplies, let email = answerable else { return .empty }
         // The user wrote last: nothing to answer, unless they asked.
-        if case .loading = replies, me.contains(email.fromAddress.lowercased()) { return "" }
+        if case .loading = replies, me.contains(email.fromAddress.lowercased()) { return .empty }
         return ReplySuggestionsView(threadId: thread.id, emailId: email.id, state: replies, here: here).render()
     }
 
-    /// The same for one message, in its header.
-    private func messageAnswers(_ email: Email, sender: String) -> String {
-        "<nav class=\"msg-actions\" aria-label=\"Answer this message from \(HTML.escape(sender))\">" + Self.answers.map { answer in
-            "<a class=\"link-button\" href=\"\(HTML.escape(Self.composeURL(answer.kind, email: email.id, returnTo: here)))\" data-compose-message=\"\(answer.kind.rawValue)\">\(answer.label)</a>"
-        }.joined() + "</nav>"
-    }
-
-    private func actions() -> String {
-        var out = "<div class=\"toolbar conv-actions\" role=\"toolbar\" aria-label=\"Conversation actions\">"
-        out += [
+    private func actions() -> Markup {
+        struct Model { var buttons: Markup; var move: Markup }
+        return Self.actionsTemplate.render(Model(buttons: [
             ToolButton(action: "archive", label: "Archive", icon: .archive, key: "e"), ToolButton(action: "delete", label: "Delete", icon: .trash, key: "#"),
             ToolButton(action: "unread", label: "Mark unread", icon: .unread, key: "Shift+U"),
             ToolButton(action: thread.isStarred ? "unstar" : "star", label: thread.isStarred ? "Unstar" : "Star", icon: .star, key: "s", on: thread.isStarred),
             ToolButton(action: isMuted ? "unmute" : "mute", label: isMuted ? "Unmute" : "Mute", icon: .mute, on: isMuted),
-        ].map { $0.render() }.joined()
-        out += ToolButton.move(to: moveTargets, id: "conv-move", label: "Move conversation to")
-        return out + "</div>"
+        ].map { $0.render() }.joined(), move: ToolButton.move(to: moveTargets, id: "conv-move", label: "Move conversation to")))
     }
 
-    private func render(_ message: Message) -> String {
+    private static let actionsTemplate = Template("""
+        <div class="toolbar conv-actions" role="toolbar" aria-label="Conversation actions">{{{buttons}}}{{{move}}}</div>
+        """)
+
+    /// A participant: the name with the address beside it, or the address alone.
+    private struct Person {
+        var name: String?
+        var address: String
+        var last: Bool
+
+        init(_ participant: Participant, last: Bool = true) {
+            let name = participant.name ?? ""
+            self.name = name.isEmpty || name == participant.email ? nil : name
+            address = participant.email
+            self.last = last
+        }
+
+        static func list(_ participants: [Participant]) -> [Person] {
+            participants.enumerated().map { Person($1, last: $0 == participants.count - 1) }
+        }
+    }
+
+    private struct MessageModel {
+        var id: String
+        var unread: Bool
+        var expanded: Bool
+        var bucket: Int
+        var initials: String
+        var from: String
+        var snippet: String
+        var date: String
+        var time: String
+        var draftURL: String?
+        var composeIcon: Markup
+        var answers: [Answer]
+        var hasAnswers: Bool
+        var answerSender: String
+        var sender: Person
+        var showVIP: Bool
+        var isVIP: Bool
+        var fromAddress: String
+        var to: [Person]
+        var hasTo: Bool
+        var cc: [Person]
+        var hasCc: Bool
+        var fullDate: String
+        var why: String?
+        var body: Markup
+        var attachments: Markup
+    }
+
+    private func render(_ message: Message) -> Markup {
         let email = message.email
-        let id = HTML.escape(email.id)
         let sender = email.fromName.flatMap { $0.isEmpty ? nil : $0 } ?? (email.fromAddress.isEmpty ? "Unknown sender" : email.fromAddress)
         let isMe = me.contains(email.fromAddress.lowercased())
-        var out = "<li class=\"message\(email.isRead ? "" : " unread")\" id=\"m-\(id)\"><details class=\"msg\"\(message.expanded ? " open" : "")>"
-        out += "<summary><span class=\"avatar av\(StableHash.bucket(email.fromAddress.lowercased(), 8))\" aria-hidden=\"true\">\(HTML.escape(ThreadListView.initials(email.from)))</span>"
-        out += "<span class=\"from\">\(HTML.escape(isMe ? "me" : sender))</span>"
-        if !email.isRead { out += "<span class=\"visually-hidden\">, unread</span>" }
-        out += "<span class=\"msg-snippet\">\(HTML.escape(String((email.snippet ?? "").prefix(120))))</span>"
-        out += "<time datetime=\"\(email.dateReceived.formatted(.iso8601))\">\(HTML.escape(dates.string(for: email.dateReceived)))</time></summary>"
-        var draftLink = ""
-        if email.sendState == .draft || (email.isDraft && email.sendState == .none) {
-            let url = "/compose?kind=draft&draft=\(FormFields.encode(email.id))&return=\(FormFields.encode(here))"
-            draftLink = "<p class=\"draft-bar\"><span class=\"pill\">Draft</span> <a class=\"tool\" href=\"\(HTML.escape(url))\">\(Icon.compose.svg())<span>Continue writing</span></a></p>"
-        }
-        let answers = email.isDraft || email.sendState == .draft ? "" : messageAnswers(email, sender: isMe ? "me" : sender)
-        out += "<div class=\"msg-body\">" + draftLink + answers + headers(email, isMe: isMe) + body(message) + attachments(message) + "</div>"
-        return out + "</details></li>"
+        let isDraft = email.sendState == .draft || (email.isDraft && email.sendState == .none)
+        let answers = email.isDraft || email.sendState == .draft ? [] : answerLinks(email)
+        return Self.messageTemplate.render(MessageModel(
+            id: email.id, unread: !email.isRead, expanded: message.expanded, bucket: StableHash.bucket(email.fromAddress.lowercased(), 8),
+            initials: ThreadListView.initials(email.from), from: isMe ? "me" : sender, snippet: String((email.snippet ?? "").prefix(120)),
+            date: email.dateReceived.formatted(.iso8601), time: dates.string(for: email.dateReceived),
+            draftURL: isDraft ? "/compose?kind=draft&draft=\(FormFields.encode(email.id))&return=\(FormFields.encode(here))" : nil,
+            composeIcon: Icon.compose.svg(), answers: answers, hasAnswers: !answers.isEmpty,
+            answerSender: isMe ? "me" : sender, sender: Person(email.from),
+            showVIP: !isMe && !email.fromAddress.isEmpty, isVIP: vips.contains(email.fromAddress.lowercased()), fromAddress: email.fromAddress,
+            to: Person.list(email.toAddresses), hasTo: !email.toAddresses.isEmpty,
+            cc: Person.list(email.ccAddresses), hasCc: !email.ccAddresses.isEmpty, fullDate: dates.full(email.dateSent ?? email.dateReceived),
+            why: isMe ? nil : "/settings?why=\(FormFields.encode(email.id))#why", body: body(message), attachments: attachments(message)))
     }
 
-    private func headers(_ email: Email, isMe: Bool) -> String {
-        var out = "<dl class=\"headers\"><dt>From</dt><dd>\(person(email.from))"
-        if !isMe, !email.fromAddress.isEmpty {
-            if vips.contains(email.fromAddress.lowercased()) {
-                out += " <span class=\"pill vip\">VIP</span>"
-            } else {
-                out += " <button class=\"link-button\" name=\"one\" value=\"vip:\(HTML.escape(email.fromAddress))\">Mark sender VIP</button>"
-            }
-        }
-        out += "</dd>"
-        if !email.toAddresses.isEmpty { out += "<dt>To</dt><dd>\(email.toAddresses.map(person).joined(separator: ", "))</dd>" }
-        if !email.ccAddresses.isEmpty { out += "<dt>Cc</dt><dd>\(email.ccAddresses.map(person).joined(separator: ", "))</dd>" }
-        out += "<dt>Date</dt><dd>\(HTML.escape(dates.full(email.dateSent ?? email.dateReceived)))"
-        if !isMe { out += " <a class=\"link-button\" href=\"/settings?why=\(FormFields.encode(email.id))#why\">Why (not) notified?</a>" }
-        out += "</dd></dl>"
-        return out
-    }
+    private static let messageTemplate = Template("""
+        <li class="message{{#unread}} unread{{/unread}}" id="m-{{id}}"><details class="msg"{{#expanded}} open{{/expanded}}>\
+        <summary><span class="avatar av{{bucket}}" aria-hidden="true">{{initials}}</span>\
+        <span class="from">{{from}}</span>\
+        {{#unread}}<span class="visually-hidden">, unread</span>{{/unread}}\
+        <span class="msg-snippet">{{snippet}}</span>\
+        <time datetime="{{date}}">{{time}}</time></summary>\
+        <div class="msg-body">\
+        {{#draftURL}}<p class="draft-bar"><span class="pill">Draft</span> <a class="tool" href="{{draftURL}}">{{{composeIcon}}}<span>Continue writing</span></a></p>{{/draftURL}}\
+        {{#hasAnswers}}<nav class="msg-actions" aria-label="Answer this message from {{answerSender}}">{{/hasAnswers}}\
+        {{#answers}}<a class="link-button" href="{{href}}" data-compose-message="{{kind}}">{{label}}</a>{{/answers}}\
+        {{#hasAnswers}}</nav>{{/hasAnswers}}\
+        <dl class="headers"><dt>From</dt><dd>{{#sender}}{{#name}}{{name}} <span class="address">&lt;{{address}}&gt;</span>{{/name}}{{^name}}{{address}}{{/name}}{{/sender}}\
+        {{#showVIP}}{{#isVIP}} <span class="pill vip">VIP</span>{{/isVIP}}{{^isVIP}} <button class="link-button" name="one" value="vip:{{fromAddress}}">Mark sender VIP</button>{{/isVIP}}{{/showVIP}}\
+        </dd>\
+        {{#hasTo}}<dt>To</dt><dd>{{/hasTo}}{{#to}}{{#name}}{{name}} <span class="address">&lt;{{address}}&gt;</span>{{/name}}{{^name}}{{address}}{{/name}}{{^last}}, {{/last}}{{/to}}{{#hasTo}}</dd>{{/hasTo}}\
+        {{#hasCc}}<dt>Cc</dt><dd>{{/hasCc}}{{#cc}}{{#name}}{{name}} <span class="address">&lt;{{address}}&gt;</span>{{/name}}{{^name}}{{address}}{{/name}}{{^last}}, {{/last}}{{/cc}}{{#hasCc}}</dd>{{/hasCc}}\
+        <dt>Date</dt><dd>{{fullDate}}\
+        {{#why}} <a class="link-button" href="{{why}}">Why (not) notified?</a>{{/why}}\
+        </dd></dl>{{{body}}}{{{attachments}}}</div>\
+        </details></li>
+        """)
 
-    private func person(_ participant: Participant) -> String {
-        let address = HTML.escape(participant.email)
-        guard let name = participant.name, !name.isEmpty, name != participant.email else { return address }
-        return "\(HTML.escape(name)) <span class=\"address\">&lt;\(address)&gt;</span>"
-    }
-
-    private func body(_ message: Message) -> String {
+    private func body(_ message: Message) -> Markup {
         let email = message.email
         if let html = message.html {
-            var out = ""
-            if html.blockedRemoteContent > 0, imagesNever {
-                out += "<div class=\"images-bar\" role=\"note\">\(Icon.offline.svg())<span>Remote images are never loaded (<a href=\"/settings#general\">Settings</a>).</span></div>"
-            } else if html.blockedRemoteContent > 0, !message.imagesAllowed {
-                let here = mailbox.url(category: category, thread: thread.id) + "&images=\(email.id)#m-\(email.id)"
-                out += "<div class=\"images-bar\" role=\"note\">\(Icon.offline.svg())<span>Remote images are hidden to keep senders from tracking you.</span>"
-                out += "<a href=\"\(HTML.escape(here))\" data-images=\"\(HTML.escape(email.id))\">Show images</a>"
-                if !email.fromAddress.isEmpty {
-                    out += "<button class=\"link-button\" name=\"one\" value=\"images:\(HTML.escape(email.fromAddress))\">Always show from \(HTML.escape(email.fromAddress))</button>"
-                }
-                out += "</div>"
+            struct Model {
+                var never: Bool
+                var hidden: Bool
+                var icon: Markup
+                var showURL: String
+                var id: String
+                var fromAddress: String?
+                var height: Int
+                var src: String
+                var sender: String
             }
-            let src = "/message/\(email.id)/body" + (message.imagesAllowed ? "?images=1" : "")
-            let sender = email.fromName ?? email.fromAddress
-            out += "<iframe class=\"mail-frame h\(Self.heightClass(html.html))\" src=\"\(HTML.escape(src))\" sandbox=\"allow-popups allow-popups-to-escape-sandbox\" referrerpolicy=\"no-referrer\" title=\"Message from \(HTML.escape(sender))\"></iframe>"
-            return out
+            return Self.frameTemplate.render(Model(
+                never: html.blockedRemoteContent > 0 && imagesNever,
+                hidden: html.blockedRemoteContent > 0 && !imagesNever && !message.imagesAllowed, icon: Icon.offline.svg(),
+                showURL: mailbox.url(category: category, thread: thread.id) + "&images=\(email.id)#m-\(email.id)", id: email.id,
+                fromAddress: email.fromAddress.isEmpty ? nil : email.fromAddress, height: Self.heightClass(html.html),
+                src: "/message/\(email.id)/body" + (message.imagesAllowed ? "?images=1" : ""), sender: email.fromName ?? email.fromAddress))
         }
         if let plain = email.bodyPlain, !plain.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             return PlainTextRenderer.render(plain)
         }
-        return "<p class=\"hint\">This message has no text.</p>"
+        return Self.noTextTemplate.render()
     }
 
-    private func attachments(_ message: Message) -> String {
+    private static let frameTemplate = Template("""
+        {{#never}}<div class="images-bar" role="note">{{{icon}}}<span>Remote images are never loaded (<a href="/settings#general">Settings</a>).</span></div>{{/never}}\
+        {{#hidden}}<div class="images-bar" role="note">{{{icon}}}<span>Remote images are hidden to keep senders from tracking you.</span>\
+        <a href="{{showURL}}" data-images="{{id}}">Show images</a>\
+        {{#fromAddress}}<button class="link-button" name="one" value="images:{{fromAddress}}">Always show from {{fromAddress}}</button>{{/fromAddress}}\
+        </div>{{/hidden}}\
+        <iframe class="mail-frame h{{height}}" src="{{src}}" sandbox="allow-popups allow-popups-to-escape-sandbox" referrerpolicy="no-referrer" title="Message from {{sender}}"></iframe>
+        """)
+
+    private static let noTextTemplate = Template("""
+        <p class="hint">This message has no text.</p>
+        """)
+
+    private func attachments(_ message: Message) -> Markup {
         let referenced = Set(message.html?.contentIds ?? [])
         let listed = message.attachments.filter { attachment in
             !(attachment.contentId.map { referenced.contains($0) } ?? false)
         }
-        guard !listed.isEmpty else { return "" }
-        var out = "<section class=\"attachments\" aria-label=\"Attachments\"><h3>\(Icon.paperclip.svg())\(listed.count) attachment\(listed.count == 1 ? "" : "s")</h3><ul>"
-        for attachment in listed {
-            let href = "/message/\(message.email.id)/attachment/\(attachment.id)"
-            let size = ByteSize.string(attachment.sizeBytes)
-            out += "<li><a href=\"\(HTML.escape(href))\" download=\"\(HTML.escape(attachment.filename))\"><span class=\"att-name\">\(HTML.escape(attachment.filename))</span><span class=\"att-meta\">\(HTML.escape(attachment.mimeType)) · \(size)</span><span class=\"visually-hidden\">, download</span></a></li>"
-        }
-        return out + "</ul></section>"
+        guard !listed.isEmpty else { return .empty }
+        struct Item { var href: String; var filename: String; var mimeType: String; var size: String }
+        struct Model { var icon: Markup; var heading: String; var items: [Item] }
+        return Self.attachmentsTemplate.render(Model(
+            icon: Icon.paperclip.svg(), heading: "\(listed.count) attachment\(listed.count == 1 ? "" : "s")",
+            items: listed.map { Item(href: "/message/\(message.email.id)/attachment/\($0.id)", filename: $0.filename, mimeType: $0.mimeType,
+                                     size: ByteSize.string($0.sizeBytes)) }))
     }
+
+    private static let attachmentsTemplate = Template("""
+        <section class="attachments" aria-label="Attachments"><h3>{{{icon}}}{{heading}}</h3><ul>\
+        {{#items}}<li><a href="{{href}}" download="{{filename}}"><span class="att-name">{{filename}}</span><span class="att-meta">{{mimeType}} · {{size}}</span><span class="visually-hidden">, download</span></a></li>{{/items}}\
+        </ul></section>
+        """)
+
+    /// What the reading pane shows for a conversation that cannot be shown.
+    static func missing(_ message: String) -> Markup {
+        struct Model { var message: String }
+        return missingTemplate.render(Model(message: message))
+    }
+
+    private static let missingTemplate = Template("""
+        <div class="empty" role="alert"><p class="empty-title">{{message}}</p></div>
+        """)
 
     /// A height class for the message frame (the sandbox keeps the page from measuring it):
     /// an estimate from the amount of text and images, in steps of 160 px (h1 … h12).

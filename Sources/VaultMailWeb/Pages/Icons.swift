@@ -21,8 +21,12 @@ enum Icon: String {
     case offline = "M2 8a15 15 0 0120 0M5 12a10 10 0 0114 0M8.5 15.5a5 5 0 017 0M12 19h.01M3 3l18 18"
 
     /// The icon as markup; `filled` fills the shape (a starred star).
-    func svg(filled: Bool = false) -> String {
-        let fill = filled ? "currentColor" : "none"
-        return "<svg class=\"icon\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\" fill=\"\(fill)\" stroke=\"currentColor\" stroke-width=\"1.8\" stroke-linecap=\"round\" stroke-linejoin=\"round\"><path d=\"\(rawValue)\"/></svg>"
+    func svg(filled: Bool = false) -> Markup {
+        struct Model { var fill: String; var path: String }
+        return Self.template.render(Model(fill: filled ? "currentColor" : "none", path: rawValue))
     }
+
+    private static let template = Template("""
+        <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="{{fill}}" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"><path d="{{path}}"/></svg>
+        """)
 }

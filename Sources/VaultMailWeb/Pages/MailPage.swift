@@ -12,49 +12,68 @@ struct MailPage {
     var csrf: String
     var display = Pages.Display()
 
-    func render() -> String {
+    func render() -> Markup {
+        struct Model {
+            var settingsIcon: Markup
+            var keyboardIcon: Markup
+            var connection: Markup
+            var open: Bool
+            var sidebar: Markup
+            var list: Markup
+            var conversation: Markup
+            var problem: String?
+            var backURL: String
+            var shortcuts: [Shortcut]
+        }
         let open = conversation != nil || conversationProblem != nil
         let pageTitle = (unread > 0 ? "\(title) (\(unread))" : title) + " — VaultMail"
-        var body = "<a class=\"skip\" href=\"#list-pane\">Skip to the conversations</a>"
-        body += "<header class=\"topbar\"><a class=\"brand\" href=\"/mail\">VaultMail</a><a class=\"mailboxes-link\" href=\"#sidebar\">Mailboxes</a>"
-        body += "<form class=\"search\" role=\"search\" action=\"/mail/search\" method=\"get\"><label class=\"visually-hidden\" for=\"q\">Search mail</label><input id=\"q\" name=\"q\" type=\"search\" placeholder=\"Search mail\" autocomplete=\"off\"><kbd class=\"hint-key\" aria-hidden=\"true\">/</kbd></form>"
-        body += Self.connection(connectionProblem)
-        body += "<a class=\"icon-button\" href=\"/settings\" title=\"Settings\">\(Icon.settings.svg())<span class=\"visually-hidden\">Settings</span></a>"
-        body += "<button type=\"button\" class=\"icon-button\" id=\"shortcuts-button\" aria-haspopup=\"dialog\" aria-controls=\"shortcuts\" title=\"Keyboard shortcuts (?)\">\(Icon.keyboard.svg())<span class=\"visually-hidden\">Keyboard shortcuts</span></button>"
-        body += "</header>"
-        body += "<main class=\"panes\(open ? " thread-open" : "")\" id=\"main\">"
-        body += sidebar.render()
-        body += list.render()
-        body += "<section class=\"reading-pane\" id=\"reading-pane\" aria-label=\"Conversation\">"
-        if let conversation {
-            body += conversation.render()
-        } else if let conversationProblem {
-            body += "<div class=\"empty\" role=\"alert\"><p class=\"empty-title\">\(HTML.escape(conversationProblem))</p><p><a href=\"\(HTML.escape(list.mailbox.url(category: list.category)))\">Back to the list</a></p></div>"
-        } else {
-            body += "<div class=\"empty reading-empty\"><p class=\"empty-title\">No conversation selected</p><p>Pick one from the list, or press <kbd>j</kbd> and <kbd>Enter</kbd>.</p></div>"
-        }
-        body += "</section></main>"
-        body += "<div class=\"toasts\" id=\"toasts\" role=\"status\" aria-live=\"polite\"></div>"
-        body += "<div class=\"banners\" id=\"banners\" aria-live=\"polite\"></div>"
-        body += Self.shortcutsDialog
+        let body = Self.template.render(Model(
+            settingsIcon: Icon.settings.svg(), keyboardIcon: Icon.keyboard.svg(), connection: Self.connection(connectionProblem), open: open,
+            sidebar: sidebar.render(), list: list.render(), conversation: conversation?.render() ?? .empty,
+            problem: conversation == nil ? conversationProblem : nil, backURL: list.mailbox.url(category: list.category),
+            shortcuts: Self.shortcuts))
         return Pages.document(title: pageTitle, bodyClass: "app", csrf: csrf, body: body, display: display)
     }
 
-    static func connection(_ problem: String?) -> String {
-        let hidden = problem == nil ? " hidden" : ""
-        return "<p class=\"connection\" id=\"connection\" role=\"status\"\(hidden)>\(Icon.offline.svg())<span>Offline — showing the mail on this computer.</span><span class=\"connection-detail\">\(HTML.escape(problem ?? ""))</span></p>"
+    private static let template = Template("""
+        <a class="skip" href="#list-pane">Skip to the conversations</a>\
+        <header class="topbar"><a class="brand" href="/mail">VaultMail</a><a class="mailboxes-link" href="#sidebar">Mailboxes</a>\
+        <form class="search" role="search" action="/mail/search" method="get"><label class="visually-hidden" for="q">Search mail</label><input id="q" name="q" type="search" placeholder="Search mail" autocomplete="off"><kbd class="hint-key" aria-hidden="true">/</kbd></form>\
+        {{{connection}}}\
+        <a class="icon-button" href="/settings" title="Settings">{{{settingsIcon}}}<span class="visually-hidden">Settings</span></a>\
+        <button type="button" class="icon-button" id="shortcuts-button" aria-haspopup="dialog" aria-controls="shortcuts" title="Keyboard shortcuts (?)">{{{keyboardIcon}}}<span class="visually-hidden">Keyboard shortcuts</span></button>\
+        </header>\
+        <main class="panes{{#open}} thread-open{{/open}}" id="main">{{{sidebar}}}{{{list}}}\
+        <section class="reading-pane" id="reading-pane" aria-label="Conversation">\
+        {{{conversation}}}\
+        {{#problem}}<div class="empty" role="alert"><p class="empty-title">{{problem}}</p><p><a href="{{backURL}}">Back to the list</a></p></div>{{/problem}}\
+        {{^open}}<div class="empty reading-empty"><p class="empty-title">No conversation selected</p><p>Pick one from the list, or press <kbd>j</kbd> and <kbd>Enter</kbd>.</p></div>{{/open}}\
+        </section></main>\
+        <div class="toasts" id="toasts" role="status" aria-live="polite"></div>\
+        <div class="banners" id="banners" aria-live="polite"></div>\
+        <dialog id="shortcuts" aria-labelledby="shortcuts-title"><h2 id="shortcuts-title">Keyboard shortcuts</h2><table><thead><tr><th scope="col">Key</th><th scope="col">Does</th></tr></thead><tbody>\
+        {{#shortcuts}}<tr><td><kbd>{{key}}</kbd></td><td>{{does}}</td></tr>{{/shortcuts}}\
+        </tbody></table><form method="dialog"><button class="primary">Close</button></form></dialog>
+        """)
+
+    /// The offline notice in the top bar, hidden while the servers answer.
+    static func connection(_ problem: String?) -> Markup {
+        struct Model { var hidden: Bool; var icon: Markup; var problem: String }
+        return connectionTemplate.render(Model(hidden: problem == nil, icon: Icon.offline.svg(), problem: problem ?? ""))
     }
 
-    static let shortcuts: [(String, String)] = [
-        ("j / k", "Next / previous conversation"), ("Enter or o", "Open the conversation"), ("u", "Back to the list"),
-        ("e", "Archive"), ("#", "Delete"), ("s", "Star or unstar"), ("Shift+I", "Mark read"), ("Shift+U", "Mark unread"),
-        ("x", "Select the conversation"), ("c", "New message"), ("r / a / f", "Reply / Reply all / Forward"),
-        ("Ctrl+Enter", "Send (in the composer)"), ("z", "Undo"), ("/", "Search"), ("?", "Show these shortcuts"),
-    ]
+    private static let connectionTemplate = Template("""
+        <p class="connection" id="connection" role="status"{{#hidden}} hidden{{/hidden}}>{{{icon}}}<span>Offline — showing the mail on this computer.</span><span class="connection-detail">{{problem}}</span></p>
+        """)
 
-    static let shortcutsDialog: String = {
-        var out = "<dialog id=\"shortcuts\" aria-labelledby=\"shortcuts-title\"><h2 id=\"shortcuts-title\">Keyboard shortcuts</h2><table><thead><tr><th scope=\"col\">Key</th><th scope=\"col\">Does</th></tr></thead><tbody>"
-        for (key, does) in shortcuts { out += "<tr><td><kbd>\(HTML.escape(key))</kbd></td><td>\(does)</td></tr>" }
-        return out + "</tbody></table><form method=\"dialog\"><button class=\"primary\">Close</button></form></dialog>"
-    }()
+    struct Shortcut { var key: String; var does: String }
+
+    static let shortcuts: [Shortcut] = [
+        .init(key: "j / k", does: "Next / previous conversation"), .init(key: "Enter or o", does: "Open the conversation"),
+        .init(key: "u", does: "Back to the list"), .init(key: "e", does: "Archive"), .init(key: "#", does: "Delete"),
+        .init(key: "s", does: "Star or unstar"), .init(key: "Shift+I", does: "Mark read"), .init(key: "Shift+U", does: "Mark unread"),
+        .init(key: "x", does: "Select the conversation"), .init(key: "c", does: "New message"),
+        .init(key: "r / a / f", does: "Reply / Reply all / Forward"), .init(key: "Ctrl+Enter", does: "Send (in the composer)"),
+        .init(key: "z", does: "Undo"), .init(key: "/", does: "Search"), .init(key: "?", does: "Show these shortcuts"),
+    ]
 }

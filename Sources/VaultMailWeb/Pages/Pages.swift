@@ -4,9 +4,9 @@ import VaultMailCore
 
 /// Responses the routes share: an HTML page, plain text, the sign-in page.
 enum Pages {
-    static func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
+    static func html(_ body: Markup, status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: [.contentType: "text/html; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: body.html)))
     }
 
     static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {
@@ -14,9 +14,22 @@ enum Pages {
                  body: ResponseBody(byteBuffer: ByteBuffer(string: text + "\n")))
     }
 
-    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+    /// `value` as JSON (the types of `JSONReply`, `NewMailSummary`, …).
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: [.contentType: "application/json"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: jsonText(value))))
+    }
+
+    /// `value` as one line of JSON (a newline in a string is written `\n`, so it cannot end a
+    /// server-sent event early).
+    static func jsonText(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            preconditionFailure("A reply of the web app does not encode: \(error)")
+        }
     }
 
     static func redirect(_ location: String) -> Response {
@@ -28,33 +41,50 @@ enum Pages {
     /// every redirect after a post, including the one a provider that consents at once (a
     /// returning Microsoft user) sends to VaultMail's loopback listener.
     static func consentHandoff(_ url: URL) -> Response {
-        let target = HTML.escape(url.absoluteString)
-        let provider = HTML.escape(url.host ?? "your provider")
-        var response = html(document(title: "Signing in — VaultMail", bodyClass: "signin", body: """
-            <main class="signin-card" id="main">
-            <h1>Signing in</h1>
-            <p>Your provider's sign-in page opens now. If it does not, <a href="\(target)" id="consent-link">continue to \(provider)</a>.</p>
-            <p class="hint-text">After you allow VaultMail there, your browser comes back here.</p>
-            </main>
-            """))
+        struct Model { var target: String; var provider: String }
+        let body = consentTemplate.render(Model(target: url.absoluteString, provider: url.host ?? "your provider"))
+        var response = html(document(title: "Signing in — VaultMail", bodyClass: "signin", body: body))
         response.headers[.refresh] = "0; url=\(url.absoluteString)"
         return response
     }
 
+    private static let consentTemplate = Template("""
+        <main class="signin-card" id="main">
+        <h1>Signing in</h1>
+        <p>Your provider's sign-in page opens now. If it does not, <a href="{{target}}" id="consent-link">continue to {{provider}}</a>.</p>
+        <p class="hint-text">After you allow VaultMail there, your browser comes back here.</p>
+        </main>
+        """)
+
     /// The page a browser without a session gets: how to sign in.
     static func signInNeeded(reason: String? = nil) -> Response {
-        let detail = reason.map { "<p class=\"notice error\" role=\"alert\">\(HTML.escape($0))</p>" } ?? ""
-        return html(document(title: "Sign in — VaultMail", bodyClass: "signin", body: """
-            <main class="signin-card" id="main">
-            <h1>VaultMail</h1>
-            \(detail)
-            <p>This is VaultMail, your mail on this computer. To keep it yours, the page opens only from your own account.</p>
-            <p>Open it from a terminal with</p>
-            <pre><code>vaultmail open</code></pre>
-            <p>It opens this page in your browser, signed in. Nothing you read here leaves this computer.</p>
-            </main>
-            """), status: .unauthorized)
+        struct Model { var reason: String? }
+        return html(document(title: "Sign in — VaultMail", bodyClass: "signin", body: signInNeededTemplate.render(Model(reason: reason))),
+                    status: .unauthorized)
     }
+
+    private static let signInNeededTemplate = Template("""
+        <main class="signin-card" id="main">
+        <h1>VaultMail</h1>
+        {{#reason}}<p class="notice error" role="alert">{{reason}}</p>{{/reason}}
+        <p>This is VaultMail, your mail on this computer. To keep it yours, the page opens only from your own account.</p>
+        <p>Open it from a terminal with</p>
+        <pre><code>vaultmail open</code></pre>
+        <p>It opens this page in your browser, signed in. Nothing you read here leaves this computer.</p>
+        </main>
+        """)
+
+    /// The page a browser gets once signed in: it goes on to `next` (a page, not a redirect:
+    /// the cookie is SameSite=Strict, and a redirect that began on the sign-in file would not carry it).
+    static func signedIn(next: String) -> Markup {
+        struct Model { var next: String }
+        return document(title: "Opening VaultMail", bodyClass: "signin", body: signedInTemplate.render(Model(next: next)))
+    }
+
+    private static let signedInTemplate = Template("""
+        <meta http-equiv="refresh" content="0;url={{next}}">
+        <main class="signin-card" id="main"><h1>VaultMail</h1><p>Signed in. <a href="{{next}}">Open your mail</a>.</p></main>
+        """)
 
     /// A whole HTML document around `body`, with the app's stylesheet and script.
     /// How pages look: the theme on `<html>`, the list density on `<body>`.
@@ -63,27 +93,42 @@ enum Pages {
         var density: ListDensity = .comfortable
     }
 
-    static func document(title: String, bodyClass: String, csrf: String? = nil, body: String,
-                         scripts: [Asset] = [Assets.script, Assets.searchScript], display: Display = Display()) -> String {
-        let token = csrf.map { "<meta name=\"csrf-token\" content=\"\(HTML.escape($0))\">" } ?? ""
-        let scriptTags = scripts.map { "<script src=\"\($0.path)\" defer></script>" }.joined(separator: "\n")
-        return """
-            <!doctype html>
-            <html lang="en" data-theme="\(display.theme.rawValue)">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="color-scheme" content="light dark">
-            <title>\(HTML.escape(title))</title>
-            <link rel="stylesheet" href="\(Assets.stylesheet.path)">
-            <link rel="icon" href="\(Assets.favicon.path)" type="image/svg+xml">
-            \(token)
-            \(scriptTags)
-            </head>
-            <body class="\(bodyClass)\(display.density == .compact ? " compact" : "")">
-            \(body)
-            </body>
-            </html>
-            """
+    static func document(title: String, bodyClass: String, csrf: String? = nil, body: Markup,
+                         scripts: [Asset] = [Assets.script, Assets.searchScript], display: Display = Display()) -> Markup {
+        struct Model {
+            var title: String
+            var bodyClass: String
+            var csrf: String?
+            var body: Markup
+            var scripts: [String]
+            var theme: String
+            var compact: Bool
+            var stylesheet: String
+            var favicon: String
+        }
+        return documentTemplate.render(Model(
+            title: title, bodyClass: bodyClass, csrf: csrf, body: body, scripts: scripts.map(\.path), theme: display.theme.rawValue,
+            compact: display.density == .compact, stylesheet: Assets.stylesheet.path, favicon: Assets.favicon.path))
     }
+
+    private static let documentTemplate = Template("""
+        <!doctype html>
+        <html lang="en" data-theme="{{theme}}">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <title>{{title}}</title>
+        <link rel="stylesheet" href="{{stylesheet}}">
+        <link rel="icon" href="{{favicon}}" type="image/svg+xml">
+        {{#csrf}}<meta name="csrf-token" content="{{csrf}}">{{/csrf}}
+        {{#scripts}}
+        <script src="{{.}}" defer></script>
+        {{/scripts}}
+        </head>
+        <body class="{{bodyClass}}{{#compact}} compact{{/compact}}">
+        {{{body}}}
+        </body>
+        </html>
+        """)
 }

@@ -22,41 +22,62 @@ struct SearchListState {
     }
 
     /// The switch between results by words and by meaning, in the place of the category tabs.
-    func modeSwitch() -> String {
-        guard !query.isEmpty else { return "" }
-        func link(_ label: String, meaning: Bool) -> String {
-            let current = meaning == byMeaning ? " aria-current=\"page\"" : ""
-            return "<li><a href=\"\(HTML.escape(url(byMeaning: meaning)))\"\(current)>\(label)</a></li>"
-        }
-        return "<nav class=\"tabs\" id=\"search-mode\" aria-label=\"Search mode\"><ul>" + link("By words", meaning: false) + link("By meaning", meaning: true) + "</ul></nav>"
+    func modeSwitch() -> Markup {
+        guard !query.isEmpty else { return .empty }
+        struct Link { var url: String; var current: Bool; var label: String }
+        struct Model { var links: [Link] }
+        return Self.modeTemplate.render(Model(links: [
+            Link(url: url(byMeaning: false), current: !byMeaning, label: "By words"),
+            Link(url: url(byMeaning: true), current: byMeaning, label: "By meaning"),
+        ]))
     }
 
-    func problemNotice() -> String {
-        guard let problem else { return "" }
-        let before = String(problem.query.prefix(problem.position))
+    private static let modeTemplate = Template("""
+        <nav class="tabs" id="search-mode" aria-label="Search mode"><ul>\
+        {{#links}}<li><a href="{{url}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a></li>{{/links}}\
+        </ul></nav>
+        """)
+
+    func problemNotice() -> Markup {
+        guard let problem else { return .empty }
+        struct Model { var reason: String; var before: String; var bad: String; var after: String }
         let bad = String(problem.query.dropFirst(problem.position).prefix(problem.length))
-        let after = String(problem.query.dropFirst(problem.position + problem.length))
-        return "<div class=\"notice error\" role=\"alert\" id=\"search-problem\"><p>This search cannot be read: \(HTML.escape(problem.reason)).</p>"
-            + "<p><code>\(HTML.escape(before))<mark>\(HTML.escape(bad.isEmpty ? " " : bad))</mark>\(HTML.escape(after))</code></p></div>"
+        return Self.problemTemplate.render(Model(
+            reason: problem.reason, before: String(problem.query.prefix(problem.position)), bad: bad.isEmpty ? " " : bad,
+            after: String(problem.query.dropFirst(problem.position + problem.length))))
     }
 
-    func emptyState() -> String {
-        if problem != nil { return "" }
-        if query.isEmpty {
-            return "<div class=\"empty\" role=\"status\"><p class=\"empty-title\">Search your mail</p><p>Type words, \"a phrase\", or operators such as from:alice, has:attachment, after:2024-01-31.</p></div>"
-        }
-        return "<div class=\"empty\" role=\"status\"><p class=\"empty-title\">No conversations match “\(HTML.escape(query))”.</p><p>Check the spelling, or use fewer words.</p></div>"
+    private static let problemTemplate = Template("""
+        <div class="notice error" role="alert" id="search-problem"><p>This search cannot be read: {{reason}}.</p>\
+        <p><code>{{before}}<mark>{{bad}}</mark>{{after}}</code></p></div>
+        """)
+
+    func emptyState() -> Markup {
+        if problem != nil { return .empty }
+        struct Model { var query: String; var asked: Bool }
+        return Self.emptyTemplate.render(Model(query: query, asked: !query.isEmpty))
     }
 
-    /// The snippet as HTML, matches in `<mark>`, cut to `limit` characters.
-    static func marked(_ snippet: SearchSnippet, limit: Int) -> String {
+    private static let emptyTemplate = Template("""
+        {{^asked}}<div class="empty" role="status"><p class="empty-title">Search your mail</p><p>Type words, "a phrase", or operators such as from:alice, has:attachment, after:2024-01-31.</p></div>{{/asked}}\
+        {{#asked}}<div class="empty" role="status"><p class="empty-title">No conversations match “{{query}}”.</p><p>Check the spelling, or use fewer words.</p></div>{{/asked}}
+        """)
+
+    /// The snippet with its matches in `<mark>`, cut to `limit` characters.
+    static func marked(_ snippet: SearchSnippet, limit: Int) -> Markup {
+        struct Segment { var text: String; var match: Bool }
+        struct Model { var segments: [Segment] }
         var budget = limit
-        var out = ""
+        var segments: [Segment] = []
         for segment in snippet.segments where budget > 0 {
             let text = String(segment.text.prefix(budget))
             budget -= text.count
-            out += segment.isMatch ? "<mark>\(HTML.escape(text))</mark>" : HTML.escape(text)
+            segments.append(Segment(text: text, match: segment.isMatch))
         }
-        return out
+        return markedTemplate.render(Model(segments: segments))
     }
+
+    private static let markedTemplate = Template("""
+        {{#segments}}{{#match}}<mark>{{text}}</mark>{{/match}}{{^match}}{{text}}{{/match}}{{/segments}}
+        """)
 }

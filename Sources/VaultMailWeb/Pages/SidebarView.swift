@@ -30,37 +30,40 @@ struct SidebarView {
         }
     }
 
-    func render() -> String {
-        var out = "<nav class=\"sidebar\" id=\"sidebar\" aria-label=\"Mailboxes\">"
-        if !accounts.isEmpty {
-            out += "<a class=\"compose-button\" href=\"/compose?return=\(FormFields.encode(current.url()))\" title=\"New message (c)\">\(Icon.compose.svg())<span>New message</span></a>"
+    func render() -> Markup {
+        struct Item { var url: String; var current: Bool; var icon: Markup; var name: String; var count: Int?; var unknown: Bool; var what: String }
+        struct Section { var headingId: String; var colour: String; var name: String; var email: String; var folders: [Item]; var empty: Bool }
+        struct Model { var compose: String?; var composeIcon: Markup; var top: [Item]; var accounts: [Section] }
+        func item(_ entry: Entry) -> Item {
+            Item(url: entry.mailbox.url(), current: entry.mailbox == current, icon: (entry.icon ?? .read).svg(),
+                 name: entry.name, count: entry.count == 0 ? nil : entry.count, unknown: entry.count == nil,
+                 what: entry.mailbox == .outbox ? "waiting" : "unread")
         }
-        out += "<h2 class=\"visually-hidden\">Mailboxes</h2><ul class=\"boxes\">"
-        for entry in top { out += item(entry) }
-        out += "</ul>"
-        for section in accounts {
-            let headingId = "acct-\(section.account.id.prefix(12))"
-            out += "<section class=\"account\" aria-labelledby=\"\(headingId)\"><h3 id=\"\(headingId)\"><span class=\"acct-dot \(Self.accountColour(section.account.id))\" aria-hidden=\"true\"></span>\(HTML.escape(section.account.name))<span class=\"acct-email\">\(HTML.escape(section.account.email))</span></h3>"
-            if section.folders.isEmpty {
-                out += "<p class=\"hint\">No folders yet: the first sync is on its way.</p>"
-            } else {
-                out += "<ul class=\"boxes\">" + section.folders.map(item).joined() + "</ul>"
-            }
-            out += "</section>"
-        }
-        return out + "</nav>"
+        return Self.template.render(Model(
+            compose: accounts.isEmpty ? nil : "/compose?return=\(FormFields.encode(current.url()))", composeIcon: Icon.compose.svg(),
+            top: top.map(item),
+            accounts: accounts.map { section in
+                Section(headingId: "acct-\(section.account.id.prefix(12))", colour: Self.accountColour(section.account.id),
+                        name: section.account.name, email: section.account.email, folders: section.folders.map(item), empty: section.folders.isEmpty)
+            }))
     }
 
-    private func item(_ entry: Entry) -> String {
-        let current = entry.mailbox == self.current ? " aria-current=\"page\"" : ""
-        let count: String
-        switch entry.count {
-        case .some(0): count = ""
-        case .some(let n): count = "<span class=\"count\"><span class=\"visually-hidden\">, </span>\(n)<span class=\"visually-hidden\"> \(entry.mailbox == .outbox ? "waiting" : "unread")</span></span>"
-        case .none: count = "<span class=\"count\" title=\"Count unavailable\">—</span>"
-        }
-        return "<li><a href=\"\(HTML.escape(entry.mailbox.url()))\"\(current)>\((entry.icon ?? .read).svg())<span class=\"box-name\">\(HTML.escape(entry.name))</span>\(count)</a></li>"
-    }
+    private static let item = """
+        <li><a href="{{url}}"{{#current}} aria-current="page"{{/current}}>{{{icon}}}<span class="box-name">{{name}}</span>\
+        {{#count}}<span class="count"><span class="visually-hidden">, </span>{{count}}<span class="visually-hidden"> {{what}}</span></span>{{/count}}\
+        {{#unknown}}<span class="count" title="Count unavailable">—</span>{{/unknown}}</a></li>
+        """
+
+    private static let template = Template("""
+        <nav class="sidebar" id="sidebar" aria-label="Mailboxes">\
+        {{#compose}}<a class="compose-button" href="{{compose}}" title="New message (c)">{{{composeIcon}}}<span>New message</span></a>{{/compose}}\
+        <h2 class="visually-hidden">Mailboxes</h2><ul class="boxes">{{#top}}\(item){{/top}}</ul>\
+        {{#accounts}}<section class="account" aria-labelledby="{{headingId}}"><h3 id="{{headingId}}"><span class="acct-dot {{colour}}" aria-hidden="true"></span>{{name}}<span class="acct-email">{{email}}</span></h3>\
+        {{#empty}}<p class="hint">No folders yet: the first sync is on its way.</p>{{/empty}}\
+        {{^empty}}<ul class="boxes">{{#folders}}\(item){{/folders}}</ul>{{/empty}}\
+        </section>{{/accounts}}\
+        </nav>
+        """)
 
     /// A colour class from the account id (the unified inbox's dot, AC-U-12).
     static func accountColour(_ id: String) -> String {

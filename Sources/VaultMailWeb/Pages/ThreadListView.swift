@@ -30,37 +30,53 @@ struct ThreadListView {
     /// not be read. Rows and pages then link to `/mail/search`.
     var search: SearchListState?
 
-    func render() -> String {
-        var out = "<section class=\"list-pane\" id=\"list-pane\" aria-labelledby=\"list-title\" data-box=\"\(HTML.escape(mailbox.parameter))\"\(category.map { " data-cat=\"\($0.rawValue)\"" } ?? "")>"
-        out += "<div class=\"list-head\"><h1 id=\"list-title\">\(HTML.escape(title))</h1></div>"
-        if let search {
-            out += search.modeSwitch() + search.problemNotice()
-        } else {
-            out += tabs()
+    func render() -> Markup {
+        struct Model {
+            var box: String
+            var category: String?
+            var title: String
+            var head: Markup
+            var notice: String?
+            var failed: Bool
+            var retryURL: String
+            var csrf: String
+            var returnTo: String
+            var toolbar: Markup
+            var outbox: Bool
+            var rows: Markup
+            var empty: Markup
         }
-        if let notice {
-            let retry = failed ? " <a href=\"\(HTML.escape(mailbox.url(category: category)))\">Try again</a>" : ""
-            out += "<p class=\"notice\(failed ? " error" : "")\" role=\"\(failed ? "alert" : "status")\">\(HTML.escape(notice))\(retry)</p>"
-        }
-        out += "<form id=\"list-form\" method=\"post\" action=\"/actions\">"
-        out += "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\"><input type=\"hidden\" name=\"return\" value=\"\(HTML.escape(search?.url() ?? mailbox.url(category: category)))\">"
-        if mailbox != .outbox { out += toolbar() }
+        let head = search.map { $0.modeSwitch() + $0.problemNotice() } ?? tabs()
+        var rows = Markup.empty, empty = Markup.empty
         if mailbox == .outbox {
-            out += outbox.isEmpty ? emptyState() : "<ul class=\"threads outbox\" id=\"threads\" aria-label=\"Messages waiting to be sent\">" + outboxRows() + "</ul>"
+            if outbox.isEmpty { empty = emptyState() } else { rows = outboxRows() }
         } else if page.threads.isEmpty {
-            out += search?.emptyState() ?? emptyState()
+            empty = search?.emptyState() ?? emptyState()
         } else {
-            out += "<ul class=\"threads\" id=\"threads\" aria-label=\"Conversations\">" + rows(page) + "</ul>"
+            rows = self.rows(page)
         }
-        out += "</form></section>"
-        return out
+        return Self.template.render(Model(
+            box: mailbox.parameter, category: category?.rawValue, title: title, head: head, notice: notice, failed: failed,
+            retryURL: mailbox.url(category: category), csrf: csrf, returnTo: search?.url() ?? mailbox.url(category: category),
+            toolbar: mailbox == .outbox ? .empty : toolbar(), outbox: mailbox == .outbox, rows: rows, empty: empty))
     }
 
+    private static let template = Template("""
+        <section class="list-pane" id="list-pane" aria-labelledby="list-title" data-box="{{box}}"{{#category}} data-cat="{{category}}"{{/category}}>\
+        <div class="list-head"><h1 id="list-title">{{title}}</h1></div>{{{head}}}\
+        {{#notice}}<p class="notice{{#failed}} error{{/failed}}" role="{{#failed}}alert{{/failed}}{{^failed}}status{{/failed}}">{{notice}}{{#failed}} <a href="{{retryURL}}">Try again</a>{{/failed}}</p>{{/notice}}\
+        <form id="list-form" method="post" action="/actions">\
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="return" value="{{returnTo}}">{{{toolbar}}}\
+        {{#rows}}{{#outbox}}<ul class="threads outbox" id="threads" aria-label="Messages waiting to be sent">{{/outbox}}{{^outbox}}<ul class="threads" id="threads" aria-label="Conversations">{{/outbox}}{{{rows}}}</ul>{{/rows}}\
+        {{{empty}}}\
+        </form></section>
+        """)
+
     /// The rows of a page and, when there is more, the link to the next page.
-    func rows(_ page: ThreadPage) -> String {
-        var out = ""
-        out.reserveCapacity(page.threads.count * 1200)
-        for thread in page.threads { out += row(thread) }
+    func rows(_ page: ThreadPage) -> Markup {
+        struct More { var fullPage: String; var url: String }
+        struct Model { var rows: [Row]; var more: More? }
+        var more: More?
         if let next = search.map({ $0.nextCursor?.encoded }) ?? page.nextCursor?.encoded {
             var url = "/mail/list?box=\(FormFields.encode(mailbox.parameter))\(category.map { "&cat=\($0.rawValue)" } ?? "")&cursor=\(FormFields.encode(next))"
             var fullPage = mailbox.url(category: category) + "&cursor=\(FormFields.encode(next))"
@@ -68,97 +84,144 @@ struct ThreadListView {
                 url = "/mail/list?q=\(FormFields.encode(search.query))\(search.byMeaning ? "&meaning=1" : "")&cursor=\(FormFields.encode(next))"
                 fullPage = search.url() + "&cursor=\(FormFields.encode(next))"
             }
-            out += "<li class=\"more\"><a href=\"\(HTML.escape(fullPage))\" data-next=\"\(HTML.escape(url))\">Older conversations</a></li>"
+            more = More(fullPage: fullPage, url: url)
         }
-        return out
+        return Self.rowsTemplate.render(Model(rows: page.threads.map(row), more: more))
     }
 
-    private func row(_ thread: EmailThread) -> String {
+    /// What one row of the list shows.
+    private struct Row {
+        var id: String
+        var unread: Bool
+        var open: Bool
+        var version: String
+        var sender: String
+        var subject: String
+        var href: String
+        var label: String
+        var avatars: Markup
+        var account: String?
+        var accountColour: String
+        var date: String
+        var time: String
+        var highlight: Markup
+        var snippet: String?
+        var category: String?
+        var categoryTitle: String
+        var attachments: Bool
+        var clipIcon: Markup
+        var starred: Bool
+        var starLabel: String
+        var starIcon: Markup
+    }
+
+    private static let rowsTemplate = Template("""
+        {{#rows}}<li class="row{{#unread}} unread{{/unread}}{{#open}} open{{/open}}" data-id="{{id}}" data-version="{{version}}">\
+        <input type="checkbox" class="select" name="t" value="{{id}}" aria-label="Select: {{sender}}, {{subject}}">\
+        <a class="row-link" href="{{href}}" aria-label="{{label}}">{{{avatars}}}\
+        <span class="row-main"><span class="row-top">\
+        {{#unread}}<span class="dot" aria-hidden="true"></span>{{/unread}}\
+        {{#account}}<span class="acct-dot {{accountColour}}" title="{{account}}" aria-hidden="true"></span>{{/account}}\
+        <span class="sender">{{sender}}</span><time datetime="{{date}}">{{time}}</time></span>\
+        <span class="row-bottom"><span class="subject">{{subject}}</span>\
+        {{#highlight}}<span class="snippet"> — {{{highlight}}}</span>{{/highlight}}\
+        {{#snippet}}<span class="snippet"> — {{snippet}}</span>{{/snippet}}\
+        </span></span><span class="marks" aria-hidden="true">\
+        {{#category}}<span class="pill cat-{{category}}">{{categoryTitle}}</span>{{/category}}\
+        {{#attachments}}<span class="clip" title="Has attachments">{{{clipIcon}}}</span>{{/attachments}}\
+        </span></a>\
+        <button class="star{{#starred}} on{{/starred}}" name="one" value="{{#starred}}unstar{{/starred}}{{^starred}}star{{/starred}}:{{id}}" aria-label="{{starLabel}}: {{subject}}" aria-pressed="{{starred}}" title="{{starLabel}} (s)">{{{starIcon}}}</button>\
+        </li>{{/rows}}\
+        {{#more}}<li class="more"><a href="{{fullPage}}" data-next="{{url}}">Older conversations</a></li>{{/more}}
+        """)
+
+    private func row(_ thread: EmailThread) -> Row {
         let sender = thread.senderSummary(me: me)
         let time = dates.string(for: thread.latestDate)
         let highlight = search?.highlights[thread.id]
         let snippet = (highlight?.text ?? thread.snippet ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let subject = thread.subject.isEmpty ? "(no subject)" : thread.subject
         let category = thread.category.flatMap { $0 == .uncategorized ? nil : $0 }
+        let account = accountNames.count > 1 ? accountNames[thread.accountId] : nil
         var label = "From \(sender), \(subject)"
         if !snippet.isEmpty { label += ", \(snippet.prefix(100))" }
         label += ", \(time), \(thread.isUnread ? "unread" : "read"), \(thread.isStarred ? "starred" : "not starred")"
         if thread.hasAttachments { label += ", has attachments" }
         if let category { label += ", \(category.title)" }
-        if let account = accountNames[thread.accountId], accountNames.count > 1 { label += ", account \(account)" }
-
-        let id = HTML.escape(thread.id)
-        var classes = "row"
-        if thread.isUnread { classes += " unread" }
-        if thread.id == openThread { classes += " open" }
-        var out = "<li class=\"\(classes)\" data-id=\"\(id)\" data-version=\"\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970))\">"
-        out += "<input type=\"checkbox\" class=\"select\" name=\"t\" value=\"\(id)\" aria-label=\"Select: \(HTML.escape(sender)), \(HTML.escape(subject))\">"
-        out += "<a class=\"row-link\" href=\"\(HTML.escape(search?.url(thread: thread.id) ?? mailbox.url(category: self.category, thread: thread.id)))\" aria-label=\"\(HTML.escape(label))\">"
-        out += avatar(thread)
-        out += "<span class=\"row-main\"><span class=\"row-top\">"
-        if thread.isUnread { out += "<span class=\"dot\" aria-hidden=\"true\"></span>" }
-        if let account = accountNames[thread.accountId], accountNames.count > 1 {
-            out += "<span class=\"acct-dot \(SidebarView.accountColour(thread.accountId))\" title=\"\(HTML.escape(account))\" aria-hidden=\"true\"></span>"
-        }
-        out += "<span class=\"sender\">\(HTML.escape(sender))</span>"
-        out += "<time datetime=\"\(thread.latestDate.formatted(.iso8601))\">\(HTML.escape(time))</time></span>"
-        out += "<span class=\"row-bottom\"><span class=\"subject\">\(HTML.escape(subject))</span>"
-        if let highlight, highlight.hasMatch {
-            out += "<span class=\"snippet\"> — \(SearchListState.marked(highlight, limit: 140))</span>"
-        } else if !snippet.isEmpty {
-            out += "<span class=\"snippet\"> — \(HTML.escape(String(snippet.prefix(140))))</span>"
-        }
-        out += "</span></span><span class=\"marks\" aria-hidden=\"true\">"
-        if let category { out += "<span class=\"pill cat-\(category.rawValue)\">\(category.title)</span>" }
-        if thread.hasAttachments { out += "<span class=\"clip\" title=\"Has attachments\">\(Icon.paperclip.svg())</span>" }
-        out += "</span></a>"
-        let starLabel = thread.isStarred ? "Unstar" : "Star"
-        out += "<button class=\"star\(thread.isStarred ? " on" : "")\" name=\"one\" value=\"\(thread.isStarred ? "unstar" : "star"):\(id)\" aria-label=\"\(starLabel): \(HTML.escape(subject))\" aria-pressed=\"\(thread.isStarred)\" title=\"\(starLabel) (s)\">\(Icon.star.svg(filled: thread.isStarred))</button>"
-        out += "</li>"
-        return out
+        if let account { label += ", account \(account)" }
+        let marked = highlight.flatMap { $0.hasMatch ? SearchListState.marked($0, limit: 140) : nil }
+        return Row(
+            id: thread.id, unread: thread.isUnread, open: thread.id == openThread,
+            version: "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970))", sender: sender, subject: subject,
+            href: search?.url(thread: thread.id) ?? mailbox.url(category: self.category, thread: thread.id), label: label,
+            avatars: avatar(thread), account: account, accountColour: SidebarView.accountColour(thread.accountId),
+            date: thread.latestDate.formatted(.iso8601), time: time, highlight: marked ?? .empty,
+            snippet: marked == nil && !snippet.isEmpty ? String(snippet.prefix(140)) : nil,
+            category: category?.rawValue, categoryTitle: category?.title ?? "", attachments: thread.hasAttachments,
+            clipIcon: Icon.paperclip.svg(), starred: thread.isStarred, starLabel: thread.isStarred ? "Unstar" : "Star",
+            starIcon: Icon.star.svg(filled: thread.isStarred))
     }
 
     /// The Outbox's rows (also what a live page reads again).
-    func outboxRows() -> String { outbox.map(outboxRow).joined() }
+    func outboxRows() -> Markup {
+        struct Entry {
+            var id: String
+            var state: String
+            var stateName: String
+            var to: String
+            var date: String
+            var time: String
+            var subject: String
+            var reason: String?
+            var actions: Bool
+        }
+        struct Model { var entries: [Entry] }
+        return Self.outboxTemplate.render(Model(entries: outbox.map { entry in
+            let email = entry.email
+            let state: String = switch email.sendState {
+            case .queued: entry.attemptCount > 0 ? "Waiting to retry" : "Queued"
+            case .sending: "Sending"
+            case .failed: "Failed"
+            default: email.sendState.rawValue.capitalized
+            }
+            let to = (email.toAddresses + email.ccAddresses + email.bccAddresses).map { $0.name ?? $0.email }.joined(separator: ", ")
+            var why = entry.lastError
+            if email.sendState == .queued, let next = entry.nextAttemptAt { why = why.map { $0 + " Next try \(dates.string(for: next))." } }
+            return Entry(
+                id: email.id, state: state, stateName: email.sendState.rawValue, to: to.isEmpty ? "no one yet" : to,
+                date: email.dateReceived.formatted(.iso8601), time: dates.string(for: email.dateReceived),
+                subject: email.subject.isEmpty ? "(no subject)" : email.subject, reason: why,
+                actions: email.sendState == .queued || email.sendState == .failed)
+        }))
+    }
 
     /// A message waiting in the Outbox: its state in words, why it has not gone, recipients,
     /// subject, when; Send now and Cancel (back to a draft) while it has not started going.
-    private func outboxRow(_ entry: OutboxEntry) -> String {
-        let email = entry.email
-        let state: String = switch email.sendState {
-        case .queued: entry.attemptCount > 0 ? "Waiting to retry" : "Queued"
-        case .sending: "Sending"
-        case .failed: "Failed"
-        default: email.sendState.rawValue.capitalized
-        }
-        let to = (email.toAddresses + email.ccAddresses + email.bccAddresses).map { $0.name ?? $0.email }.joined(separator: ", ")
-        let subject = email.subject.isEmpty ? "(no subject)" : email.subject
-        let id = HTML.escape(email.id)
-        var out = "<li class=\"row outbox-row\" data-id=\"\(id)\"><span class=\"row-link\"><span class=\"row-main\"><span class=\"row-top\"><span class=\"pill state-\(email.sendState.rawValue)\">\(state)</span>"
-            + "<span class=\"sender\">To \(HTML.escape(to.isEmpty ? "no one yet" : to))</span><time datetime=\"\(email.dateReceived.formatted(.iso8601))\">\(HTML.escape(dates.string(for: email.dateReceived)))</time></span>"
-            + "<span class=\"row-bottom\"><span class=\"subject\">\(HTML.escape(subject))</span></span>"
-        if let reason = entry.lastError {
-            var why = reason
-            if email.sendState == .queued, let next = entry.nextAttemptAt { why += " Next try \(dates.string(for: next))." }
-            out += "<span class=\"outbox-reason\">\(HTML.escape(why))</span>"
-        }
-        out += "</span></span>"
-        if email.sendState == .queued || email.sendState == .failed {
-            out += "<span class=\"outbox-actions\"><button class=\"tool\" formaction=\"/outbox/retry\" name=\"draft\" value=\"\(id)\" aria-label=\"Send now: \(HTML.escape(subject))\">Send now</button>"
-                + "<button class=\"tool\" formaction=\"/outbox/cancel\" name=\"draft\" value=\"\(id)\" aria-label=\"Cancel sending and edit: \(HTML.escape(subject))\">Cancel</button></span>"
-        }
-        return out + "</li>"
-    }
+    private static let outboxTemplate = Template("""
+        {{#entries}}<li class="row outbox-row" data-id="{{id}}"><span class="row-link"><span class="row-main"><span class="row-top"><span class="pill state-{{stateName}}">{{state}}</span>\
+        <span class="sender">To {{to}}</span><time datetime="{{date}}">{{time}}</time></span>\
+        <span class="row-bottom"><span class="subject">{{subject}}</span></span>\
+        {{#reason}}<span class="outbox-reason">{{reason}}</span>{{/reason}}\
+        </span></span>\
+        {{#actions}}<span class="outbox-actions"><button class="tool" formaction="/outbox/retry" name="draft" value="{{id}}" aria-label="Send now: {{subject}}">Send now</button>\
+        <button class="tool" formaction="/outbox/cancel" name="draft" value="{{id}}" aria-label="Cancel sending and edit: {{subject}}">Cancel</button></span>{{/actions}}\
+        </li>{{/entries}}
+        """)
 
-    private func avatar(_ thread: EmailThread) -> String {
+    private func avatar(_ thread: EmailThread) -> Markup {
+        struct Face { var bucket: Int; var initials: String }
+        struct Model { var stacked: Bool; var faces: [Face] }
         let people = thread.participantList.filter { !me.contains($0.email.lowercased()) }
         let shown = Array((people.isEmpty ? thread.participantList : people).prefix(2))
-        guard !shown.isEmpty else { return "<span class=\"avatars\" aria-hidden=\"true\"><span class=\"avatar av0\">?</span></span>" }
-        let faces = shown.map { person in
-            "<span class=\"avatar av\(StableHash.bucket(person.email.lowercased(), 8))\">\(HTML.escape(Self.initials(person)))</span>"
-        }.joined()
-        return "<span class=\"avatars\(shown.count > 1 ? " stacked" : "")\" aria-hidden=\"true\">\(faces)</span>"
+        let faces = shown.isEmpty
+            ? [Face(bucket: 0, initials: "?")]
+            : shown.map { Face(bucket: StableHash.bucket($0.email.lowercased(), 8), initials: Self.initials($0)) }
+        return Self.avatarTemplate.render(Model(stacked: shown.count > 1, faces: faces))
     }
+
+    private static let avatarTemplate = Template("""
+        <span class="avatars{{#stacked}} stacked{{/stacked}}" aria-hidden="true">{{#faces}}<span class="avatar av{{bucket}}">{{initials}}</span>{{/faces}}</span>
+        """)
 
     static func initials(_ person: Participant) -> String {
         let words = person.displayName.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
@@ -166,40 +229,52 @@ struct ThreadListView {
         return letters.isEmpty ? "?" : letters.joined()
     }
 
-    private func tabs() -> String {
+    private func tabs() -> Markup {
         let categorized = categoryCounts.keys.contains { $0 != nil && $0 != .uncategorized }
-        guard mailbox != .outbox, categorized || category != nil else { return "" }
-        var out = "<nav class=\"tabs\" aria-label=\"Categories\"><ul>"
+        guard mailbox != .outbox, categorized || category != nil else { return .empty }
+        struct Tab { var url: String; var current: Bool; var title: String; var count: Int? }
+        struct Model { var tabs: [Tab] }
         let all: [AICategory?] = [nil, .primary, .social, .promotions, .updates, .forums]
-        for tab in all {
-            let current = tab == category ? " aria-current=\"page\"" : ""
+        return Self.tabsTemplate.render(Model(tabs: all.map { tab in
             let count = categoryCounts[tab] ?? 0
-            let badge = count > 0 ? " <span class=\"count\">\(count)<span class=\"visually-hidden\"> unread</span></span>" : ""
-            out += "<li><a href=\"\(HTML.escape(mailbox.url(category: tab)))\"\(current)>\(tab?.title ?? "All")\(badge)</a></li>"
-        }
-        return out + "</ul></nav>"
+            return Tab(url: mailbox.url(category: tab), current: tab == category, title: tab?.title ?? "All", count: count > 0 ? count : nil)
+        }))
     }
 
-    private func toolbar() -> String {
-        var out = "<div class=\"toolbar\" role=\"toolbar\" aria-label=\"Actions on selected conversations\">"
-        out += "<label class=\"select-all\"><input type=\"checkbox\" id=\"select-all\"> <span>Select all</span></label>"
-        out += [
+    private static let tabsTemplate = Template("""
+        <nav class="tabs" aria-label="Categories"><ul>\
+        {{#tabs}}<li><a href="{{url}}"{{#current}} aria-current="page"{{/current}}>{{title}}{{#count}} <span class="count">{{count}}<span class="visually-hidden"> unread</span></span>{{/count}}</a></li>{{/tabs}}\
+        </ul></nav>
+        """)
+
+    private func toolbar() -> Markup {
+        struct Model { var buttons: Markup; var move: Markup }
+        return Self.toolbarTemplate.render(Model(buttons: [
             ToolButton(action: "archive", label: "Archive", icon: .archive, key: "e"), ToolButton(action: "delete", label: "Delete", icon: .trash, key: "#"),
             ToolButton(action: "read", label: "Mark read", icon: .read, key: "Shift+I"), ToolButton(action: "unread", label: "Mark unread", icon: .unread, key: "Shift+U"),
             ToolButton(action: "star", label: "Star", icon: .star, key: "s"), ToolButton(action: "mute", label: "Mute", icon: .mute),
-        ].map { $0.render() }.joined()
-        out += ToolButton.move(to: moveTargets, id: "move-to", label: "Move selected to")
-        return out + "<span class=\"selection-count\" aria-live=\"polite\"></span></div>"
+        ].map { $0.render() }.joined(), move: ToolButton.move(to: moveTargets, id: "move-to", label: "Move selected to")))
     }
 
-    private func emptyState() -> String {
+    private static let toolbarTemplate = Template("""
+        <div class="toolbar" role="toolbar" aria-label="Actions on selected conversations">\
+        <label class="select-all"><input type="checkbox" id="select-all"> <span>Select all</span></label>{{{buttons}}}{{{move}}}\
+        <span class="selection-count" aria-live="polite"></span></div>
+        """)
+
+    private func emptyState() -> Markup {
+        struct Model { var title: String; var hint: String }
         if mailbox == .outbox {
-            return "<div class=\"empty\" role=\"status\"><p class=\"empty-title\">The Outbox is empty.</p><p>Everything you wrote has been sent.</p></div>"
+            return Self.emptyTemplate.render(Model(title: "The Outbox is empty.", hint: "Everything you wrote has been sent."))
         }
-        let what = category.map { "No \($0.title.lowercased()) conversations here." } ?? "No conversations here."
-        let hint = mailbox == .allInboxes ? "New mail appears here as it arrives." : "Mail moved here will show up in this list."
-        return "<div class=\"empty\" role=\"status\"><p class=\"empty-title\">\(what)</p><p>\(hint)</p></div>"
+        return Self.emptyTemplate.render(Model(
+            title: category.map { "No \($0.title.lowercased()) conversations here." } ?? "No conversations here.",
+            hint: mailbox == .allInboxes ? "New mail appears here as it arrives." : "Mail moved here will show up in this list."))
     }
+
+    private static let emptyTemplate = Template("""
+        <div class="empty" role="status"><p class="empty-title">{{title}}</p><p>{{hint}}</p></div>
+        """)
 }
 
 extension AICategory {

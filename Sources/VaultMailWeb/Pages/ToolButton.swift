@@ -9,18 +9,29 @@ struct ToolButton {
     var key = ""
     var on = false
 
-    func render() -> String {
-        let title = key.isEmpty ? label : "\(label) (\(key))"
-        return "<button class=\"tool\(on ? " on" : "")\" name=\"action\" value=\"\(action)\" title=\"\(title)\">"
-            + "\(icon.svg(filled: on && icon == .star))<span class=\"tool-label\">\(label)</span></button>"
+    func render() -> Markup {
+        struct Model { var on: Bool; var action: String; var title: String; var icon: Markup; var label: String }
+        return Self.template.render(Model(on: on, action: action, title: key.isEmpty ? label : "\(label) (\(key))",
+                                          icon: icon.svg(filled: on && icon == .star), label: label))
     }
 
+    private static let template = Template("""
+        <button class="tool{{#on}} on{{/on}}" name="action" value="{{action}}" title="{{title}}">{{{icon}}}<span class="tool-label">{{label}}</span></button>
+        """)
+
     /// A folder list and its Move button; empty when there is nowhere to move to.
-    static func move(to folders: [Folder], id: String, label: String) -> String {
-        guard !folders.isEmpty else { return "" }
-        var out = "<label class=\"visually-hidden\" for=\"\(id)\">\(label)</label><select name=\"folder\" id=\"\(id)\">"
-        out += "<option value=\"\" selected disabled>Move to…</option>"
-        out += folders.map { "<option value=\"\(HTML.escape($0.id))\">\(HTML.escape($0.name))</option>" }.joined()
-        return out + "</select>" + ToolButton(action: "move", label: "Move", icon: .move).render()
+    static func move(to folders: [Folder], id: String, label: String) -> Markup {
+        guard !folders.isEmpty else { return .empty }
+        struct Option { var id: String; var name: String }
+        struct Model { var id: String; var label: String; var folders: [Option]; var button: Markup }
+        return moveTemplate.render(Model(id: id, label: label, folders: folders.map { Option(id: $0.id, name: $0.name) },
+                                         button: ToolButton(action: "move", label: "Move", icon: .move).render()))
     }
+
+    private static let moveTemplate = Template("""
+        <label class="visually-hidden" for="{{id}}">{{label}}</label><select name="folder" id="{{id}}">\
+        <option value="" selected disabled>Move to…</option>\
+        {{#folders}}<option value="{{id}}">{{name}}</option>{{/folders}}\
+        </select>{{{button}}}
+        """)
 }

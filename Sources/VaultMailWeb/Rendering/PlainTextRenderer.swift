@@ -7,7 +7,7 @@ enum PlainTextRenderer {
     /// Quote blocks at least this long are folded even in the middle of a message.
     static let longQuote = 6
 
-    static func render(_ text: String) -> String {
+    static func render(_ text: String) -> Markup {
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var blocks: [(quoted: Bool, lines: [String])] = []
         for line in lines {
@@ -28,18 +28,37 @@ enum PlainTextRenderer {
             }
         }
         let lastContent = blocks.lastIndex { block in block.lines.contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty } }
-        var out = "<div class=\"plain\">"
-        for (index, block) in blocks.enumerated() {
-            let html = block.lines.map(linkify).joined(separator: "\n")
-            if block.quoted, index == lastContent || block.lines.count >= longQuote {
-                out += "<details class=\"quoted\"><summary>Show quoted text</summary><blockquote>\(html)</blockquote></details>"
-            } else if block.quoted {
-                out += "<blockquote>\(html)</blockquote>"
-            } else {
-                out += html + (index < blocks.count - 1 ? "\n" : "")
-            }
-        }
-        return out + "</div>"
+        struct Block { var folded: Bool; var quoted: Bool; var plain: Bool; var html: Markup; var separator: String }
+        struct Model { var blocks: [Block] }
+        let newline = escaped("\n")
+        return template.render(Model(blocks: blocks.enumerated().map { index, block in
+            let html = block.lines.map(linkify).enumerated().map { $0 == 0 ? $1 : newline + $1 }.joined()
+            let folded = block.quoted && (index == lastContent || block.lines.count >= longQuote)
+            return Block(folded: folded, quoted: block.quoted && !folded, plain: !block.quoted, html: html,
+                         separator: index < blocks.count - 1 ? "\n" : "")
+        }))
+    }
+
+    private static let template = Template("""
+        <div class="plain">{{#blocks}}\
+        {{#folded}}<details class="quoted"><summary>Show quoted text</summary><blockquote>{{{html}}}</blockquote></details>{{/folded}}\
+        {{#quoted}}<blockquote>{{{html}}}</blockquote>{{/quoted}}\
+        {{#plain}}{{{html}}}{{separator}}{{/plain}}\
+        {{/blocks}}</div>
+        """)
+
+    private static let textTemplate = Template("{{text}}")
+    private static let linkTemplate = Template("""
+        <a href="{{url}}" target="_blank" rel="noopener noreferrer" title="{{url}}">{{url}}</a>
+        """)
+    private static let mailtoTemplate = Template("""
+        <a href="mailto:{{address}}">{{address}}</a>
+        """)
+
+    private struct Text { var text: String }
+
+    private static func escaped(_ text: some StringProtocol) -> Markup {
+        textTemplate.render(Text(text: String(text)))
     }
 
     static func isQuoted(_ line: String) -> Bool {
@@ -53,8 +72,9 @@ enum PlainTextRenderer {
     }
 
     /// One line, escaped, with http(s) URLs and mail addresses made links.
-    static func linkify(_ line: String) -> String {
-        var out = ""
+    static func linkify(_ line: String) -> Markup {
+        struct Link { var url: String }
+        var out = Markup.empty
         var rest = Substring(line)
         while let start = [rest.range(of: "http://"), rest.range(of: "https://")].compactMap({ $0?.lowerBound }).min() {
             out += linkifyAddresses(rest[..<start])
@@ -64,31 +84,24 @@ enum PlainTextRenderer {
                   ".,;:!?'".contains(last) || (last == ")" && url.filter { $0 == "(" }.count < url.filter { $0 == ")" }.count) {
                 url = url.dropLast()
             }
-            let href = HTML.escape(String(url))
-            if url.hasSuffix("://") {
-                out += href
-            } else {
-                out += "<a href=\"\(href)\" target=\"_blank\" rel=\"noopener noreferrer\" title=\"\(href)\">\(href)</a>"
-            }
+            out += url.hasSuffix("://") ? escaped(url) : linkTemplate.render(Link(url: String(url)))
             rest = rest[url.endIndex...]
         }
         return out + linkifyAddresses(rest)
     }
 
-    /// Escaped text with `name@domain.tld` made mailto: links.
-    static func linkifyAddresses(_ text: Substring) -> String {
-        guard text.contains("@") else { return HTML.escape(String(text)) }
-        var out = ""
+    /// The text escaped, with `name@domain.tld` made mailto: links.
+    static func linkifyAddresses(_ text: Substring) -> Markup {
+        guard text.contains("@") else { return escaped(text) }
+        struct Address { var address: String }
+        var out = Markup.empty
         for (index, word) in text.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
-            if index > 0 { out += " " }
+            if index > 0 { out += escaped(" ") }
             let core = word.trimmingCharacters(in: CharacterSet(charactersIn: "<>()[],;:.\"'"))
             if isAddress(core), let range = word.range(of: core) {
-                let address = HTML.escape(core)
-                out += HTML.escape(String(word[..<range.lowerBound]))
-                out += "<a href=\"mailto:\(address)\">\(address)</a>"
-                out += HTML.escape(String(word[range.upperBound...]))
+                out += escaped(word[..<range.lowerBound]) + mailtoTemplate.render(Address(address: core)) + escaped(word[range.upperBound...])
             } else {
-                out += HTML.escape(String(word))
+                out += escaped(word)
             }
         }
         return out

@@ -20,7 +20,7 @@ extension WebApp {
             }
             let outcome = await self.perform(verb, ids: ids, argument: argument, folder: form["folder"])
             if request.headers[.accept]?.contains("application/json") == true {
-                return Pages.json(outcome.json, status: outcome.status)
+                return Pages.json(outcome, status: outcome.status)
             }
             // Back to the list after the conversation left it, or was marked unread (showing it would read it again).
             let leaves = ["archive", "delete", "move", "unread"].contains(verb) && outcome.failed.isEmpty
@@ -32,31 +32,19 @@ extension WebApp {
         }
     }
 
-    struct ActionOutcome {
+    /// What an action did, as the script reads it: how many changed, which failed and why.
+    struct ActionOutcome: Encodable {
+        struct Failure: Encodable {
+            var id: String
+            var error: String
+        }
+
         var done = 0
-        var failed: [(id: String, message: String)] = []
+        var failed: [Failure] = []
         var message: String?
         var status: HTTPResponse.Status = .ok
 
-        var json: String {
-            let failures = failed.map { "{\"id\":\(Self.quote($0.id)),\"error\":\(Self.quote($0.message))}" }.joined(separator: ",")
-            return "{\"done\":\(done),\"failed\":[\(failures)],\"message\":\(message.map(Self.quote) ?? "null")}"
-        }
-
-        static func quote(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case _ where scalar.value < 0x20 || scalar == "<" || scalar == ">" || scalar == "&":
-                    out += String(format: "\\u%04x", scalar.value)
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
-        }
+        private enum CodingKeys: String, CodingKey { case done, failed, message }
     }
 
     func perform(_ verb: String, ids: [String], argument: String, folder: String?) async -> ActionOutcome {
@@ -105,9 +93,9 @@ extension WebApp {
         default:
             return ActionOutcome(message: "Unknown action '\(verb)'.", status: .badRequest)
         }
-        var outcome = ActionOutcome(done: result.succeeded.count, failed: result.failed.map { ($0.id, "\($0.error)") })
+        var outcome = ActionOutcome(done: result.succeeded.count, failed: result.failed.map { .init(id: $0.id, error: "\($0.error)") })
         if !outcome.failed.isEmpty {
-            let reason = outcome.failed[0].message
+            let reason = outcome.failed[0].error
             outcome.message = "\(outcome.failed.count) of \(ids.count) could not be changed: \(reason)"
             outcome.status = outcome.done == 0 ? .badGateway : .ok
         }

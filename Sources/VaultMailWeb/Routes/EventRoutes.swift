@@ -61,12 +61,10 @@ extension WebApp {
         case .ping:
             return ": ping\n\n"
         case .connection(let problem):
-            return "event: connection\ndata: {\"problem\":\(problem.map(ActionOutcome.quote) ?? "null")}\n\n"
+            struct Connection: Encodable { var problem: String? }
+            return "event: connection\ndata: \(Pages.jsonText(Connection(problem: problem)))\n\n"
         case .newMail(let summaries):
-            let items = summaries.map { summary in
-                "{\"threadId\":\(ActionOutcome.quote(summary.threadId)),\"sender\":\(ActionOutcome.quote(summary.sender)),\"subject\":\(ActionOutcome.quote(summary.subject)),\"preview\":\(ActionOutcome.quote(summary.preview))}"
-            }
-            return "event: newmail\ndata: [\(items.joined(separator: ","))]\n\n"
+            return "event: newmail\ndata: \(Pages.jsonText(summaries))\n\n"
         }
     }
 }

@@ -46,7 +46,7 @@ extension WebApp {
                 if query["known"] == view.version { return Response(status: .noContent) }
                 return Pages.html(view.render())
             case .missing(let message):
-                return Pages.html("<div class=\"empty\" role=\"alert\"><p class=\"empty-title\">\(HTML.escape(message))</p></div>", status: .notFound)
+                return Pages.html(ConversationView.missing(message), status: .notFound)
             }
         }
     }

@@ -14,11 +14,11 @@ extension WebApp {
             }
             let query = FormFields(request.uri.query ?? "")
             let remote = await self.mail.remoteImagesAllowed(email, asked: query["images"] == "1")
-            let body: String
+            let body: Markup
             if let html = email.bodyHTML {
-                body = await self.sanitized.frame(emailId: id, html: html, remoteImages: remote) {
+                body = Markup(sanitized: await self.sanitized.frame(emailId: id, html: html, remoteImages: remote) {
                     await self.inlineImages(email)
-                }.html
+                })
             } else {
                 body = PlainTextRenderer.render(email.bodyPlain ?? "")
             }
@@ -92,8 +92,12 @@ extension HTTPField.Name {
 /// the message's own styles after ours. No doctype: mail is written for quirks mode, and the
 /// sanitizer's parser read it that way, so the browser builds the tree the sanitizer checked.
 enum MessageFrame {
-    static func document(_ body: String) -> String {
-        """
+    static func document(_ body: Markup) -> Markup {
+        struct Model { var body: Markup }
+        return template.render(Model(body: body))
+    }
+
+    private static let template = Template("""
         <html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><base target="_blank">
         <style>
         html{color-scheme:light}
@@ -104,7 +108,6 @@ enum MessageFrame {
         details.quoted>summary{cursor:pointer;color:#4a4a57;font-size:13px;margin:8px 0}
         blockquote{margin:0 0 0 4px;padding-left:12px;border-left:3px solid #c9c9d4;color:#3d3d48}
         a{color:#0b57d0}
-        </style></head><body>\(body)</body></html>
-        """
-    }
+        </style></head><body>{{{body}}}</body></html>
+        """)
 }

@@ -24,13 +24,7 @@ extension WebApp {
             }
             SignInPage.removeStale(in: self.configuration.signInDirectory, now: now)
             let session = WebSession.new(now: now)
-            let next = HTML.escape(Self.safeReturn(context.form["next"]))
-            // A page, not a redirect: the cookie is SameSite=Strict, and a redirect that began on
-            // the sign-in file would not carry it; a navigation from our own page does.
-            var response = Pages.html(Pages.document(title: "Opening VaultMail", bodyClass: "signin", body: """
-                <meta http-equiv="refresh" content="0;url=\(next)">
-                <main class="signin-card" id="main"><h1>VaultMail</h1><p>Signed in. <a href="\(next)">Open your mail</a>.</p></main>
-                """))
+            var response = Pages.html(Pages.signedIn(next: Self.safeReturn(context.form["next"])))
             response.headers[.setCookie] = "\(WebSession.cookieName)=\(session.cookieValue(secret: self.secret)); Path=/; Max-Age=\(Int(WebSession.lifetime)); HttpOnly; SameSite=Strict"
             return response
         }

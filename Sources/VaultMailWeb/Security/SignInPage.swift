@@ -11,24 +11,27 @@ public enum SignInPage {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         removeStale(in: directory, now: now)
         let token = SignInToken.make(secret: secret, now: now)
-        let html = """
-            <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><title>Opening VaultMail…</title></head>
-            <body>
-            <form id="signin" method="post" action="\(configuration.origin)/signin">
-            <input type="hidden" name="token" value="\(token)">
-            <input type="hidden" name="next" value="\(thread.map { HTML.escape(Mailbox.allInboxes.url(thread: $0)) } ?? "/mail")">
-            <p>Opening VaultMail… <button type="submit">Open VaultMail</button></p>
-            </form>
-            <script>document.getElementById("signin").submit();</script>
-            </body></html>
-            """
+        struct Model { var origin: String; var token: String; var next: String }
+        let html = template.render(Model(origin: configuration.origin, token: token, next: thread.map { Mailbox.allInboxes.url(thread: $0) } ?? "/mail")).html
         let file = directory.appendingPathComponent("open-\(UUID().uuidString.lowercased()).html")
         guard FileManager.default.createFile(atPath: file.path, contents: Data(html.utf8), attributes: [.posixPermissions: 0o600]) else {
             throw WebError.signInPage(file.path)
         }
         return file
     }
+
+    private static let template = Template("""
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>Opening VaultMail…</title></head>
+        <body>
+        <form id="signin" method="post" action="{{origin}}/signin">
+        <input type="hidden" name="token" value="{{token}}">
+        <input type="hidden" name="next" value="{{next}}">
+        <p>Opening VaultMail… <button type="submit">Open VaultMail</button></p>
+        </form>
+        <script>document.getElementById("signin").submit();</script>
+        </body></html>
+        """)
 
     /// Removes the sign-in pages in `directory` whose token has expired.
     static func removeStale(in directory: URL, now: Date) {

@@ -80,7 +80,7 @@ extension WebApp {
     /// JSON for the script, else back to the page's section with the message.
     private func settingsSaved(_ request: Request, _ message: String, section: String, failed: Bool = false) async -> Response {
         if request.headers[.accept]?.contains("application/json") == true {
-            return Pages.json("{\"message\":\(ActionOutcome.quote(message))}", status: failed ? .badRequest : .ok)
+            return Pages.json(JSONReply.Message(message: message), status: failed ? .badRequest : .ok)
         }
         return Pages.redirect("/settings?notice=\(FormFields.encode(message))#\(section)")
     }

@@ -43,53 +43,76 @@ struct SettingsView {
     static let undoChoices = [0, 5, 10, 20, 30]
     static let categories: [AICategory] = [.primary, .social, .promotions, .updates, .forums]
 
-    func render() -> String {
-        var body = "<a class=\"skip\" href=\"#settings-title\">Skip to the settings</a>"
-        body += "<header class=\"topbar\"><a class=\"brand\" href=\"/mail\">VaultMail</a><a class=\"tool\" href=\"/mail\">\(Icon.back.svg())<span>Back to the mail</span></a></header>"
-        body += "<main class=\"settings-main\" id=\"main\"><nav class=\"settings-nav\" aria-label=\"Settings sections\"><ul>"
-        for (id, name) in [("general", "General"), ("notifications", "Notifications"), ("why", "Why it notified"), ("accounts", "Accounts")] {
-            body += "<li><a href=\"#\(id)\">\(name)</a></li>"
+    func render() -> Markup {
+        struct Model {
+            var backIcon: Markup
+            var notice: String?
+            var sections: Markup
         }
-        body += "<li><a href=\"/settings/ai\">On-device AI</a></li>"
-        body += "</ul></nav><div class=\"settings-content\"><h1 id=\"settings-title\" tabindex=\"-1\">Settings</h1>"
-        body += "<p class=\"notice\" id=\"settings-status\" role=\"status\"\(notice == nil ? " hidden" : "")>\(HTML.escape(notice ?? ""))</p>"
-        body += general() + notifications() + vipList() + mutedList() + desktop() + why() + accountList()
-        body += "</div></main>"
+        let body = Self.template.render(Model(
+            backIcon: Icon.back.svg(), notice: notice,
+            sections: general() + notifications() + vipList() + mutedList() + desktop() + why() + accountList()))
         return Pages.document(title: "Settings — VaultMail", bodyClass: "app settings-page", csrf: csrf, body: body,
                               scripts: [Assets.settingsScript], display: .init(theme: values.theme, density: values.density))
     }
 
-    private func form(_ action: String, _ inner: String) -> String {
-        "<form method=\"post\" action=\"\(action)\" class=\"settings-form\" data-autosave><input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">"
-            + inner + "<button class=\"primary save-button\">Save</button></form>"
+    private static let template = Template("""
+        <a class="skip" href="#settings-title">Skip to the settings</a>\
+        <header class="topbar"><a class="brand" href="/mail">VaultMail</a><a class="tool" href="/mail">{{{backIcon}}}<span>Back to the mail</span></a></header>\
+        <main class="settings-main" id="main"><nav class="settings-nav" aria-label="Settings sections"><ul>\
+        <li><a href="#general">General</a></li><li><a href="#notifications">Notifications</a></li><li><a href="#why">Why it notified</a></li><li><a href="#accounts">Accounts</a></li>\
+        <li><a href="/settings/ai">On-device AI</a></li>\
+        </ul></nav><div class="settings-content"><h1 id="settings-title" tabindex="-1">Settings</h1>\
+        <p class="notice" id="settings-status" role="status"{{^notice}} hidden{{/notice}}>{{notice}}</p>\
+        {{{sections}}}\
+        </div></main>
+        """)
+
+    /// A section of the page around one form: `inner` and the form's Save button.
+    private func section(_ id: String, _ title: String, action: String, _ inner: Markup) -> Markup {
+        struct Model { var id: String; var title: String; var action: String; var csrf: String; var inner: Markup }
+        return Self.sectionTemplate.render(Model(id: id, title: title, action: action, csrf: csrf, inner: inner))
     }
+
+    private static let sectionTemplate = Template("""
+        <section class="settings-section" id="{{id}}" aria-labelledby="{{id}}-title"><h2 id="{{id}}-title">{{title}}</h2>\
+        <form method="post" action="{{action}}" class="settings-form" data-autosave><input type="hidden" name="csrf" value="{{csrf}}">\
+        {{{inner}}}<button class="primary save-button">Save</button></form></section>
+        """)
 
     /// A switch: a checkbox with the switch role, its label the whole sentence.
-    private func toggle(_ name: String, _ label: String, _ on: Bool, hint: String? = nil) -> String {
-        let id = "sw-" + name.replacingOccurrences(of: ":", with: "-")
-        let hintId = hint.map { _ in id + "-hint" }
-        var out = "<div class=\"setting\"><label class=\"switch\" for=\"\(id)\"><input type=\"checkbox\" role=\"switch\" id=\"\(id)\" name=\"\(HTML.escape(name))\" value=\"1\"\(on ? " checked" : "")"
-        if let hintId { out += " aria-describedby=\"\(hintId)\"" }
-        out += "><span class=\"switch-track\" aria-hidden=\"true\"></span><span>\(HTML.escape(label))</span></label>"
-        if let hint, let hintId { out += "<p class=\"hint-text\" id=\"\(hintId)\">\(HTML.escape(hint))</p>" }
-        return out + "</div>"
+    private func toggle(_ name: String, _ label: String, _ on: Bool, hint: String? = nil) -> Markup {
+        struct Model { var id: String; var name: String; var label: String; var on: Bool; var hint: String? }
+        return Self.toggleTemplate.render(Model(id: "sw-" + name.replacingOccurrences(of: ":", with: "-"), name: name, label: label, on: on, hint: hint))
     }
 
-    private func radios<T: RawRepresentable & CaseIterable>(_ name: String, _ legend: String, _ current: T, _ label: (T) -> String) -> String where T.RawValue == String {
-        var out = "<fieldset class=\"setting\"><legend>\(legend)</legend>"
-        for choice in T.allCases {
-            let id = "\(name)-\(choice.rawValue)"
-            out += "<label class=\"radio\" for=\"\(id)\"><input type=\"radio\" id=\"\(id)\" name=\"\(name)\" value=\"\(choice.rawValue)\"\(choice == current ? " checked" : "")> \(HTML.escape(label(choice)))</label>"
-        }
-        return out + "</fieldset>"
+    private static let toggleTemplate = Template("""
+        <div class="setting"><label class="switch" for="{{id}}"><input type="checkbox" role="switch" id="{{id}}" name="{{name}}" value="1"{{#on}} checked{{/on}}\
+        {{#hint}} aria-describedby="{{id}}-hint"{{/hint}}><span class="switch-track" aria-hidden="true"></span><span>{{label}}</span></label>\
+        {{#hint}}<p class="hint-text" id="{{id}}-hint">{{hint}}</p>{{/hint}}</div>
+        """)
+
+    private struct Choice { var id: String; var name: String; var value: String; var checked: Bool; var label: String }
+    private struct Radios { var legend: String; var choices: [Choice] }
+
+    private func radios<T: RawRepresentable & CaseIterable>(_ name: String, _ legend: String, _ current: T, _ label: (T) -> String) -> Markup where T.RawValue == String {
+        Self.radiosTemplate.render(Radios(legend: legend, choices: T.allCases.map { choice in
+            Choice(id: "\(name)-\(choice.rawValue)", name: name, value: choice.rawValue, checked: choice == current, label: label(choice))
+        }))
     }
 
-    private func general() -> String {
-        var inner = "<div class=\"setting\"><label for=\"undo-delay\">Undo send</label> <select id=\"undo-delay\" name=\"undoDelay\" aria-describedby=\"undo-hint\">"
-        for seconds in Set(Self.undoChoices + [values.undoDelay]).sorted() {
-            inner += "<option value=\"\(seconds)\"\(seconds == values.undoDelay ? " selected" : "")>\(seconds == 0 ? "Off: send at once" : "\(seconds) seconds")</option>"
-        }
-        inner += "</select><p class=\"hint-text\" id=\"undo-hint\">How long after Send you can still take a message back.</p></div>"
+    private static let radiosTemplate = Template("""
+        <fieldset class="setting"><legend>{{legend}}</legend>\
+        {{#choices}}<label class="radio" for="{{id}}"><input type="radio" id="{{id}}" name="{{name}}" value="{{value}}"{{#checked}} checked{{/checked}}> {{label}}</label>{{/choices}}\
+        </fieldset>
+        """)
+
+    private func general() -> Markup {
+        struct Option { var seconds: Int; var selected: Bool; var label: String }
+        struct Model { var options: [Option] }
+        var inner = Self.undoTemplate.render(Model(options: Set(Self.undoChoices + [values.undoDelay]).sorted().map { seconds in
+            Option(seconds: seconds, selected: seconds == values.undoDelay, label: seconds == 0 ? "Off: send at once" : "\(seconds) seconds")
+        }))
         inner += toggle("markReadOnOpen", "Mark a conversation read when I open it", values.markReadOnOpen)
         inner += radios("remoteImages", "Remote images in mail", values.remoteImages) {
             switch $0 {
@@ -100,99 +123,152 @@ struct SettingsView {
         }
         inner += radios("theme", "Theme", values.theme) { $0 == .system ? "Same as the system" : $0.rawValue.capitalized }
         inner += radios("density", "Conversation list", values.density) { $0 == .comfortable ? "Comfortable" : "Compact" }
-        return "<section class=\"settings-section\" id=\"general\" aria-labelledby=\"general-title\"><h2 id=\"general-title\">General</h2>"
-            + form("/settings/general", inner) + "</section>"
+        return section("general", "General", action: "/settings/general", inner)
     }
 
-    private func notifications() -> String {
-        var inner = toggle("notifications", "Desktop notifications for new mail", values.notificationsOn,
+    private static let undoTemplate = Template("""
+        <div class="setting"><label for="undo-delay">Undo send</label> <select id="undo-delay" name="undoDelay" aria-describedby="undo-hint">\
+        {{#options}}<option value="{{seconds}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}\
+        </select><p class="hint-text" id="undo-hint">How long after Send you can still take a message back.</p></div>
+        """)
+
+    private func notifications() -> Markup {
+        struct Model { var accounts: Markup; var none: Bool; var categories: Markup; var quiet: Markup; var start: String; var end: String }
+        let inner = toggle("notifications", "Desktop notifications for new mail", values.notificationsOn,
                            hint: "When off, new mail is still synced and counted on the badge.")
-        inner += toggle("sound", "Play a sound with each notification", values.sound)
-        inner += "<fieldset class=\"setting\"><legend>Accounts</legend>"
-        for account in accounts {
-            inner += toggle("account:\(account.id)", "Notifications for \(account.name) (\(account.email))", values.accountNotifications[account.id] ?? true)
-        }
-        if accounts.isEmpty { inner += "<p class=\"hint-text\">No account yet.</p>" }
-        inner += "</fieldset><fieldset class=\"setting\"><legend>Categories</legend>"
-        for category in Self.categories {
-            inner += toggle("category:\(category.rawValue)", "Notify for \(category.rawValue.capitalized)", values.categories[category.rawValue] ?? true)
-        }
-        inner += "</fieldset><fieldset class=\"setting\"><legend>Quiet hours</legend>"
-        inner += toggle("quietHours", "Silence notifications during quiet hours", values.quietHoursOn,
-                        hint: "Except for VIP contacts. Overnight ranges (22:00 to 07:00) work.")
-        inner += "<div class=\"times\"><label for=\"quiet-start\">Quiet hours start time</label><input type=\"time\" id=\"quiet-start\" name=\"quietStart\" value=\"\(Self.clock(values.quietStart))\" required>"
-        inner += "<label for=\"quiet-end\">Quiet hours end time</label><input type=\"time\" id=\"quiet-end\" name=\"quietEnd\" value=\"\(Self.clock(values.quietEnd))\" required></div></fieldset>"
-        return "<section class=\"settings-section\" id=\"notifications\" aria-labelledby=\"notifications-title\"><h2 id=\"notifications-title\">Notifications</h2>"
-            + form("/settings/notifications", inner) + "</section>"
+            + toggle("sound", "Play a sound with each notification", values.sound)
+            + Self.notificationsTemplate.render(Model(
+                accounts: accounts.map { account in
+                    toggle("account:\(account.id)", "Notifications for \(account.name) (\(account.email))", values.accountNotifications[account.id] ?? true)
+                }.joined(),
+                none: accounts.isEmpty,
+                categories: Self.categories.map { category in
+                    toggle("category:\(category.rawValue)", "Notify for \(category.rawValue.capitalized)", values.categories[category.rawValue] ?? true)
+                }.joined(),
+                quiet: toggle("quietHours", "Silence notifications during quiet hours", values.quietHoursOn,
+                              hint: "Except for VIP contacts. Overnight ranges (22:00 to 07:00) work."),
+                start: Self.clock(values.quietStart), end: Self.clock(values.quietEnd)))
+        return section("notifications", "Notifications", action: "/settings/notifications", inner)
     }
 
-    private func vipList() -> String {
-        var out = "<section class=\"settings-section\" aria-labelledby=\"vip-title\"><h3 id=\"vip-title\">VIP contacts</h3>"
-        out += "<p class=\"hint-text\">VIP contacts always trigger notifications, even during quiet hours or when their category is off.</p><ul class=\"plain-list\" id=\"vip-list\">"
-        for address in values.vips {
-            out += "<li aria-label=\"VIP: \(HTML.escape(address))\"><span>\(HTML.escape(address))</span>" + listAction("/settings/vip", "remove", address, "Remove", "Remove VIP \(address)") + "</li>"
-        }
-        if values.vips.isEmpty { out += "<li class=\"hint-text\">No VIP yet. Add one here or with “Mark sender VIP” on a message.</li>" }
-        out += "</ul><form method=\"post\" action=\"/settings/vip\" class=\"inline-form\"><input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">"
-        out += "<label for=\"vip-add\">Add a VIP</label><input type=\"email\" id=\"vip-add\" name=\"add\" placeholder=\"name@example.com\" required><button class=\"tool\">Add</button></form>"
-        return out + "</section>"
+    private static let notificationsTemplate = Template("""
+        <fieldset class="setting"><legend>Accounts</legend>{{{accounts}}}{{#none}}<p class="hint-text">No account yet.</p>{{/none}}\
+        </fieldset><fieldset class="setting"><legend>Categories</legend>{{{categories}}}\
+        </fieldset><fieldset class="setting"><legend>Quiet hours</legend>{{{quiet}}}\
+        <div class="times"><label for="quiet-start">Quiet hours start time</label><input type="time" id="quiet-start" name="quietStart" value="{{start}}" required>\
+        <label for="quiet-end">Quiet hours end time</label><input type="time" id="quiet-end" name="quietEnd" value="{{end}}" required></div></fieldset>
+        """)
+
+    /// A one-button form of a list (remove a VIP, unmute).
+    private struct ListItem {
+        var label: String
+        var text: String
+        var action: String
+        var name: String
+        var value: String
+        var button: String
+        var aria: String
     }
 
-    private func mutedList() -> String {
-        var out = "<section class=\"settings-section\" aria-labelledby=\"muted-title\"><h3 id=\"muted-title\">Muted conversations</h3>"
-        out += "<p class=\"hint-text\">Muted conversations never trigger notifications.</p><ul class=\"plain-list\" id=\"muted-list\">"
-        for thread in muted {
-            out += "<li aria-label=\"Muted thread: \(HTML.escape(thread.subject))\"><span>\(HTML.escape(thread.subject))</span>"
-                + listAction("/settings/unmute", "t", thread.id, "Unmute", "Unmute \(thread.subject)") + "</li>"
-        }
-        if muted.isEmpty { out += "<li class=\"hint-text\">No muted conversation.</li>" }
-        return out + "</ul></section>"
+    private func vipList() -> Markup {
+        struct Model { var items: [ListItem]; var empty: Bool; var csrf: String }
+        return Self.vipTemplate.render(Model(items: values.vips.map { address in
+            ListItem(label: "VIP: \(address)", text: address, action: "/settings/vip", name: "remove", value: address, button: "Remove",
+                     aria: "Remove VIP \(address)")
+        }, empty: values.vips.isEmpty, csrf: csrf))
     }
 
-    private func listAction(_ action: String, _ name: String, _ value: String, _ label: String, _ aria: String) -> String {
-        "<form method=\"post\" action=\"\(action)\" class=\"inline-form\"><input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">"
-            + "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTML.escape(value))\"><button class=\"link-button\" aria-label=\"\(HTML.escape(aria))\">\(label)</button></form>"
+    private static let listItem = """
+        {{#items}}<li aria-label="{{label}}"><span>{{text}}</span>\
+        <form method="post" action="{{action}}" class="inline-form"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <input type="hidden" name="{{name}}" value="{{value}}"><button class="link-button" aria-label="{{aria}}">{{button}}</button></form></li>{{/items}}
+        """
+
+    private static let vipTemplate = Template("""
+        <section class="settings-section" aria-labelledby="vip-title"><h3 id="vip-title">VIP contacts</h3>\
+        <p class="hint-text">VIP contacts always trigger notifications, even during quiet hours or when their category is off.</p><ul class="plain-list" id="vip-list">\
+        \(listItem)\
+        {{#empty}}<li class="hint-text">No VIP yet. Add one here or with “Mark sender VIP” on a message.</li>{{/empty}}\
+        </ul><form method="post" action="/settings/vip" class="inline-form"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <label for="vip-add">Add a VIP</label><input type="email" id="vip-add" name="add" placeholder="name@example.com" required><button class="tool">Add</button></form>\
+        </section>
+        """)
+
+    private func mutedList() -> Markup {
+        struct Model { var items: [ListItem]; var empty: Bool; var csrf: String }
+        return Self.mutedTemplate.render(Model(items: muted.map { thread in
+            ListItem(label: "Muted thread: \(thread.subject)", text: thread.subject, action: "/settings/unmute", name: "t", value: thread.id,
+                     button: "Unmute", aria: "Unmute \(thread.subject)")
+        }, empty: muted.isEmpty, csrf: csrf))
     }
 
-    private func desktop() -> String {
-        var out = "<section class=\"settings-section\" aria-labelledby=\"desktop-title\"><h3 id=\"desktop-title\">The desktop's notification server</h3><dl class=\"facts\">"
-        if let server = server.server {
-            out += "<dt>Server</dt><dd>\(HTML.escape(server))</dd><dt>Can do</dt><dd>\(HTML.escape(self.server.capabilities.joined(separator: ", ")))</dd>"
-            out += "<dt>Reply from the banner</dt><dd>\(self.server.inlineReply ? "Yes" : "No: Reply opens the conversation here")</dd>"
-        } else {
-            out += "<dt>Server</dt><dd>None answered</dd>"
-        }
-        out += "<dt>Banners</dt><dd>\(server.authorized ? "Shown" : "Not shown")</dd></dl>"
-        if let problem = server.problem {
-            out += "<p class=\"notice error\" role=\"note\">\(HTML.escape(problem)). Mail is still synced and counted. Start a notification daemon (your desktop's, or dunst/mako on a bare window manager), then reload this page.</p>"
-        }
-        return out + "</section>"
+    private static let mutedTemplate = Template("""
+        <section class="settings-section" aria-labelledby="muted-title"><h3 id="muted-title">Muted conversations</h3>\
+        <p class="hint-text">Muted conversations never trigger notifications.</p><ul class="plain-list" id="muted-list">\
+        \(listItem)\
+        {{#empty}}<li class="hint-text">No muted conversation.</li>{{/empty}}\
+        </ul></section>
+        """)
+
+    private func desktop() -> Markup {
+        struct Server { var name: String; var capabilities: String; var inlineReply: Bool }
+        struct Model { var server: Server?; var authorized: Bool; var problem: String? }
+        return Self.desktopTemplate.render(Model(
+            server: server.server.map { Server(name: $0, capabilities: server.capabilities.joined(separator: ", "), inlineReply: server.inlineReply) },
+            authorized: server.authorized, problem: server.problem))
     }
 
-    private func why() -> String {
-        var out = "<section class=\"settings-section\" id=\"why\" aria-labelledby=\"why-title\"><h2 id=\"why-title\">Why did a message notify, or not?</h2>"
-        if let askedMissing { out += "<p class=\"notice\" role=\"status\">\(HTML.escape(askedMissing))</p>" }
-        if let asked { out += "<div class=\"why-answer\" role=\"status\">\(HTML.escape(Self.sentence(asked)))</div>" }
-        out += "<p class=\"hint-text\">The latest decisions, newest first. A message's “Why (not) notified?” link asks about that one.</p>"
-        out += "<table class=\"decisions\"><thead><tr><th scope=\"col\">Message</th><th scope=\"col\">Outcome</th><th scope=\"col\">Because</th><th scope=\"col\">When</th></tr></thead><tbody>"
-        for decision in decisions {
-            out += "<tr><td>\(HTML.escape(decision.subject.isEmpty ? "(no subject)" : decision.subject))<span class=\"hint-text\"> from \(HTML.escape(decision.fromAddress))</span></td>"
-            out += "<td>\(Self.outcome(decision.outcome))</td><td>\(HTML.escape(decision.rule.explanation))\(decision.detail.map { " (\(HTML.escape($0)))" } ?? "")</td>"
-            out += "<td>\(HTML.escape(dates.string(for: decision.decidedAt)))</td></tr>"
-        }
-        if decisions.isEmpty { out += "<tr><td colspan=\"4\" class=\"hint-text\">No decision yet: new mail has not arrived since the first sync.</td></tr>" }
-        return out + "</tbody></table></section>"
+    private static let desktopTemplate = Template("""
+        <section class="settings-section" aria-labelledby="desktop-title"><h3 id="desktop-title">The desktop's notification server</h3><dl class="facts">\
+        {{#server}}<dt>Server</dt><dd>{{name}}</dd><dt>Can do</dt><dd>{{capabilities}}</dd>\
+        <dt>Reply from the banner</dt><dd>{{#inlineReply}}Yes{{/inlineReply}}{{^inlineReply}}No: Reply opens the conversation here{{/inlineReply}}</dd>{{/server}}\
+        {{^server}}<dt>Server</dt><dd>None answered</dd>{{/server}}\
+        <dt>Banners</dt><dd>{{#authorized}}Shown{{/authorized}}{{^authorized}}Not shown{{/authorized}}</dd></dl>\
+        {{#problem}}<p class="notice error" role="note">{{problem}}. Mail is still synced and counted. Start a notification daemon (your desktop's, or dunst/mako on a bare window manager), then reload this page.</p>{{/problem}}\
+        </section>
+        """)
+
+    private func why() -> Markup {
+        struct Row { var subject: String; var from: String; var outcome: String; var because: String; var detail: String?; var when: String }
+        struct Model { var missing: String?; var asked: String?; var rows: [Row]; var empty: Bool }
+        return Self.whyTemplate.render(Model(
+            missing: askedMissing, asked: asked.map(Self.sentence),
+            rows: decisions.map { decision in
+                Row(subject: decision.subject.isEmpty ? "(no subject)" : decision.subject, from: decision.fromAddress,
+                    outcome: Self.outcome(decision.outcome), because: decision.rule.explanation, detail: decision.detail,
+                    when: dates.string(for: decision.decidedAt))
+            },
+            empty: decisions.isEmpty))
     }
 
-    private func accountList() -> String {
-        var out = "<section class=\"settings-section\" id=\"accounts\" aria-labelledby=\"accounts-title\"><h2 id=\"accounts-title\">Accounts</h2><ul class=\"plain-list\">"
-        for account in accounts {
-            out += "<li><span><strong>\(HTML.escape(account.name))</strong> \(HTML.escape(account.email))</span>"
-                + "<a class=\"tool\" href=\"/settings/account?id=\(FormFields.encode(account.id))\" aria-label=\"Settings of \(HTML.escape(account.name))\">Settings</a></li>"
-        }
-        if accounts.isEmpty { out += "<li class=\"hint-text\">No account yet.</li>" }
-        return out + "</ul><p><a class=\"tool\" href=\"/welcome?add=1\">Add an account</a></p></section>"
+    private static let whyTemplate = Template("""
+        <section class="settings-section" id="why" aria-labelledby="why-title"><h2 id="why-title">Why did a message notify, or not?</h2>\
+        {{#missing}}<p class="notice" role="status">{{missing}}</p>{{/missing}}\
+        {{#asked}}<div class="why-answer" role="status">{{asked}}</div>{{/asked}}\
+        <p class="hint-text">The latest decisions, newest first. A message's “Why (not) notified?” link asks about that one.</p>\
+        <table class="decisions"><thead><tr><th scope="col">Message</th><th scope="col">Outcome</th><th scope="col">Because</th><th scope="col">When</th></tr></thead><tbody>\
+        {{#rows}}<tr><td>{{subject}}<span class="hint-text"> from {{from}}</span></td>\
+        <td>{{outcome}}</td><td>{{because}}{{#detail}} ({{detail}}){{/detail}}</td>\
+        <td>{{when}}</td></tr>{{/rows}}\
+        {{#empty}}<tr><td colspan="4" class="hint-text">No decision yet: new mail has not arrived since the first sync.</td></tr>{{/empty}}\
+        </tbody></table></section>
+        """)
+
+    private func accountList() -> Markup {
+        struct Item { var name: String; var email: String; var url: String }
+        struct Model { var accounts: [Item]; var empty: Bool }
+        return Self.accountsTemplate.render(Model(accounts: accounts.map { account in
+            Item(name: account.name, email: account.email, url: "/settings/account?id=\(FormFields.encode(account.id))")
+        }, empty: accounts.isEmpty))
     }
+
+    private static let accountsTemplate = Template("""
+        <section class="settings-section" id="accounts" aria-labelledby="accounts-title"><h2 id="accounts-title">Accounts</h2><ul class="plain-list">\
+        {{#accounts}}<li><span><strong>{{name}}</strong> {{email}}</span>\
+        <a class="tool" href="{{url}}" aria-label="Settings of {{name}}">Settings</a></li>{{/accounts}}\
+        {{#empty}}<li class="hint-text">No account yet.</li>{{/empty}}\
+        </ul><p><a class="tool" href="/welcome?add=1">Add an account</a></p></section>
+        """)
 
     static func sentence(_ decision: NotificationDecision) -> String {
         let subject = decision.subject.isEmpty ? "(no subject)" : decision.subject

@@ -23,34 +23,48 @@ struct ReplySuggestionsView {
 
     static func path(_ threadId: String) -> String { "/threads/\(FormFields.encode(threadId))/replies" }
 
-    func render() -> String {
-        let stateName = switch state {
-        case .loading: "loading"
-        case .ready: "ready"
-        case .failed: "failed"
+    func render() -> Markup {
+        struct Model {
+            var threadId: String
+            var src: String
+            var state: String
+            var icon: Markup
+            var loading: Bool
+            var askURL: String
+            var body: Markup
+            var failure: String?
+            var announcement: String
         }
-        var out = "<section class=\"smart-replies\" id=\"reply-suggestions\" aria-labelledby=\"replies-title\" data-thread=\"\(HTML.escape(threadId))\""
-        out += " data-src=\"\(HTML.escape(Self.path(threadId) + "?email=" + FormFields.encode(emailId) + "&return=" + FormFields.encode(here)))\" data-state=\"\(stateName)\">"
-        out += "<h3 class=\"replies-title\" id=\"replies-title\">\(Icon.sparkle.svg())<span>Suggested replies</span></h3>"
-        out += "<div class=\"replies-body\">"
+        var body = Markup.empty, failure: String?, announcement = "", loading = false, stateName = "loading"
         switch state {
         case .loading:
-            out += "<p class=\"replies-loading\"><span class=\"spinner\" aria-hidden=\"true\"></span>Writing suggestions on this device…</p>"
-            out += "<p class=\"replies-ask\"><a class=\"tool\" href=\"\(HTML.escape(here + "&replies=1#reply-suggestions"))\">Suggest replies</a></p>"
+            loading = true
         case .ready(let suggestions):
-            out += Self.body(suggestions, fallbackEmailId: emailId, here: here)
+            stateName = "ready"
+            body = Self.body(suggestions, fallbackEmailId: emailId, here: here)
+            announcement = Self.announcement(suggestions)
         case .failed(let message):
-            out += "<p class=\"notice error\" role=\"alert\">\(HTML.escape(message))</p>"
+            stateName = "failed"
+            failure = message
         }
-        out += "</div><p class=\"visually-hidden replies-status\" role=\"status\" aria-live=\"polite\">\(announcement)</p>"
-        return out + "</section>"
+        return Self.template.render(Model(
+            threadId: threadId, src: Self.path(threadId) + "?email=" + FormFields.encode(emailId) + "&return=" + FormFields.encode(here),
+            state: stateName, icon: Icon.sparkle.svg(), loading: loading, askURL: here + "&replies=1#reply-suggestions", body: body,
+            failure: failure, announcement: announcement))
     }
 
-    /// What the live region says once they are there (the script says it again as they stream in).
-    private var announcement: String {
-        guard case .ready(let suggestions) = state else { return "" }
-        return HTML.escape(Self.announcement(suggestions))
-    }
+    private static let template = Template("""
+        <section class="smart-replies" id="reply-suggestions" aria-labelledby="replies-title" data-thread="{{threadId}}"\
+         data-src="{{src}}" data-state="{{state}}">\
+        <h3 class="replies-title" id="replies-title">{{{icon}}}<span>Suggested replies</span></h3>\
+        <div class="replies-body">\
+        {{#loading}}<p class="replies-loading"><span class="spinner" aria-hidden="true"></span>Writing suggestions on this device…</p>\
+        <p class="replies-ask"><a class="tool" href="{{askURL}}">Suggest replies</a></p>{{/loading}}\
+        {{{body}}}\
+        {{#failure}}<p class="notice error" role="alert">{{failure}}</p>{{/failure}}\
+        </div><p class="visually-hidden replies-status" role="status" aria-live="polite">{{announcement}}</p>\
+        </section>
+        """)
 
     static func announcement(_ suggestions: ReplySuggestions) -> String {
         switch suggestions.suggestions.count {
@@ -61,36 +75,54 @@ struct ReplySuggestionsView {
     }
 
     /// The suggestions and the notice, as the page and each streamed event show them.
-    static func body(_ suggestions: ReplySuggestions, fallbackEmailId: String, here: String) -> String {
-        var out = ""
+    static func body(_ suggestions: ReplySuggestions, fallbackEmailId: String, here: String) -> Markup {
+        struct Item { var href: String; var intent: String; var text: String }
+        struct Model { var items: [Item]; var hasItems: Bool; var notice: Markup }
         let emailId = suggestions.emailId ?? fallbackEmailId
-        if !suggestions.suggestions.isEmpty {
-            out += "<ul class=\"suggestion-list\">"
-            for suggestion in suggestions.suggestions {
-                let href = composeURL(emailId: emailId, text: suggestion.text, returnTo: here)
-                out += "<li><a class=\"suggestion\" href=\"\(HTML.escape(href))\" data-intent=\"\(suggestion.intent.rawValue)\">"
-                out += "<span class=\"visually-hidden\">Reply with: </span>\(HTML.escape(suggestion.text))</a></li>"
-            }
-            out += "</ul>"
-        }
-        if let notice = suggestions.notice ?? (suggestions.suggestions.isEmpty ? "No suggestions for this message." : nil) {
-            out += "<p class=\"replies-notice hint-text\">\(noticeHTML(notice, linkSettings: suggestions.source == .pastReplies))</p>"
-        }
-        return out
+        let notice = suggestions.notice ?? (suggestions.suggestions.isEmpty ? "No suggestions for this message." : nil)
+        return bodyTemplate.render(Model(
+            items: suggestions.suggestions.map {
+                Item(href: composeURL(emailId: emailId, text: $0.text, returnTo: here), intent: $0.intent.rawValue, text: $0.text)
+            },
+            hasItems: !suggestions.suggestions.isEmpty,
+            notice: notice.map { noticeHTML($0, linkSettings: suggestions.source == .pastReplies) } ?? .empty))
     }
 
-    /// The notice escaped, its commands as code and "Settings → On-device AI" as a link (added
-    /// with `linkSettings` when the words do not name it).
-    static func noticeHTML(_ notice: String, linkSettings: Bool) -> String {
+    private static let bodyTemplate = Template("""
+        {{#hasItems}}<ul class="suggestion-list">\
+        {{#items}}<li><a class="suggestion" href="{{href}}" data-intent="{{intent}}"><span class="visually-hidden">Reply with: </span>{{text}}</a></li>{{/items}}\
+        </ul>{{/hasItems}}\
+        {{#notice}}<p class="replies-notice hint-text">{{{notice}}}</p>{{/notice}}
+        """)
+
+    /// The notice with its commands (between backticks) as code and "Settings → On-device AI"
+    /// as a link (added with `linkSettings` when the words do not name it).
+    static func noticeHTML(_ notice: String, linkSettings: Bool) -> Markup {
         let settings = "Settings → On-device AI"
-        var out = ""
-        for (index, part) in notice.components(separatedBy: "`").enumerated() {
-            out += index % 2 == 1 ? "<code>\(HTML.escape(part))</code>" : HTML.escape(part)
+        struct Part { var text: String; var code: Bool; var link: Bool }
+        struct Model { var parts: [Part] }
+        var parts: [Part] = []
+        var named = false
+        for (index, piece) in notice.components(separatedBy: "`").enumerated() {
+            if index % 2 == 1 {
+                parts.append(Part(text: piece, code: true, link: false))
+                continue
+            }
+            for (n, text) in piece.components(separatedBy: settings).enumerated() {
+                if n > 0 {
+                    parts.append(Part(text: settings, code: false, link: true))
+                    named = true
+                }
+                parts.append(Part(text: text, code: false, link: false))
+            }
         }
-        let link = "<a href=\"/settings/ai\">\(settings)</a>"
-        if out.contains(settings) { return out.replacingOccurrences(of: settings, with: link) }
-        return linkSettings ? out + " " + link : out
+        if linkSettings, !named { parts += [Part(text: " ", code: false, link: false), Part(text: settings, code: false, link: true)] }
+        return noticeTemplate.render(Model(parts: parts))
     }
+
+    private static let noticeTemplate = Template("""
+        {{#parts}}{{#code}}<code>{{text}}</code>{{/code}}{{#link}}<a href="/settings/ai">{{text}}</a>{{/link}}{{^code}}{{^link}}{{text}}{{/link}}{{/code}}{{/parts}}
+        """)
 
     /// The reply composer with `text` above the quote and the signature.
     static func composeURL(emailId: String, text: String, returnTo: String) -> String {

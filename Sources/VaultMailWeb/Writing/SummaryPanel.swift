@@ -37,60 +37,85 @@ struct SummaryPanel {
         }
     }
 
-    func render() -> String {
-        let path = HTML.escape(Self.path(threadId))
-        var out = "<section class=\"summary-panel\" id=\"summary\" aria-labelledby=\"summary-title\" aria-live=\"polite\""
-        out += " data-thread=\"\(HTML.escape(threadId))\" data-state=\"\(stateName)\" data-src=\"\(path)\""
-        if automatic { out += " data-auto=\"1\"" }
-        if case .pending = state { out += " aria-busy=\"true\"" }
-        out += ">"
+    /// A Summarize, Refresh or Try again button; the conversation's form posts it (its CSRF
+    /// token and return address with it).
+    private struct Button { var title: String; var refresh: Bool; var label: String }
+
+    func render() -> Markup {
+        struct Model {
+            var threadId: String
+            var state: String
+            var src: String
+            var automatic: Bool
+            var busy: Bool
+            var icon: Markup
+            var heading: String?
+            var byline: Markup
+            var text: Markup
+            var stale: Bool
+            var pending: Bool
+            var offer: Bool
+            var failure: String?
+            var button: Button
+        }
+        var heading: String? = "Summary", byline = Markup.empty, text = Markup.empty, stale = false, failure: String?
+        var button = Button(title: "Summarize", refresh: false, label: "Summarize this conversation")
         switch state {
-        case .summary(let summary, let stale):
-            out += heading(summary.kind.isExtractive ? "Key sentences" : "Summary")
-            out += "<p class=\"summary-by\">\(byline(summary))</p>"
-            out += "<div class=\"summary-text\">\(Self.text(summary.text))</div>"
-            if stale {
-                out += "<p class=\"summary-stale\">New mail arrived after this summary. "
-                out += button("Refresh", refresh: true, label: "Refresh the summary") + "</p>"
-            }
+        case .summary(let summary, let isStale):
+            heading = summary.kind.isExtractive ? "Key sentences" : "Summary"
+            byline = Self.byline(summary)
+            text = Self.text(summary.text)
+            stale = isStale
+            button = Button(title: "Refresh", refresh: true, label: "Refresh the summary")
         case .pending:
-            out += heading("Summary")
-            out += "<p class=\"summary-pending\"><span class=\"spinner\" aria-hidden=\"true\"></span>Summarizing on this device…</p>"
-            out += "<p class=\"summary-offer summary-nojs\">" + button("Summarize", refresh: false, label: "Summarize this conversation") + "</p>"
+            break
         case .offer:
-            out += "<p class=\"summary-offer\">" + button("Summarize", refresh: false, label: "Summarize this conversation")
-            out += " <span class=\"hint-text\">Two to four sentences on this conversation, written on this computer.</span></p>"
+            heading = nil
         case .failed(let message):
-            out += heading("Summary")
-            out += "<p class=\"notice error summary-error\" role=\"alert\">\(HTML.escape(message))</p>"
-            out += "<p class=\"summary-offer\">" + button("Try again", refresh: true, label: "Try summarizing again") + "</p>"
+            failure = message
+            button = Button(title: "Try again", refresh: true, label: "Try summarizing again")
         }
-        return out + "</section>"
+        var pending = false, offer = false
+        if case .pending = state { pending = true }
+        if case .offer = state { offer = true }
+        return Self.template.render(Model(
+            threadId: threadId, state: stateName, src: Self.path(threadId), automatic: automatic, busy: pending, icon: Icon.sparkle.svg(),
+            heading: heading, byline: byline, text: text, stale: stale, pending: pending, offer: offer, failure: failure, button: button))
     }
 
-    private func heading(_ title: String) -> String {
-        "<h3 class=\"summary-title\" id=\"summary-title\" tabindex=\"-1\">\(Icon.sparkle.svg())<span>\(title)</span></h3>"
+    private static let buttonTemplate = """
+        {{#button}}<button class="tool" type="submit" formmethod="post" formaction="{{src}}" name="refresh" value="{{#refresh}}1{{/refresh}}{{^refresh}}0{{/refresh}}" data-summarize aria-label="{{label}}">{{title}}</button>{{/button}}
+        """
+
+    private static let template = Template("""
+        <section class="summary-panel" id="summary" aria-labelledby="summary-title" aria-live="polite"\
+         data-thread="{{threadId}}" data-state="{{state}}" data-src="{{src}}"{{#automatic}} data-auto="1"{{/automatic}}{{#busy}} aria-busy="true"{{/busy}}>\
+        {{#heading}}<h3 class="summary-title" id="summary-title" tabindex="-1">{{{icon}}}<span>{{heading}}</span></h3>{{/heading}}\
+        {{#byline}}<p class="summary-by">{{{byline}}}</p><div class="summary-text">{{{text}}}</div>{{/byline}}\
+        {{#stale}}<p class="summary-stale">New mail arrived after this summary. \(buttonTemplate)</p>{{/stale}}\
+        {{#pending}}<p class="summary-pending"><span class="spinner" aria-hidden="true"></span>Summarizing on this device…</p>\
+        <p class="summary-offer summary-nojs">\(buttonTemplate)</p>{{/pending}}\
+        {{#offer}}<p class="summary-offer">\(buttonTemplate) <span class="hint-text">Two to four sentences on this conversation, written on this computer.</span></p>{{/offer}}\
+        {{#failure}}<p class="notice error summary-error" role="alert">{{failure}}</p>\
+        <p class="summary-offer">\(buttonTemplate)</p>{{/failure}}\
+        </section>
+        """)
+
+    private static func byline(_ summary: ThreadSummary) -> Markup {
+        struct Model { var model: String?; var extractive: Bool; var fallback: Bool; var covers: String }
+        return bylineTemplate.render(Model(
+            model: summary.kind == .model ? modelName(summary.modelId) : nil, extractive: summary.kind == .extractive,
+            fallback: summary.kind == .extractiveFallback,
+            covers: "covers \(summary.messageCount) message\(summary.messageCount == 1 ? "" : "s")"))
     }
 
-    /// The conversation's form posts it (its CSRF token and return address with it).
-    private func button(_ title: String, refresh: Bool, label: String) -> String {
-        "<button class=\"tool\" type=\"submit\" formmethod=\"post\" formaction=\"\(HTML.escape(Self.path(threadId)))\""
-            + " name=\"refresh\" value=\"\(refresh ? "1" : "0")\" data-summarize aria-label=\"\(label)\">\(HTML.escape(title))</button>"
-    }
-
-    private func byline(_ summary: ThreadSummary) -> String {
-        let covers = "covers \(summary.messageCount) message\(summary.messageCount == 1 ? "" : "s")"
-        switch summary.kind {
-        case .model:
-            return "Written on this device by \(HTML.escape(Self.modelName(summary.modelId))) · \(covers)"
-        case .extractive:
-            return "No writing model installed: these are the conversation's most central sentences, as written · \(covers). "
-                + "<a href=\"/settings/ai\">Settings → On-device AI</a>"
-        case .extractiveFallback:
-            return "The conversation's most central sentences, as written: what the writing model wrote did not pass the checks "
-                + "against invented facts · \(covers)"
-        }
-    }
+    private static let bylineTemplate = Template("""
+        {{#model}}Written on this device by {{model}} · {{covers}}{{/model}}\
+        {{#extractive}}No writing model installed: these are the conversation's most central sentences, as written · {{covers}}. \
+        <a href="/settings/ai">Settings → On-device AI</a>{{/extractive}}\
+        {{#fallback}}The conversation's most central sentences, as written: what the writing model wrote did not pass the checks \
+        against invented facts · {{covers}}{{/fallback}}
+        """)
 
     /// The catalog's name of a model, else its id.
     static func modelName(_ id: String?) -> String {
@@ -99,13 +124,17 @@ struct SummaryPanel {
     }
 
     /// The summary's text: a paragraph, or a list when it comes as one line per point.
-    static func text(_ text: String) -> String {
+    static func text(_ text: String) -> Markup {
+        struct Model { var single: String?; var lines: [String] }
         let lines = text.split(whereSeparator: \.isNewline).map { line -> String in
             var line = line.trimmingCharacters(in: .whitespaces)
             for bullet in ["- ", "* ", "• "] where line.hasPrefix(bullet) { line = String(line.dropFirst(bullet.count)) }
             return line
         }.filter { !$0.isEmpty }
-        guard lines.count > 1 else { return "<p>\(HTML.escape(lines.first ?? ""))</p>" }
-        return "<ul>" + lines.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"
+        return textTemplate.render(lines.count > 1 ? Model(single: nil, lines: lines) : Model(single: lines.first ?? "", lines: []))
     }
+
+    private static let textTemplate = Template("""
+        {{#single}}<p>{{single}}</p>{{/single}}{{^single}}<ul>{{#lines}}<li>{{.}}</li>{{/lines}}</ul>{{/single}}
+        """)
 }

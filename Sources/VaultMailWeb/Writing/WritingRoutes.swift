@@ -116,19 +116,12 @@ extension WebApp {
                 .init(text: $0.text, intent: $0.intent.rawValue,
                       href: ReplySuggestionsView.composeURL(emailId: emailId, text: $0.text, returnTo: here))
             },
-            html: ReplySuggestionsView.body(suggestions, fallbackEmailId: emailId, here: here),
+            html: ReplySuggestionsView.body(suggestions, fallbackEmailId: emailId, here: here).html,
             announcement: ReplySuggestionsView.announcement(suggestions))
-        return "event: \(event)\ndata: \(json(payload))\n\n"
+        return "event: \(event)\ndata: \(Pages.jsonText(payload))\n\n"
     }
 
     static func failureFrame(_ message: String) -> String {
-        "event: failure\ndata: {\"message\":\(ActionOutcome.quote(message))}\n\n"
-    }
-
-    /// One line of JSON (no newline can end the event early).
-    private static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        "event: failure\ndata: \(Pages.jsonText(JSONReply.Message(message: message)))\n\n"
     }
 }
