@@ -8,7 +8,7 @@ import Foundation
 ///   withdrawn; when it has unread mail and mark-read-on-open is on, it is marked read on the
 ///   server first (`MarkReadUseCase` over the server-backed repository), then in the store.
 /// - `perform`: read, unread, star, unstar, archive, delete and move on many conversations
-///   (`ManageThreadActionsUseCase`); each that succeeded and left the unread inbox has its
+///   (`ManageThreadActionsUseCase`); each that was read, or left the inbox, has its
 ///   notification withdrawn.
 ///
 /// Muting and VIP senders are notification settings, not actions on mail.
