@@ -1,14 +1,13 @@
 import Foundation
 import VaultMailCore
 import VaultMailIMAP
-import VaultMailStore
 
-/// `AccountAdministration` over the store, the Secret Service and the mail servers: what the
-/// web app's onboarding and account settings (and `vaultmail account`) do to accounts.
+/// `AccountAdministration` over the mail servers and the OAuth2 providers: the web app's
+/// "Test connection" and "Sign in with Google / Microsoft". A signed-in account is stored
+/// through `Accounts`, as every other.
 public struct AccountAdministrator: AccountAdministration {
-    let accounts: any AccountRepository
+    let accounts: Accounts
     let credentials: any CredentialStore
-    let settings: SettingsStore
     let timeout: Duration
     let oauthConfiguration: OAuthConfiguration
     let accessTokens: OAuthAccessTokens?
@@ -19,12 +18,12 @@ public struct AccountAdministrator: AccountAdministration {
     ///   - oauthConfiguration: where the providers' clients and endpoints come from.
     ///   - accessTokens: the daemon's access tokens in memory, told about a new sign-in.
     ///   - oauthTimeout: how long a sign-in waits for the browser to come back.
-    public init(database: AppDatabase, credentials: any CredentialStore, settings: SettingsStore, timeout: Duration = .seconds(20),
+    ///   - accounts: where a signed-in account is stored.
+    public init(accounts: Accounts, credentials: any CredentialStore, timeout: Duration = .seconds(20),
                 oauthConfiguration: OAuthConfiguration = OAuthConfiguration(), accessTokens: OAuthAccessTokens? = nil,
                 oauthTimeout: Duration = .seconds(300)) {
-        accounts = GRDBAccountRepository(database: database)
+        self.accounts = accounts
         self.credentials = credentials
-        self.settings = settings
         self.timeout = timeout
         self.oauthConfiguration = oauthConfiguration
         self.accessTokens = accessTokens
@@ -88,64 +87,13 @@ public struct AccountAdministrator: AccountAdministration {
             return try await AccountCredentials(store: credentials).secret(for: withCommand)
         }
     }
-
-    public func add(_ account: Account, secret: AccountSecret) async throws {
-        var account = account
-        if try await accounts.getAccount(named: account.name) != nil {
-            throw AccountAdministrationError("an account named '\(account.name)' already exists; choose another name")
-        }
-        switch secret {
-        case .passwordCommand(let command):
-            account.credentialCommand = command
-        case .password(let password):
-            account.credentialCommand = nil
-            do {
-                try await credentials.storeSecret(password, for: account)
-            } catch {
-                throw AccountAdministrationError(
-                    "VaultMail cannot keep the password: no Secret Service (GNOME Keyring, KeePassXC) answered (\(error)). "
-                        + "Start one and try again, or give a password command instead, such as `pass show mail/\(account.email)`.")
-            }
-        }
-        do {
-            try await accounts.addAccount(account)
-        } catch {
-            if case .password = secret { try? await credentials.deleteSecret(for: account) }
-            throw error
-        }
-    }
-
-    public func update(_ account: Account) async throws {
-        if let other = try await accounts.getAccount(named: account.name), other.id != account.id {
-            throw AccountAdministrationError("an account named '\(account.name)' already exists; choose another name")
-        }
-        try await accounts.updateAccount(account)
-    }
-
-    public func remove(accountId: String) async throws -> String? {
-        guard let account = try await accounts.getAccount(id: accountId) else { return nil }
-        try await accounts.removeAccount(id: accountId)
-        await accessTokens?.forget(accountId: accountId)
-        await MainActor.run { settings.setSignature("", for: accountId) }
-        guard account.credentialCommand == nil else { return nil }
-        do {
-            try await credentials.deleteSecret(for: account)
-            return nil
-        } catch {
-            return "its password could not be removed from the keyring (\(error)); remove it with `secret-tool clear application vaultmail account-id \(account.id)`"
-        }
-    }
 }
 
 // MARK: Signing in with a provider in the web app's browser
 
 extension AccountAdministrator {
     public func startOAuthSignIn(_ request: OAuthAccountRequest, returnTo: URL) async throws -> OAuthSignInStarted {
-        let name = request.name.trimmingCharacters(in: .whitespaces), email = request.email.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-            throw AccountAdministrationError("Name the account with letters, digits, '-', '_' or '.' (such as work or personal).")
-        }
-        try EmailAddress.validate(email, field: "Email address")
+        let name = try Accounts.validName(request.name), email = request.email.trimmingCharacters(in: .whitespaces)
         let id = OAuthSignIns.newID()
         let oauth = signIn(returnTo: returnTo, id: id)
         let provider: OAuthProvider, client: OAuthClient
@@ -155,30 +103,21 @@ extension AccountAdministrator {
         } catch {
             throw AccountAdministrationError(Self.webWords("\(error)"))
         }
-        if try await accounts.getAccount(named: name) != nil {
-            throw AccountAdministrationError("an account named '\(name)' already exists; choose another name")
-        }
         let account = Account(
             name: name, email: email, imapHost: provider.imapHost, imapPort: provider.imapPort, smtpHost: provider.smtpHost,
             smtpPort: provider.smtpPort, security: .tls, username: email, authMethod: .oauth2, credentialCommand: nil)
-        let accounts = accounts, credentials = credentials
+        try await accounts.checkNew(account)
+        let accounts = accounts
         return try await signIns.start(id: id) { show in
             try await oauth.signIn(account, provider: provider, client: client, show: show)
-            do {
-                try await accounts.addAccount(account)
-            } catch {
-                try? await credentials.deleteSecret(for: account)
-                throw error
-            }
+            try await accounts.add(account, secret: nil)
             return .signedIn(accountId: account.id, reauthorized: false,
                              message: "Signed in with \(provider.name) and added \(account.name) (\(account.email)). The sign-in is kept in your keyring, never in VaultMail's database.")
         }
     }
 
     public func reauthorize(accountId: String, returnTo: URL) async throws -> OAuthSignInStarted {
-        guard let account = try await accounts.getAccount(id: accountId) else {
-            throw AccountAdministrationError("That account no longer exists.")
-        }
+        guard let account = try await accounts.account(id: accountId) else { throw AccountError.notFound(id: accountId) }
         let id = OAuthSignIns.newID()
         let oauth = signIn(returnTo: returnTo, id: id)
         let provider: OAuthProvider, client: OAuthClient

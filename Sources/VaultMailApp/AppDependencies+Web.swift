@@ -13,23 +13,30 @@ extension AppDependencies {
     /// `textEmbedder`, the sentence model search by meaning reads with; `textGenerator`, the
     /// model summaries and suggested replies are written with (without one, summaries are the
     /// conversation's key sentences and replies come from the user's past ones).
+    /// `notificationPermission` is asked before notifications are switched on (this graph's
+    /// engine when nil); `oauthConfiguration` names the providers a removed sign-in is revoked at.
     public func webMail(
         compose: ComposeEmailService, credentials: any CredentialStore, accessTokens: OAuthAccessTokens? = nil, textEmbedder: (any TextEmbedder)? = nil,
-        textGenerator: (any TextGenerator)? = nil,
+        textGenerator: (any TextGenerator)? = nil, notificationPermission: (any NotificationPermission)? = nil,
+        oauthConfiguration: OAuthConfiguration = OAuthConfiguration(), oauthTimeout: Duration = .seconds(300),
         notificationServer: @escaping @Sendable () async -> NotificationServerStatus = {
             NotificationServerStatus(server: nil, capabilities: [], authorized: false, problem: "no desktop notifier in this process")
         }
     ) -> WebMail {
         let local = GRDBEmailRepository(database: database)
+        let accounts = Accounts(database: database, credentials: credentials, settings: settingsStore,
+                                oauthConfiguration: oauthConfiguration, accessTokens: accessTokens)
         var mail = WebMail(
             fetchThreads: fetchThreads, actions: manageThreadActions, markRead: markRead, emails: emailRepository,
             accounts: accountRepository,
             attachments: ReadAttachmentUseCase(emails: emailRepository, sources: local, parts: GMimeMessageParser()),
             changes: GRDBMailChangeFeed(database: database), settings: settingsStore, coordinator: notificationSyncCoordinator,
             compose: compose, contacts: ContactDirectory(source: GRDBContactSource(database: database)), markdown: CmarkMarkdownRenderer(),
-            ledger: notificationLedger,
-            administration: AccountAdministrator(database: database, credentials: credentials, settings: settingsStore,
-                                                 accessTokens: accessTokens),
+            ledger: notificationLedger, accountService: accounts,
+            notificationSettings: NotificationSettings(settings: settingsStore, permission: notificationPermission ?? notificationService.permission,
+                                                       accounts: accountRepository, emails: emailRepository),
+            administration: AccountAdministrator(accounts: accounts, credentials: credentials, oauthConfiguration: oauthConfiguration,
+                                                 accessTokens: accessTokens, oauthTimeout: oauthTimeout),
             notificationServer: notificationServer)
         mail.categories = GRDBCategoryRepository(database: database)
         let search = GRDBMailSearch(database: database)

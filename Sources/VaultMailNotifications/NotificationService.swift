@@ -49,7 +49,7 @@ public final class NotificationService: NotificationServiceProtocol {
 
     public func requestAuthorization() async -> Bool {
         do {
-            return try await center.requestAuthorization(options: [.alert, .badge, .sound])
+            return try await center.requestAuthorization(options: NotificationServerPermission.options)
         } catch {
             lastError = "could not ask for notification permission: \(error)"
             return false
@@ -60,17 +60,10 @@ public final class NotificationService: NotificationServiceProtocol {
         await center.authorizationStatus()
     }
 
-    /// E-19 / AC-N-02: turning an account's notifications on first asks for permission when
-    /// it was never granted; if the user refuses, the toggle stays off. Returns the state the
-    /// toggle ends in.
-    @discardableResult
-    public func setNotificationsEnabled(_ enabled: Bool, forAccount accountId: String) async -> Bool {
-        if enabled, await center.authorizationStatus() != .authorized, !(await requestAuthorization()) {
-            settings.setNotificationsEnabled(false, for: accountId)
-            return false
-        }
-        settings.setNotificationsEnabled(enabled, for: accountId)
-        return enabled
+    /// The permission rule `NotificationSettings` asks before switching notifications on
+    /// (E-19 / AC-N-02), over this engine's notification centre.
+    public var permission: NotificationServerPermission {
+        NotificationServerPermission(center: center)
     }
 
     public func registerCategories() async {

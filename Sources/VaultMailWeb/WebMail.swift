@@ -27,7 +27,11 @@ public struct WebMail: Sendable {
     public var markdown: any MarkdownRenderer
     /// The notification engine's decisions ("why did it (not) notify").
     public var ledger: any NotificationLedger
-    /// Adding, checking, changing and removing accounts with their secrets.
+    /// Adding, changing and removing accounts: the rules the command line shares.
+    public var accountService: Accounts
+    /// Switching notifications on and off, VIPs, muted conversations: the rules the command line shares.
+    public var notificationSettings: NotificationSettings
+    /// Trying an account's servers, and the OAuth2 sign-in in this browser.
     public var administration: any AccountAdministration
     /// The desktop's notification server, asked now.
     public var notificationServer: @Sendable () async -> NotificationServerStatus
@@ -51,9 +55,12 @@ public struct WebMail: Sendable {
                 emails: any EmailRepository, accounts: any AccountRepository, attachments: ReadAttachmentUseCase,
                 changes: any MailChangeFeed, settings: SettingsStore, coordinator: NotificationSyncCoordinator,
                 compose: ComposeEmailService, contacts: ContactDirectory, markdown: any MarkdownRenderer,
-                ledger: any NotificationLedger, administration: any AccountAdministration, notificationServer: @escaping @Sendable () async -> NotificationServerStatus,
+                ledger: any NotificationLedger, accountService: Accounts, notificationSettings: NotificationSettings,
+                administration: any AccountAdministration, notificationServer: @escaping @Sendable () async -> NotificationServerStatus,
                 clock: any WallClock = SystemWallClock()) {
         self.ledger = ledger
+        self.accountService = accountService
+        self.notificationSettings = notificationSettings
         self.administration = administration
         self.notificationServer = notificationServer
         self.compose = compose

@@ -21,13 +21,13 @@ struct NotifyCommand: AsyncParsableCommand {
     struct On: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "on", abstract: "Turn notifications on.")
         @OptionGroup var global: GlobalOptions
-        @MainActor func run() async throws { emit(try global.session().setNotifications(true)) }
+        @MainActor func run() async throws { emit(try await global.session().setNotifications(true)) }
     }
 
     struct Off: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "off", abstract: "Turn notifications off (mail is still synced and counted).")
         @OptionGroup var global: GlobalOptions
-        @MainActor func run() async throws { emit(try global.session().setNotifications(false)) }
+        @MainActor func run() async throws { emit(try await global.session().setNotifications(false)) }
     }
 
     struct Account: AsyncParsableCommand {
@@ -43,7 +43,7 @@ struct NotifyCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "primary, social, promotions, updates or forums.") var name: String
         @Argument(help: "on or off.") var state: Switch
-        @MainActor func run() async throws { emit(try global.session().setCategoryNotifications(name, state.isOn)) }
+        @MainActor func run() async throws { emit(try await global.session().setCategoryNotifications(name, state.isOn)) }
     }
 
     struct VIP: AsyncParsableCommand {
@@ -54,20 +54,20 @@ struct NotifyCommand: AsyncParsableCommand {
             static let configuration = CommandConfiguration(commandName: "add", abstract: "Always notify for mail from this sender.")
             @OptionGroup var global: GlobalOptions
             @Argument(help: "An email address.") var address: String
-            @MainActor func run() async throws { emit(try global.session().vip(add: address)) }
+            @MainActor func run() async throws { emit(try await global.session().vip(add: address)) }
         }
 
         struct Remove: AsyncParsableCommand {
             static let configuration = CommandConfiguration(commandName: "remove", abstract: "Stop treating this sender as a VIP.")
             @OptionGroup var global: GlobalOptions
             @Argument(help: "An email address.") var address: String
-            @MainActor func run() async throws { emit(try global.session().vip(remove: address)) }
+            @MainActor func run() async throws { emit(try await global.session().vip(remove: address)) }
         }
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(commandName: "list", abstract: "List the VIP senders.")
             @OptionGroup var global: GlobalOptions
-            @MainActor func run() async throws { emit(try global.session().vipList()) }
+            @MainActor func run() async throws { emit(try await global.session().vipList()) }
         }
     }
 
@@ -96,7 +96,7 @@ struct NotifyCommand: AsyncParsableCommand {
             commandName: "quiet-hours", abstract: "No notifications between two times (VIPs still notify).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("HH:MM-HH:MM in 24-hour time (e.g. 22:00-07:00), or off.", valueName: "range")) var range: String
-        @MainActor func run() async throws { emit(try global.session().quietHours(range)) }
+        @MainActor func run() async throws { emit(try await global.session().quietHours(range)) }
     }
 
     struct Why: AsyncParsableCommand {

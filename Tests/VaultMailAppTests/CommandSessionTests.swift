@@ -120,11 +120,11 @@ struct CommandSessionTests {
         let (session, home) = try await session()
         defer { try? FileManager.default.removeItem(at: home) }
         for bad in ["25:00-07:00", "22:00", "7-8", "22:00-22:00", "10:5-11:00"] {
-            #expect(throws: CommandError.self) { try session.quietHours(bad) }
+            await #expect { try await session.quietHours(bad) } throws: { ($0 as? CommandError)?.isUsage == true }
         }
-        #expect(try session.quietHours("22:00-07:00").contains("overnight"))
+        #expect(try await session.quietHours("22:00-07:00").contains("overnight"))
         #expect(session.settings.quietHoursStart == 1320 && session.settings.quietHoursEnd == 420 && session.settings.quietHoursEnabled)
-        #expect(try session.quietHours("off") == "Quiet hours are off.")
+        #expect(try await session.quietHours("off") == "Quiet hours are off.")
         var remotePlain = CommandSession.NewAccount(name: "x", email: "x@y.z", imap: "mail.example.com", smtp: "smtp.example.com",
                                                     credential: .passwordCommand("pass"))
         remotePlain.security = .plain
@@ -132,7 +132,7 @@ struct CommandSessionTests {
         var badPort = CommandSession.NewAccount(name: "y", email: "x@y.z", imap: "mail.example.com:99999", smtp: "s", credential: .passwordCommand("p"))
         badPort.security = .tls
         await #expect { try await session.addAccount(badPort) } throws: { "\($0)".contains("99999") }
-        #expect(throws: CommandError.self) { try session.setCategoryNotifications("spam", false) }
+        await #expect { try await session.setCategoryNotifications("spam", false) } throws: { ($0 as? CommandError)?.isUsage == true }
         await #expect { try await session.account(named: "nope") } throws: { "\($0)".contains("known accounts: work") }
     }
 

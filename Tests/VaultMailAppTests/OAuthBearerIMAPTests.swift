@@ -66,9 +66,9 @@ struct OAuthBearerIMAPTests {
         let tokens = fixture.session.accountCredentials.tokens
         _ = try await tokens.accessToken(for: fixture.account)
         #expect(await tokens.holdsToken(accountId: fixture.account.id))
-        let administrator = AccountAdministrator(database: fixture.session.database, credentials: fixture.keyring,
-                                                 settings: fixture.session.settings, accessTokens: tokens)
-        _ = try await administrator.remove(accountId: fixture.account.id)
+        let accounts = Accounts(database: fixture.session.database, credentials: fixture.keyring,
+                                settings: fixture.session.settings, accessTokens: tokens)
+        _ = try await accounts.remove(accountId: fixture.account.id)
         #expect(await !tokens.holdsToken(accountId: fixture.account.id))
         #expect(await fixture.keyring.secrets[fixture.account.id] == nil)
     }

@@ -69,7 +69,7 @@ struct SyncWindowCommandTests {
         #expect(try await Self.storedSubjects(session) == ["aged 2", "aged 3000", "aged 90"])
     }
 
-    @Test("The web app's \"mail kept\" (AccountAdministrator.update) takes effect at the next sync", .timeLimit(.minutes(2)))
+    @Test("The web app's \"mail kept\" (Accounts.update) takes effect at the next sync", .timeLimit(.minutes(2)))
     func mailKeptSetting() async throws {
         let (server, session, home) = try await Self.world([400, 100, 1])
         defer { try? FileManager.default.removeItem(at: home) }
@@ -77,7 +77,7 @@ struct SyncWindowCommandTests {
         _ = try await session.sync(["work"]) { _ in }
         #expect(try await Self.storedSubjects(session) == ["aged 1"])
 
-        let administrator = AccountAdministrator(database: session.database, credentials: session.credentials, settings: session.settings)
+        let administrator = Accounts(database: session.database, credentials: session.credentials, settings: session.settings)
         var account = try await session.account(named: "work")
         account.syncWindowDays = 180  // "6 months"
         try await administrator.update(account)

@@ -25,7 +25,8 @@ final class EndToEndWorld {
     let bus: DBusDaemon
     let notifications: RecordingNotificationServer
     let home: URL
-    let environment: [String: String]
+    /// What the tool and the daemon run with (`setEnvironment` adds to it).
+    private(set) var environment: [String: String]
     let otherClient: OtherIMAPClient
     private(set) var daemon: ChildProcess?
 
@@ -62,6 +63,11 @@ final class EndToEndWorld {
         try? await dovecot.stop()
         bus.stop()
         try? FileManager.default.removeItem(at: home)
+    }
+
+    /// Sets (or, nil, removes) variables for the tool and the daemon started from now on.
+    func setEnvironment(_ values: [String: String?]) {
+        for (name, value) in values { environment[name] = value }
     }
 
     // MARK: The tool

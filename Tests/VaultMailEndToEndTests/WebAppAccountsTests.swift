@@ -101,7 +101,7 @@ struct WebAppAccountsTests {
             try await browser.wait("return document.querySelector('#confirm-remove') !== null")
             try await world.expectAccessible(browser, page: "the removal confirmation")
             try await browser.click("#confirm-remove")
-            try await browser.wait("return location.pathname === '/settings' && document.querySelector('#settings-status').textContent.includes('Removed work')", timeout: 30)
+            try await browser.wait("return location.pathname === '/settings' && document.querySelector('#settings-status').textContent.includes(\"Removed account 'work'\")", timeout: 30)
             #expect(try await world.vaultmail(["account", "list"]).text.contains("No accounts"))
             try await browser.js("location.href = '/mail'")
             try await browser.wait("return location.pathname === '/welcome'")

@@ -19,18 +19,18 @@ struct NotificationServiceTests {
         #expect(await engine.service.authorizationStatus() == .denied)
     }
 
-    @Test("E-19 / AC-N-02: enabling an account asks for permission first; denied leaves the toggle off")
-    func enableAccountNeedsPermission() async throws {
+    @Test("E-19 / AC-N-02: the engine's permission asks the server (alert, badge, sound) unless already authorized; a refusal says so")
+    func permissionAsksTheServer() async throws {
         let engine = try await EngineFixture()
+        let permission = engine.service.permission
         engine.center.authorizationGranted = false
-        #expect(await !engine.service.setNotificationsEnabled(true, forAccount: "acct-work"))
-        #expect(engine.center.authorizationRequests.count == 1)
-        #expect(!engine.settings.notificationsEnabled(for: "acct-work"))
+        #expect(await permission.request() == .refused("the notification server did not allow it"))
+        #expect(engine.center.authorizationRequests == [[.alert, .badge, .sound]])
         engine.center.authorizationGranted = true
-        #expect(await engine.service.setNotificationsEnabled(true, forAccount: "acct-work"))
-        #expect(engine.settings.notificationsEnabled(for: "acct-work"))
-        #expect(await !engine.service.setNotificationsEnabled(false, forAccount: "acct-work"))
+        #expect(await permission.request() == .granted)
         #expect(engine.center.authorizationRequests.count == 2)
+        #expect(await permission.request() == .granted)
+        #expect(engine.center.authorizationRequests.count == 2, "authorized already: not asked again")
     }
 
     @Test("AC-N-01: registerCategories registers the one email category")

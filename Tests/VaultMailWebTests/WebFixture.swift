@@ -51,11 +51,8 @@ final class WebFixture {
         remote = RecordingRemoteMailbox()
         let sending = MailSending(database: database, secret: { _ in "secret" }, undoDelaySeconds: { 0 },
                                   transport: transport, remoteMailbox: remote)
-        var mail = app.webMail(compose: sending.compose, credentials: keyring, textEmbedder: embedder, textGenerator: generator)
-        if let oauth {
-            mail.administration = AccountAdministrator(database: database, credentials: keyring, settings: app.settingsStore,
-                                                       oauthConfiguration: oauth, oauthTimeout: oauthTimeout)
-        }
+        let mail = app.webMail(compose: sending.compose, credentials: keyring, textEmbedder: embedder, textGenerator: generator,
+                               oauthConfiguration: oauth ?? OAuthConfiguration(), oauthTimeout: oauthTimeout)
         web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: mail, logger: Logger(label: "web-test"))
         let web = self.web
         task = Task { try await web.run() }

@@ -29,81 +29,49 @@ extension CommandSession {
         }
     }
 
-    /// `vaultmail account add`: validates and stores the account. Secrets are not stored:
-    /// the command that prints them is.
+    /// `vaultmail account add`: reads the servers and stores the account through `Accounts`
+    /// (name, address, keyring). A password goes to the keyring; commands are kept instead.
     public func addAccount(_ new: NewAccount) async throws -> String {
-        guard !new.name.isEmpty, new.name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-            throw CommandError("account names use letters, digits, '-', '_' and '.' only", usage: true)
-        }
-        do {
-            try EmailAddress.validate(new.email, field: "--email")
-        } catch {
-            throw CommandError("\(error)", usage: true)
-        }
-        guard (1...AppConstants.allMailSyncWindowDays).contains(new.syncWindowDays) else {
-            throw CommandError("--sync-window-days must be between 1 and \(AppConstants.allMailSyncWindowDays), or 'all'", usage: true)
-        }
         let imap = try Self.endpoint(new.imap, option: "--imap", defaultPort: new.security == .tls ? 993 : 143, security: new.security)
         let smtp = try Self.endpoint(new.smtp, option: "--smtp", defaultPort: new.security == .tls ? 465 : new.security == .starttls ? 587 : 25,
                                      security: new.security)
-        if let caFile = new.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw CommandError("--ca-file \(caFile) cannot be read", usage: true)
+        let (method, secret, command): (AuthMethod, AccountSecret?, String?) = switch new.credential {
+        case .passwordCommand(let command): (.password, .passwordCommand(command), nil)
+        case .oauth2TokenCommand(let command): (.oauth2, nil, command)
+        case .password(let password): (.password, .password(password), nil)
         }
-        let (method, command): (AuthMethod, String?) = switch new.credential {
-        case .passwordCommand(let command): (.password, command)
-        case .oauth2TokenCommand(let command): (.oauth2, command)
-        case .password: (.password, nil)
-        }
+        // A relative --ca-file is taken from where the command runs.
         let account = Account(
             name: new.name, email: new.email, imapHost: imap.host, imapPort: imap.port, smtpHost: smtp.host,
             smtpPort: smtp.port, security: new.security, username: new.user ?? new.email, authMethod: method,
-            credentialCommand: command, caFile: new.caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+            credentialCommand: command, caFile: new.caFile.map { URL(fileURLWithPath: $0).path },
             syncWindowDays: new.syncWindowDays)
-        if try await accounts.getAccount(named: account.name) != nil {
-            throw CommandError("an account named '\(account.name)' already exists; `vaultmail account remove \(account.name)` first, or choose another name")
-        }
-        if case .password(let password) = new.credential {
-            guard !password.isEmpty else { throw CommandError("the password read from standard input is empty", usage: true) }
-            do {
-                try await credentials.storeSecret(password, for: account)
-            } catch {
-                throw CommandError("cannot keep the password: \(error)")
-            }
-        }
+        let added: Account
         do {
-            try await accounts.addAccount(account)
+            added = try await accountService.add(account, secret: secret)
         } catch {
-            try? await credentials.deleteSecret(for: account)
-            throw error
+            throw CommandError.presenting(error)
         }
-        return "Added account '\(account.name)' (\(account.email)): IMAP \(imap.host):\(imap.port), SMTP \(smtp.host):\(smtp.port), \(new.security.rawValue)."
+        return "Added account '\(added.name)' (\(added.email)): IMAP \(imap.host):\(imap.port), SMTP \(smtp.host):\(smtp.port), \(new.security.rawValue)."
     }
 
     public func listAccounts() async throws -> String {
-        let all = try await accounts.getAccounts()
+        let all = try await accountService.all()
         guard !all.isEmpty else { return "No accounts. Add one with `vaultmail account add NAME --email … --imap … --smtp …`." }
-        return all.map { account in
-            let notify = settings.notificationsEnabled(for: account.id) ? "notify on" : "notify off"
-            return "\(ThreadRow.pad(account.name, 12)) \(ThreadRow.pad(account.email, 28)) imap \(account.imapHost):\(account.imapPort)  smtp \(account.smtpHost):\(account.smtpPort)  \(account.security.rawValue)  \(notify)"
-        }.joined(separator: "\n")
+        var lines: [String] = []
+        for account in all {
+            let notify = await notificationSettings.notificationsOn(accountId: account.id) ? "notify on" : "notify off"
+            lines.append("\(ThreadRow.pad(account.name, 12)) \(ThreadRow.pad(account.email, 28)) imap \(account.imapHost):\(account.imapPort)  smtp \(account.smtpHost):\(account.smtpPort)  \(account.security.rawValue)  \(notify)")
+        }
+        return lines.joined(separator: "\n")
     }
 
-    /// `vaultmail account remove`: the account and everything stored for it (AC-SEC-03).
+    /// `vaultmail account remove`: the account and everything kept for it (AC-SEC-03), through
+    /// `Accounts.remove`, as the web app removes it. A keyring that refused fails the command.
     public func removeAccount(named name: String) async throws -> String {
-        let account = try await account(named: name)
-        let revoked = await revokeSignIn(of: account)
-        try await accounts.removeAccount(id: account.id)
-        var text = "Removed account '\(name)' and all its mail, folders and settings from this machine."
-        if account.credentialCommand == nil {
-            do {
-                try await credentials.deleteSecret(for: account)
-                text += account.authMethod == .oauth2 ? " Its sign-in was removed from the keyring." : " Its password was removed from the keyring."
-                if let revoked { text += " " + revoked }
-            } catch {
-                throw CommandError("removed the account's data, but not its password from the keyring: \(error); remove it with `secret-tool clear application vaultmail account-id \(account.id)`")
-            }
-        }
-        return text
+        let removal = try await accountService.remove(accountId: try await account(named: name).id)
+        guard removal.isComplete else { throw CommandError(removal.summary) }
+        return removal.summary
     }
 
     /// HOST or HOST:PORT (IPv6 in brackets); plain connections only to loopback.

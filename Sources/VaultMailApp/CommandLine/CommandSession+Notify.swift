@@ -4,64 +4,80 @@ import VaultMailNotifications
 import VaultMailStore
 
 extension CommandSession {
-    /// `vaultmail notify on|off`.
-    public func setNotifications(_ on: Bool) throws -> String {
-        settings.notificationsEnabled = on
-        try persisted()
+    /// `vaultmail notify on|off`, through `NotificationSettings`: on asks the notification
+    /// server for permission first and stays off when refused.
+    public func setNotifications(_ on: Bool) async throws -> String {
+        do {
+            try await notificationSettings.setNotifications(on)
+        } catch {
+            throw CommandError.presenting(error)
+        }
         return on ? "Notifications are on." : "Notifications are off; mail is still synced and counted (`vaultmail notify on` turns them back on)."
     }
 
+    /// `vaultmail notify account NAME on|off`, as `setNotifications`.
     public func setAccountNotifications(_ name: String, _ on: Bool) async throws -> String {
         let account = try await account(named: name)
-        settings.setNotificationsEnabled(on, for: account.id)
-        try persisted()
+        do {
+            try await notificationSettings.setNotifications(on, accountId: account.id)
+        } catch {
+            throw CommandError.presenting(error)
+        }
         return "Notifications for \(account.name) (\(account.email)) are \(on ? "on" : "off")."
     }
 
-    public func setCategoryNotifications(_ name: String, _ on: Bool) throws -> String {
-        let options = AICategory.allCases.filter { $0 != .uncategorized }
-        guard let category = AICategory(rawValue: name.lowercased()), options.contains(category) else {
-            throw CommandError("unknown category '\(name)'; categories: \(options.map(\.rawValue).joined(separator: ", "))", usage: true)
+    /// `vaultmail notify category C on|off`.
+    public func setCategoryNotifications(_ name: String, _ on: Bool) async throws -> String {
+        do {
+            try await notificationSettings.setCategory(name, on: on)
+        } catch {
+            throw CommandError.presenting(error)
         }
-        settings.setNotificationCategory(category.rawValue, enabled: on)
-        try persisted()
-        return "Notifications for \(category.rawValue) mail are \(on ? "on" : "off")."
+        return "Notifications for \(name.lowercased()) mail are \(on ? "on" : "off")."
     }
 
-    public func vip(add address: String) throws -> String {
-        let normalized = address.trimmingCharacters(in: .whitespaces).lowercased()
-        guard normalized.contains("@"), !normalized.contains(" ") else {
-            throw CommandError("'\(address)' is not an email address", usage: true)
+    public func vip(add address: String) async throws -> String {
+        do {
+            let kept = try await notificationSettings.addVIP(address)
+            return "\(kept) is a VIP: their mail always notifies, even in quiet hours or muted threads."
+        } catch {
+            throw CommandError.presenting(error)
         }
-        settings.addVIPContact(normalized)
-        try persisted()
-        return "\(normalized) is a VIP: their mail always notifies, even in quiet hours or muted threads."
     }
 
-    public func vip(remove address: String) throws -> String {
-        let normalized = address.trimmingCharacters(in: .whitespaces).lowercased()
-        guard settings.vipContacts.contains(normalized) else { throw CommandError("\(normalized) is not a VIP") }
-        settings.removeVIPContact(normalized)
-        try persisted()
-        return "\(normalized) is no longer a VIP."
+    public func vip(remove address: String) async throws -> String {
+        do {
+            return "\(try await notificationSettings.removeVIP(address)) is no longer a VIP."
+        } catch {
+            throw CommandError.presenting(error)
+        }
     }
 
-    public func vipList() -> String {
-        settings.vipContacts.isEmpty ? "No VIPs." : settings.vipContacts.sorted().joined(separator: "\n")
+    public func vipList() async -> String {
+        let vips = await notificationSettings.vips()
+        return vips.isEmpty ? "No VIPs." : vips.joined(separator: "\n")
     }
 
     public func mute(_ prefix: String, _ muted: Bool) async throws -> String {
         let id = try await threadId(prefix)
-        if settings.mutedThreadIds.contains(id) != muted { settings.toggleMuteThread(threadId: id) }
-        try persisted()
+        do {
+            if muted {
+                try await notificationSettings.mute(threadIds: [id])
+            } else {
+                try await notificationSettings.unmute(threadIds: [id])
+            }
+        } catch {
+            throw CommandError.presenting(error)
+        }
         let subject = try await emails.getThread(id: id)?.subject ?? id
         return muted ? "Muted \"\(subject)\": it will not notify." : "Unmuted \"\(subject)\"."
     }
 
     public func mutedList() async throws -> String {
-        guard !settings.mutedThreadIds.isEmpty else { return "No muted conversations." }
+        let muted = await notificationSettings.mutedThreadIds()
+        guard !muted.isEmpty else { return "No muted conversations." }
         var lines: [String] = []
-        for id in settings.mutedThreadIds.sorted() {
+        for id in muted {
             let subject = try await emails.getThread(id: id)?.subject ?? "(no longer stored)"
             lines.append("\(id.prefix(ThreadRow.idLength)) \(subject)")
         }
@@ -69,28 +85,21 @@ extension CommandSession {
     }
 
     /// `vaultmail notify quiet-hours HH:MM-HH:MM | off`.
-    public func quietHours(_ text: String) throws -> String {
-        if text.lowercased() == "off" {
-            settings.quietHoursEnabled = false
-            try persisted()
-            return "Quiet hours are off."
+    public func quietHours(_ text: String) async throws -> String {
+        do {
+            if text.lowercased() == "off" {
+                try await notificationSettings.setQuietHoursOn(false)
+                return "Quiet hours are off."
+            }
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2 else { throw NotificationSettingsError.invalidQuietHours(text) }
+            try await notificationSettings.setQuietHours(from: parts[0], to: parts[1])
+            try await notificationSettings.setQuietHoursOn(true)
+            let overnight = (NotificationSettings.minutes(parts[0]) ?? 0) > (NotificationSettings.minutes(parts[1]) ?? 0)
+            return "Quiet hours: \(parts[0])–\(parts[1])\(overnight ? " (overnight)" : ""); VIPs still notify."
+        } catch {
+            throw CommandError.presenting(error)
         }
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, let start = Self.minutes(parts[0]), let end = Self.minutes(parts[1]) else {
-            throw CommandError("quiet hours are HH:MM-HH:MM in 24-hour time, e.g. 22:00-07:00, or 'off'; got '\(text)'", usage: true)
-        }
-        guard start != end else { throw CommandError("quiet hours need different start and end times", usage: true) }
-        try settings.setQuietHours(start: start, end: end)
-        settings.quietHoursEnabled = true
-        try persisted()
-        return "Quiet hours: \(parts[0])–\(parts[1])\(start > end ? " (overnight)" : ""); VIPs still notify."
-    }
-
-    static func minutes(_ text: String) -> Int? {
-        let pieces = text.split(separator: ":")
-        guard pieces.count == 2, pieces[1].count == 2, let hour = Int(pieces[0]), let minute = Int(pieces[1]),
-              (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
-        return hour * 60 + minute
     }
 
     static func clock(_ minutes: Int) -> String { String(format: "%02d:%02d", minutes / 60, minutes % 60) }
@@ -176,23 +185,19 @@ extension CommandSession {
 
     /// The settings part of `vaultmail notify status`.
     public func notificationSettingsSummary() async throws -> [String] {
-        var lines = ["Notifications: \(settings.notificationsEnabled ? "on" : "off")"]
-        lines.append(settings.quietHoursEnabled
-            ? "Quiet hours:   \(Self.clock(settings.quietHoursStart))–\(Self.clock(settings.quietHoursEnd))"
+        let accounts = try await accountService.all()
+        let current = await notificationSettings.preferences(accountIds: accounts.map(\.id))
+        var lines = ["Notifications: \(current.on ? "on" : "off")"]
+        lines.append(current.quietHoursOn
+            ? "Quiet hours:   \(Self.clock(current.quietHoursStart))–\(Self.clock(current.quietHoursEnd))"
             : "Quiet hours:   off")
-        lines.append("VIPs:          \(settings.vipContacts.count)   Muted conversations: \(settings.mutedThreadIds.count)")
-        let off = settings.notificationCategoryPreferences.filter { !$0.value }.keys.sorted()
+        lines.append("VIPs:          \(current.vips.count)   Muted conversations: \(current.mutedThreadIds.count)")
+        let off = current.categories.filter { !$0.value }.keys.sorted()
         lines.append("Categories off: \(off.isEmpty ? "none" : off.joined(separator: ", "))")
-        for account in try await accounts.getAccounts() {
-            lines.append("Account \(account.name): \(settings.notificationsEnabled(for: account.id) ? "on" : "off")")
+        for account in accounts {
+            lines.append("Account \(account.name): \(current.accounts[account.id] ?? true ? "on" : "off")")
         }
         lines.append("Badge:         \(try await emails.getInboxUnreadCount()) unread in inboxes")
         return lines
-    }
-
-    private func persisted() throws {
-        if let error = settings.lastPersistenceError {
-            throw CommandError("the setting could not be saved: \(error)")
-        }
     }
 }

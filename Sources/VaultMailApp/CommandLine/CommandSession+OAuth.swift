@@ -29,17 +29,6 @@ extension CommandSession {
     /// consent URL goes to `progress` too), keeps the refresh token in the keyring and adds the
     /// account. Nothing is stored when the sign-in fails.
     public func addOAuthAccount(_ new: NewOAuthAccount, progress: @escaping @Sendable (String) -> Void) async throws -> String {
-        guard !new.name.isEmpty, new.name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-            throw CommandError("account names use letters, digits, '-', '_' and '.' only", usage: true)
-        }
-        do {
-            try EmailAddress.validate(new.email, field: "--email")
-        } catch {
-            throw CommandError("\(error)", usage: true)
-        }
-        guard (1...AppConstants.allMailSyncWindowDays).contains(new.syncWindowDays) else {
-            throw CommandError("--sync-window-days must be between 1 and \(AppConstants.allMailSyncWindowDays), or 'all'", usage: true)
-        }
         let oauth = oauthAccountSignIn
         let provider: OAuthProvider, client: OAuthClient
         do {
@@ -50,22 +39,18 @@ extension CommandSession {
         }
         let imap = try Self.endpoint(new.imap ?? "\(provider.imapHost):\(provider.imapPort)", option: "--imap", defaultPort: 993, security: .tls)
         let smtp = try Self.endpoint(new.smtp ?? "\(provider.smtpHost):\(provider.smtpPort)", option: "--smtp", defaultPort: 465, security: .tls)
-        if let caFile = new.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw CommandError("--ca-file \(caFile) cannot be read", usage: true)
-        }
-        if try await accounts.getAccount(named: new.name) != nil {
-            throw CommandError("an account named '\(new.name)' already exists; `vaultmail account remove \(new.name)` first, or choose another name")
-        }
+        // A relative --ca-file is taken from where the command runs.
         let account = Account(
             name: new.name, email: new.email, imapHost: imap.host, imapPort: imap.port, smtpHost: smtp.host, smtpPort: smtp.port,
             security: .tls, username: new.user ?? new.email, authMethod: .oauth2, credentialCommand: nil,
-            caFile: new.caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path }, syncWindowDays: new.syncWindowDays)
-        try await signIn(account, provider: provider, client: client, progress: progress)
+            caFile: new.caFile.map { URL(fileURLWithPath: $0).path }, syncWindowDays: new.syncWindowDays)
+        let accounts = accountService
         do {
-            try await accounts.addAccount(account)
+            try await accounts.checkNew(account)
+            try await signIn(account, provider: provider, client: client, progress: progress)
+            try await accounts.add(account, secret: nil)
         } catch {
-            try? await credentials.deleteSecret(for: account)
-            throw error
+            throw CommandError.presenting(error)
         }
         return "Signed in with \(provider.name) and added account '\(account.name)' (\(account.email)): IMAP \(imap.host):\(imap.port), "
             + "SMTP \(smtp.host):\(smtp.port). The sign-in is kept in your keyring, never in VaultMail's database."
@@ -83,21 +68,6 @@ extension CommandSession {
         }
         try await signIn(account, provider: provider, client: client, progress: progress)
         return "Signed in to '\(account.name)' (\(account.email)) again with \(provider.name); all its mail stayed on this computer."
-    }
-
-    /// For `account remove`: revokes the account's refresh token at the provider (RFC 7009)
-    /// when the provider has such an endpoint, best effort. Returns what to tell the user.
-    func revokeSignIn(of account: Account) async -> String? {
-        guard account.authMethod == .oauth2, account.credentialCommand == nil,
-              let secret = try? await credentials.secret(for: account), let grant = OAuthGrant.decode(secret),
-              let provider = oauthConfiguration.provider(grant.provider), let endpoint = provider.revocationEndpoint else { return nil }
-        await accountCredentials.tokens.forget(accountId: account.id)
-        do {
-            try await OAuthTokenEndpoint(http: URLSessionOAuthHTTPClient()).revoke(grant.refreshToken, client: grant.client, at: endpoint)
-            return "Its sign-in was revoked at \(provider.name)."
-        } catch {
-            return "Its sign-in could not be revoked at \(provider.name) (\(error)); remove VaultMail's access in your account's security settings."
-        }
     }
 
     /// The sign-in as this session does it: the browser opened, the access token to memory.

@@ -20,7 +20,7 @@ extension CommandSession {
     }
 
     /// `vaultmail account set NAME --sync-window-days N|all`, through the same
-    /// `AccountAdministration.update` as the web app's account settings. A wider window makes
+    /// `Accounts.update` as the web app's account settings. A wider window makes
     /// the next sync fetch the older mail (newest first); a narrower one deletes nothing.
     public func setAccount(named name: String, syncWindowDays days: Int) async throws -> String {
         guard (1...AppConstants.allMailSyncWindowDays).contains(days) else {
@@ -29,7 +29,11 @@ extension CommandSession {
         var account = try await account(named: name)
         let before = account.syncWindowDays
         account.syncWindowDays = days
-        try await AccountAdministrator(database: database, credentials: credentials, settings: settings).update(account)
+        do {
+            try await accountService.update(account)
+        } catch {
+            throw CommandError.presenting(error)
+        }
         let window = Self.describeSyncWindow(days)
         let widened = min(days, AppConstants.allMailSyncWindowDays) > min(before, AppConstants.allMailSyncWindowDays)
         let effect = if widened {

@@ -63,6 +63,20 @@ public final class CommandSession {
                            refused: { await credentials.secretRefused(for: $0) }, clock: clock, connections: services.connections)
     }()
 
+    /// Adding, changing and removing accounts: the rules the web app shares.
+    public var accountService: Accounts {
+        Accounts(database: database, credentials: credentials, settings: settings, oauthConfiguration: oauthConfiguration,
+                 accessTokens: accountCredentials.tokens)
+    }
+
+    /// Whether notifications may be switched on: the desktop's notification server, asked.
+    public lazy var notificationPermission: any NotificationPermission = NotificationServerPermission(center: DBusNotificationCenter())
+
+    /// Switching notifications on and off, VIPs and muted conversations: the rules the web app shares.
+    public var notificationSettings: NotificationSettings {
+        NotificationSettings(settings: settings, permission: notificationPermission, accounts: accounts, emails: emails)
+    }
+
     /// What an answer or a forward contains and the size limit: the rules the web composer shares.
     public lazy var composition = Compose(emails: emails, accounts: accounts, settings: settings, sending: sending.compose, clock: clock)
 

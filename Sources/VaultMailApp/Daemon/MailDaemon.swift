@@ -102,9 +102,13 @@ public final class MailDaemon {
             }
         }
         let web = try options.webPort.map { port in
+            // Permission is the notification server's answer, whatever the master switch (which
+            // makes the daemon's own centre report "denied" while off).
             var mail = app.webMail(compose: sending.compose, credentials: credentials, accessTokens: accountCredentials.tokens,
-                                   textEmbedder: embedder,
-                                   textGenerator: generator) { await center.status() }
+                                   textEmbedder: embedder, textGenerator: generator,
+                                   notificationPermission: NotificationServerPermission(center: DBusNotificationCenter(configuration: options.desktop))) {
+                await center.status()
+            }
             mail.aiModels = AppDependencies.modelAdministration(
                 home: home, onInstalled: { _ in await indexer.scheduleRound() },
                 onRemoved: { id in

@@ -131,6 +131,21 @@ public final class SettingsStore {
         write { try storage.setAccountValue(trimmed.isEmpty ? nil : try Self.encode(trimmed), forKey: Keys.signature, accountId: accountId) }
     }
 
+    /// Forgets every setting kept for the account (its notification switch, its signature):
+    /// part of removing it (AC-SEC-03), here and in the storage.
+    public func forgetAccount(_ accountId: String) {
+        notificationPreferences[accountId] = nil
+        signatures[accountId] = nil
+        for key in Keys.perAccount {
+            write { try storage.setAccountValue(nil, forKey: key, accountId: accountId) }
+        }
+    }
+
+    /// The account ids any per-account setting is kept for.
+    public var accountsWithSettings: Set<String> {
+        Set(notificationPreferences.keys).union(signatures.keys)
+    }
+
     public func notificationCategoryEnabled(for categoryRaw: String) -> Bool {
         notificationCategoryPreferences[categoryRaw] ?? true
     }
@@ -251,6 +266,8 @@ public final class SettingsStore {
         static let theme = "theme"
         static let listDensity = "listDensity"
         static let autoSummarize = "autoSummarize"
+        /// Every key kept per account (`setAccountValue`): what `forgetAccount` removes.
+        static let perAccount = [accountNotifications, signature]
     }
 
     private func persist<T: Encodable>(_ value: T, _ key: String) {
@@ -314,11 +331,15 @@ public final class SettingsStore {
 /// Invalid settings input, with what was wrong.
 public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidQuietHours(start: Int, end: Int)
+    /// The storage refused the write (the store is read-only, the disk full).
+    case notSaved(String)
 
     public var description: String {
         switch self {
         case .invalidQuietHours(let start, let end):
             "quiet hours must be minutes since midnight between 0 and 1439, got \(start)–\(end)"
+        case .notSaved(let reason):
+            "the setting could not be saved: \(reason)"
         }
     }
 }

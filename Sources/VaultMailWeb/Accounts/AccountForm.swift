@@ -59,8 +59,10 @@ struct AccountForm {
     /// The account described, or nil with `problems` saying why not.
     mutating func account(id: String? = nil) -> Account? {
         problems = []
-        if name.isEmpty || !name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) {
-            problems.append("Name the account with letters, digits, '-', '_' or '.' (such as work or personal).")
+        do {
+            _ = try Accounts.validName(name)
+        } catch {
+            problems.append("\(error)")
         }
         do {
             try EmailAddress.validate(email, field: "Email address")

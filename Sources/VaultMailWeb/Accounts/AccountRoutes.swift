@@ -8,7 +8,7 @@ extension WebApp {
     /// written into a page.
     func addAccountRoutes(to router: Router<WebRequestContext>) {
         router.get("/welcome") { request, context -> Response in
-            let accounts = (try? await self.mail.accounts.getAccounts()) ?? []
+            let accounts = (try? await self.mail.accountService.all()) ?? []
             let failures = await self.mail.administration.unseenOAuthFailures()
             return await self.onboarding(.welcome(firstAccount: accounts.isEmpty), context, oauth: OAuthFields(problems: failures))
         }
@@ -29,18 +29,18 @@ extension WebApp {
                 return Pages.consentHandoff(started.consentURL)
             } catch {
                 fields.problems = ["\(error)"]
-                let accounts = (try? await self.mail.accounts.getAccounts()) ?? []
+                let accounts = (try? await self.mail.accountService.all()) ?? []
                 return await self.onboarding(.welcome(firstAccount: accounts.isEmpty), context, oauth: fields)
             }
         }
         router.get("/welcome/oauth") { request, context -> Response in
             let id = FormFields(request.uri.query ?? "")["signin"] ?? ""
-            let accounts = (try? await self.mail.accounts.getAccounts()) ?? []
+            let accounts = (try? await self.mail.accountService.all()) ?? []
             switch await self.mail.administration.oauthSignInOutcome(id: id, wait: .seconds(30)) {
             case .signedIn(let accountId, let reauthorized, let message)?:
                 await self.mail.contacts.invalidate()
                 await self.events.publish(.changed)
-                if !reauthorized, let account = try? await self.mail.accounts.getAccount(id: accountId) {
+                if !reauthorized, let account = try? await self.mail.accountService.account(id: accountId) {
                     return await self.onboarding(.done(account), context)
                 }
                 return Pages.redirect("/settings?notice=\(FormFields.encode(message))#accounts")
@@ -82,7 +82,7 @@ extension WebApp {
             let check = await self.mail.administration.check(account, secret: secret)
             guard check.passed else { return await self.onboarding(.servers(form, check: check), context) }
             do {
-                try await self.mail.administration.add(account, secret: secret)
+                try await self.mail.accountService.add(account, secret: secret)
             } catch {
                 form.problems = ["\(error)"]
                 return await self.onboarding(.servers(form, check: nil), context)
@@ -99,38 +99,31 @@ extension WebApp {
         }
         router.post("/settings/account") { _, context -> Response in
             let form = context.form
-            guard let id = form["id"], var account = try? await self.mail.accounts.getAccount(id: id) else {
+            guard let id = form["id"], var account = try? await self.mail.accountService.account(id: id) else {
                 return Pages.redirect("/settings#accounts")
             }
             var problems: [String] = []
-            let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
-            if name.isEmpty || !name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) {
-                problems.append("Name the account with letters, digits, '-', '_' or '.'.")
-            } else {
-                account.name = name
-            }
+            account.name = form["name"] ?? ""
             let displayName = (form["displayName"] ?? "").trimmingCharacters(in: .whitespaces)
             account.displayName = displayName.isEmpty ? nil : displayName
-            if let days = Int(form["syncWindow"] ?? ""), (1...AppConstants.allMailSyncWindowDays).contains(days) { account.syncWindowDays = days }
-            if problems.isEmpty {
-                do {
-                    try await self.mail.administration.update(account)
-                } catch {
-                    problems.append("\(error)")
-                }
+            if let days = Int(form["syncWindow"] ?? "") { account.syncWindowDays = days }
+            do {
+                try await self.mail.accountService.update(account)
+            } catch {
+                problems.append("\(error)")
             }
-            let signature = (form["signature"] ?? "").replacingOccurrences(of: "\r\n", with: "\n")
-            let notify = form["notifications"] == "1"
-            await MainActor.run {
-                self.mail.settings.setSignature(signature, for: id)
-                if self.mail.settings.notificationsEnabled(for: id) != notify { self.mail.settings.setNotificationsEnabled(notify, for: id) }
+            do {
+                try await self.mail.accountService.setSignature((form["signature"] ?? "").replacingOccurrences(of: "\r\n", with: "\n"), for: id)
+                try await self.mail.notificationSettings.setNotifications(form["notifications"] == "1", accountId: id)
+            } catch {
+                problems.append("\(error)")
             }
             if !problems.isEmpty { return await self.accountPage(id, problems: problems, confirm: false, context) }
             await self.events.publish(.changed)
             return Pages.redirect("/settings?notice=\(FormFields.encode("Saved \(account.name)."))#accounts")
         }
         router.post("/settings/account/reauth") { request, context -> Response in
-            guard let id = context.form["id"], (try? await self.mail.accounts.getAccount(id: id)) != nil else {
+            guard let id = context.form["id"], (try? await self.mail.accountService.account(id: id)) != nil else {
                 return Pages.redirect("/settings#accounts")
             }
             do {
@@ -141,12 +134,12 @@ extension WebApp {
             }
         }
         router.post("/settings/account/remove") { _, context -> Response in
-            guard let id = context.form["id"], let account = try? await self.mail.accounts.getAccount(id: id) else {
+            guard let id = context.form["id"], let account = try? await self.mail.accountService.account(id: id) else {
                 return Pages.redirect("/settings#accounts")
             }
-            var message = "Removed \(account.name) and all it kept on this computer."
+            let message: String
             do {
-                if let warning = try await self.mail.administration.remove(accountId: id) { message += " But \(warning)." }
+                message = try await self.mail.accountService.remove(accountId: id).summary
             } catch {
                 message = "\(account.name) could not be removed: \(error)"
             }
@@ -167,10 +160,11 @@ extension WebApp {
     }
 
     private func accountPage(_ id: String?, problems: [String], confirm: Bool, _ context: WebRequestContext) async -> Response {
-        guard let id, let account = try? await mail.accounts.getAccount(id: id) else {
-            return Pages.redirect("/settings?notice=\(FormFields.encode("That account no longer exists."))#accounts")
+        guard let id, let account = try? await mail.accountService.account(id: id) else {
+            return Pages.redirect("/settings?notice=\(FormFields.encode("\(AccountError.notFound(id: id ?? ""))"))#accounts")
         }
-        let (signature, notifications) = await MainActor.run { (mail.settings.signatures[id] ?? "", mail.settings.notificationsEnabled(for: id)) }
+        let signature = await mail.accountService.signature(of: id) ?? ""
+        let notifications = await mail.notificationSettings.notificationsOn(accountId: id)
         var view = AccountSettingsView(account: account, signature: signature, notifications: notifications, problems: problems,
                                        confirmRemoval: confirm, csrf: csrf(context: context), display: await display())
         view.connectionProblem = await events.connectionProblem(account: account.name)

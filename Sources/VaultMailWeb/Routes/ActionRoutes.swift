@@ -66,21 +66,29 @@ extension WebApp {
         }
         let result: BatchActionResult
         switch verb {
-        case "vip", "images":
+        case "vip":
+            do {
+                let address = try await mail.notificationSettings.addVIP(argument)
+                await events.publish(.changed)
+                return ActionOutcome(done: 1, message: "\(address) is a VIP: their mail always notifies, even in quiet hours or muted threads.")
+            } catch {
+                return ActionOutcome(message: "\(error)", status: .badRequest)
+            }
+        case "images":
             let address = argument.trimmingCharacters(in: .whitespaces)
             guard address.contains("@") else { return ActionOutcome(message: "No sender address to remember.", status: .badRequest) }
-            await MainActor.run {
-                if verb == "vip" { mail.settings.addVIPContact(address) } else { mail.settings.allowImages(from: address) }
-            }
+            await MainActor.run { mail.settings.allowImages(from: address) }
             await events.publish(.changed)
-            return ActionOutcome(done: 1, message: verb == "vip"
-                ? "\(address) is a VIP: their mail always notifies."
-                : "Images from \(address) will be shown from now on.")
+            return ActionOutcome(done: 1, message: "Images from \(address) will be shown from now on.")
         case "mute", "unmute":
-            await MainActor.run {
-                for id in ids {
-                    if verb == "mute" { mail.settings.mutedThreadIds.insert(id) } else { mail.settings.mutedThreadIds.remove(id) }
+            do {
+                if verb == "mute" {
+                    try await mail.notificationSettings.mute(threadIds: ids)
+                } else {
+                    try await mail.notificationSettings.unmute(threadIds: ids)
                 }
+            } catch {
+                return ActionOutcome(message: "\(error)", status: .badRequest)
             }
             await events.publish(.changed)
             return ActionOutcome(done: ids.count, message: "\(Self.count(ids.count)) \(verb == "mute" ? "muted: no more notifications for them" : "unmuted").")

@@ -26,56 +26,54 @@ extension WebApp {
         }
         router.post("/settings/notifications") { request, context -> Response in
             let form = context.form
-            let accounts = (try? await self.mail.accounts.getAccounts()) ?? []
-            let start = SettingsView.minutes(form["quietStart"]), end = SettingsView.minutes(form["quietEnd"])
-            let problem: String? = await MainActor.run {
-                let settings = self.mail.settings
-                settings.notificationsEnabled = form["notifications"] == "1"
-                settings.notificationSound = form["sound"] == "1"
-                for account in accounts {
-                    let on = form["account:\(account.id)"] == "1"
-                    if settings.notificationsEnabled(for: account.id) != on { settings.setNotificationsEnabled(on, for: account.id) }
-                }
-                for category in SettingsView.categories {
-                    settings.setNotificationCategory(category.rawValue, enabled: form["category:\(category.rawValue)"] == "1")
-                }
-                settings.quietHoursEnabled = form["quietHours"] == "1"
-                guard let start, let end else { return "Write the quiet hours as times of day, such as 22:00 and 07:00." }
-                do {
-                    try settings.setQuietHours(start: start, end: end)
-                } catch {
-                    return "\(error)"
-                }
-                return nil
+            let accounts = (try? await self.mail.accountService.all()) ?? []
+            let service = self.mail.notificationSettings
+            var problems: [String] = []
+            func apply(_ change: () async throws -> Void) async {
+                do { try await change() } catch { problems.append("\(error)") }
             }
+            await apply { try await service.setSound(form["sound"] == "1") }
+            for category in SettingsView.categories {
+                await apply { try await service.setCategory(category.rawValue, on: form["category:\(category.rawValue)"] == "1") }
+            }
+            await apply { try await service.setQuietHours(from: form["quietStart"] ?? "", to: form["quietEnd"] ?? "") }
+            await apply { try await service.setQuietHoursOn(form["quietHours"] == "1") }
+            // Switching on goes through the permission of the notification server (AC-N-02).
+            await apply {
+                try await service.setNotifications(
+                    master: form["notifications"] == "1",
+                    accounts: Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, form["account:\($0.id)"] == "1") }))
+            }
+            let problem = problems.first
             await self.events.publish(.changed)
             return await self.settingsSaved(request, problem ?? "Saved: the next new mail follows these rules.", section: "notifications",
                                             failed: problem != nil)
         }
         router.post("/settings/vip") { request, context -> Response in
             let form = context.form
-            let message: String = await MainActor.run {
-                let settings = self.mail.settings
+            let message: String, failed: Bool
+            do {
                 if let address = form["remove"] {
-                    settings.removeVIPContact(address)
-                    return "\(address) is no longer a VIP."
+                    message = "\(try await self.mail.notificationSettings.removeVIP(address)) is no longer a VIP."
+                } else {
+                    message = "\(try await self.mail.notificationSettings.addVIP(form["add"] ?? "")) is a VIP: their mail always notifies, even in quiet hours or muted threads."
                 }
-                let address = (form["add"] ?? "").trimmingCharacters(in: .whitespaces)
-                do {
-                    try EmailAddress.validate(address, field: "VIP")
-                } catch {
-                    return "\(error)"
-                }
-                settings.addVIPContact(address)
-                return "\(address) is a VIP: their mail always notifies."
+                failed = false
+            } catch {
+                (message, failed) = ("\(error)", true)
             }
-            return await self.settingsSaved(request, message, section: "notifications")
+            return await self.settingsSaved(request, message, section: "notifications", failed: failed)
         }
         router.post("/settings/unmute") { request, context -> Response in
-            let id = context.form["t"] ?? ""
-            await MainActor.run { _ = self.mail.settings.mutedThreadIds.remove(id) }
+            let message: String, failed: Bool
+            do {
+                try await self.mail.notificationSettings.unmute(threadIds: [context.form["t"] ?? ""])
+                (message, failed) = ("Unmuted: new mail in it notifies again.", false)
+            } catch {
+                (message, failed) = ("\(error)", true)
+            }
             await self.events.publish(.changed)
-            return await self.settingsSaved(request, "Unmuted: new mail in it notifies again.", section: "notifications")
+            return await self.settingsSaved(request, message, section: "notifications", failed: failed)
         }
     }
 
@@ -88,19 +86,19 @@ extension WebApp {
     }
 
     func settingsView(_ query: FormFields, csrf: String) async -> SettingsView {
-        let accounts = (try? await mail.accounts.getAccounts()) ?? []
-        let (values, mutedIds) = await MainActor.run { () -> (SettingsView.Values, Set<String>) in
+        let accounts = (try? await mail.accountService.all()) ?? []
+        let notifications = await mail.notificationSettings.preferences(accountIds: accounts.map(\.id))
+        let values = await MainActor.run { () -> SettingsView.Values in
             let s = mail.settings
-            let values = SettingsView.Values(
+            return SettingsView.Values(
                 undoDelay: s.undoSendDelaySeconds, markReadOnOpen: s.markReadOnOpen, remoteImages: s.remoteImages, theme: s.theme,
-                density: s.listDensity, notificationsOn: s.notificationsEnabled, sound: s.notificationSound,
-                accountNotifications: Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, s.notificationsEnabled(for: $0.id)) }),
-                categories: Dictionary(uniqueKeysWithValues: SettingsView.categories.map { ($0.rawValue, s.notificationCategoryEnabled(for: $0.rawValue)) }),
-                vips: s.vipContacts.sorted(), quietHoursOn: s.quietHoursEnabled, quietStart: s.quietHoursStart, quietEnd: s.quietHoursEnd)
-            return (values, s.mutedThreadIds)
+                density: s.listDensity, notificationsOn: notifications.on, sound: notifications.sound,
+                accountNotifications: notifications.accounts, categories: notifications.categories, vips: notifications.vips,
+                quietHoursOn: notifications.quietHoursOn, quietStart: notifications.quietHoursStart, quietEnd: notifications.quietHoursEnd)
         }
+        let mutedIds = notifications.mutedThreadIds
         var muted: [SettingsView.Muted] = []
-        for id in mutedIds.sorted() {
+        for id in mutedIds {
             let subject = (try? await mail.emails.getThread(id: id))?.subject
             muted.append(.init(id: id, subject: subject.map { $0.isEmpty ? "(no subject)" : $0 } ?? "A conversation no longer here"))
         }

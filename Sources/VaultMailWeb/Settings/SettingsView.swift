@@ -212,13 +212,4 @@ struct SettingsView {
     static func clock(_ minutes: Int) -> String {
         String(format: "%02d:%02d", minutes / 60, minutes % 60)
     }
-
-    /// `HH:MM` as minutes since midnight; nil unless it is a time of day.
-    static func minutes(_ text: String?) -> Int? {
-        let parts = (text ?? "").split(separator: ":")
-        guard parts.count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]), (0..<24).contains(hours), (0..<60).contains(minutes) else {
-            return nil
-        }
-        return hours * 60 + minutes
-    }
 }
