@@ -5,6 +5,9 @@ import VaultMailCore
 /// missing or says no refuses. `NotificationSettings` asks it before switching anything on.
 @MainActor
 public final class NotificationServerPermission: NotificationPermission {
+    /// What VaultMail asks the notification server for (NOTIF-02).
+    public static let options: NotificationAuthorizationOptions = [.alert, .badge, .sound]
+
     private let center: any NotificationCenterProviding
 
     public init(center: any NotificationCenterProviding) {
@@ -14,7 +17,7 @@ public final class NotificationServerPermission: NotificationPermission {
     public func request() async -> NotificationPermissionAnswer {
         if await center.authorizationStatus() == .authorized { return .granted }
         do {
-            return try await center.requestAuthorization(options: [.alert, .badge, .sound])
+            return try await center.requestAuthorization(options: Self.options)
                 ? .granted : .refused("the notification server did not allow it")
         } catch {
             return .refused("\(error)")

@@ -49,7 +49,7 @@ public final class NotificationService: NotificationServiceProtocol {
 
     public func requestAuthorization() async -> Bool {
         do {
-            return try await center.requestAuthorization(options: [.alert, .badge, .sound])
+            return try await center.requestAuthorization(options: NotificationServerPermission.options)
         } catch {
             lastError = "could not ask for notification permission: \(error)"
             return false

@@ -56,6 +56,23 @@ struct AccountsTests {
         #expect(await keyring.secrets.count == 1)
     }
 
+    @Test("A CA certificate file is kept as a standardized path, and one that cannot be read is refused before anything is stored")
+    func caFile() async throws {
+        let (accounts, _) = service()
+        let pem = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-ca-\(UUID().uuidString.prefix(8)).pem")
+        try Data("-----BEGIN CERTIFICATE-----\n".utf8).write(to: pem)
+        defer { try? FileManager.default.removeItem(at: pem) }
+        var work = MailFixtures.account(name: "work", email: "ada@example.com")
+        work.caFile = pem.deletingLastPathComponent().path + "//./" + pem.lastPathComponent
+        let stored = try await accounts.add(work, secret: .passwordCommand("true"))
+        #expect(stored.caFile == pem.standardizedFileURL.path)
+        #expect(try await accounts.account(id: work.id)?.caFile == pem.standardizedFileURL.path)
+        var home = MailFixtures.account(name: "home", email: "ada@home.example")
+        home.caFile = "/nonexistent/ca.pem"
+        await #expect(throws: AccountError.unreadableCAFile("/nonexistent/ca.pem")) { try await accounts.add(home, secret: .passwordCommand("true")) }
+        #expect(try await accounts.account(named: "home") == nil)
+    }
+
     @Test("A keyring that refuses the password adds nothing, and says to start one or give a command")
     func keyringRefuses() async throws {
         let (accounts, _) = service()

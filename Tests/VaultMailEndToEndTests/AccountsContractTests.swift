@@ -9,6 +9,55 @@ import VaultMailTesting
 /// `Accounts` and `NotificationSettings`.
 @Suite("Contract: accounts, notification switches, VIPs and muting, the same through the tool and the web app (issue 28)", .serialized)
 struct AccountsContractTests {
+    // MARK: Adding an account
+
+    @Test("AC-U-13, AC-SEC-02: adding a password account by either door refuses the same bad name in the same words, and stores the same account with its password in the keyring only")
+    func addingIsTheSame() async throws {
+        try await EndToEndWorld.with { world in
+            let keyring = try await KeyringDaemon.start(on: world.bus)
+            defer { keyring.stop() }
+            try await world.startDaemon(accounts: false)
+            let browser = try await world.signedInBrowser(landing: "/welcome")
+            defer { browser.stop() }
+            let servers = [
+                "username": EndToEndWorld.user, "imapHost": "127.0.0.1", "imapPort": "\(world.dovecot.imapsPort)",
+                "smtpHost": "127.0.0.1", "smtpPort": "\(world.smtp.tlsPort)", "caFile": world.dovecot.caFile, "password": EndToEndWorld.password,
+            ]
+            func tool(_ name: String) async throws -> EndToEndWorld.Output {
+                try await world.vaultmail([
+                    "account", "add", name, "--email", EndToEndWorld.address, "--imap", "127.0.0.1:\(world.dovecot.imapsPort)",
+                    "--smtp", "127.0.0.1:\(world.smtp.tlsPort)", "--ca-file", world.dovecot.caFile, "--user", EndToEndWorld.user, "--password-stdin",
+                ], input: EndToEndWorld.password + "\n")
+            }
+            let stored = "SELECT name || '|' || email || '|' || imapHost || '|' || imapPort || '|' || smtpHost || '|' || smtpPort || '|' || security"
+                + " || '|' || username || '|' || authMethod || '|' || ifnull(credentialCommand, '-') || '|' || caFile || '|' || syncWindowDays FROM account"
+
+            // A name the rule refuses.
+            let refusedByTool = try await tool("my work")
+            let refusedByWeb = try await Self.onboard(browser, servers.merging(["name": "my work"]) { $1 })
+            #expect(refusedByTool.status == 2)
+            #expect(refusedByWeb.problems.count == 1 && refusedByTool.text == "error: \(refusedByWeb.problems.first ?? "")\n",
+                    "tool: \(refusedByTool.text) web: \(refusedByWeb.problems)")
+            #expect(try await Self.sql(world, "SELECT count(*) FROM account") == "0")
+            #expect(try await Self.keyringItems(world) == 0)
+
+            // A good one: the same row, the password in the keyring and nowhere in the store.
+            let added = try await tool("work")
+            #expect(added.status == 0, "\(added.text)")
+            let byTool = try await Self.sql(world, stored)
+            #expect(try await Self.keyringItems(world) == 1)
+            #expect(!(try Data(contentsOf: world.home.appendingPathComponent("vaultmail.sqlite"))).contains(Data(EndToEndWorld.password.utf8)))
+            #expect(try await world.vaultmail(["account", "remove", "work"]).status == 0)
+
+            let addedByWeb = try await Self.onboard(browser, servers.merging(["name": "work"]) { $1 })
+            #expect(addedByWeb.added, "\(addedByWeb.problems)")
+            #expect(try await Self.sql(world, stored) == byTool)
+            #expect(try await Self.keyringItems(world) == 1)
+            #expect(!(try Data(contentsOf: world.home.appendingPathComponent("vaultmail.sqlite"))).contains(Data(EndToEndWorld.password.utf8)))
+            #expect(byTool == "work|\(EndToEndWorld.address)|127.0.0.1|\(world.dovecot.imapsPort)|127.0.0.1|\(world.smtp.tlsPort)|tls|\(EndToEndWorld.user)|password|-|\(URL(fileURLWithPath: world.dovecot.caFile).standardizedFileURL.path)|\(AppConstants.defaultSyncWindowDays)")
+        }
+    }
+
     // MARK: Removing an account
 
     @Test("AC-SEC-03: removing an OAuth2 account by either door deletes its keyring entry, revokes its sign-in at the provider and leaves no setting")
@@ -175,6 +224,28 @@ struct AccountsContractTests {
     }
 
     // MARK: Helpers
+
+    /// Posts the onboarding's servers form (`/welcome/servers`) with `fields`, as its Add button
+    /// does; whether the account was added, and the problems the page lists.
+    static func onboard(_ browser: BrowserSession, _ fields: [String: String]) async throws -> (added: Bool, problems: [String]) {
+        try await browser.js("location.href = '/welcome/servers?email=' + encodeURIComponent(arguments[0])", [EndToEndWorld.address])
+        try await browser.wait("return location.pathname === '/welcome/servers' && document.querySelector('#account-form') !== null")
+        try await browser.js("""
+            window.__reply = null;
+            const form = new FormData(document.querySelector('#account-form'));
+            for (const [name, value] of Object.entries(arguments[0])) form.set(name, value);
+            const token = (document.querySelector('meta[name="csrf-token"]') || {}).content || '';
+            fetch('/welcome/add', { method: 'POST', body: new URLSearchParams(form), credentials: 'same-origin', headers: { 'X-CSRF-Token': token } })
+                .then(r => r.text()).then(html => {
+                    const page = new DOMParser().parseFromString(html, 'text/html');
+                    window.__reply = JSON.stringify({ added: page.querySelector('#to-mail') !== null,
+                                                      problems: Array.from(page.querySelectorAll('.notice.error li')).map(li => li.textContent) });
+                });
+            """, [fields])
+        try await browser.wait("return window.__reply !== null", timeout: 60)
+        let reply = try ToolJSON.object(try await browser.string("return window.__reply"))
+        return (reply["added"] as? Bool ?? false, reply["problems"] as? [String] ?? [])
+    }
 
     /// Operates a settings switch from the keyboard and returns what the page then says.
     static func flip(_ browser: BrowserSession, _ name: String) async throws -> String {

@@ -35,18 +35,16 @@ extension CommandSession {
         let imap = try Self.endpoint(new.imap, option: "--imap", defaultPort: new.security == .tls ? 993 : 143, security: new.security)
         let smtp = try Self.endpoint(new.smtp, option: "--smtp", defaultPort: new.security == .tls ? 465 : new.security == .starttls ? 587 : 25,
                                      security: new.security)
-        if let caFile = new.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw CommandError("--ca-file \(caFile) cannot be read", usage: true)
-        }
         let (method, secret, command): (AuthMethod, AccountSecret?, String?) = switch new.credential {
         case .passwordCommand(let command): (.password, .passwordCommand(command), nil)
         case .oauth2TokenCommand(let command): (.oauth2, nil, command)
         case .password(let password): (.password, .password(password), nil)
         }
+        // A relative --ca-file is taken from where the command runs.
         let account = Account(
             name: new.name, email: new.email, imapHost: imap.host, imapPort: imap.port, smtpHost: smtp.host,
             smtpPort: smtp.port, security: new.security, username: new.user ?? new.email, authMethod: method,
-            credentialCommand: command, caFile: new.caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+            credentialCommand: command, caFile: new.caFile.map { URL(fileURLWithPath: $0).path },
             syncWindowDays: new.syncWindowDays)
         let added: Account
         do {

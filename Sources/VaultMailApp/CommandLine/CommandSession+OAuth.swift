@@ -39,13 +39,11 @@ extension CommandSession {
         }
         let imap = try Self.endpoint(new.imap ?? "\(provider.imapHost):\(provider.imapPort)", option: "--imap", defaultPort: 993, security: .tls)
         let smtp = try Self.endpoint(new.smtp ?? "\(provider.smtpHost):\(provider.smtpPort)", option: "--smtp", defaultPort: 465, security: .tls)
-        if let caFile = new.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw CommandError("--ca-file \(caFile) cannot be read", usage: true)
-        }
+        // A relative --ca-file is taken from where the command runs.
         let account = Account(
             name: new.name, email: new.email, imapHost: imap.host, imapPort: imap.port, smtpHost: smtp.host, smtpPort: smtp.port,
             security: .tls, username: new.user ?? new.email, authMethod: .oauth2, credentialCommand: nil,
-            caFile: new.caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path }, syncWindowDays: new.syncWindowDays)
+            caFile: new.caFile.map { URL(fileURLWithPath: $0).path }, syncWindowDays: new.syncWindowDays)
         let accounts = accountService
         do {
             try await accounts.checkNew(account)

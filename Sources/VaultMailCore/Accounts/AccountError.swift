@@ -9,6 +9,8 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The sync window is not 1 … `AppConstants.allMailSyncWindowDays` days.
     case invalidSyncWindow(Int)
     case emptyPassword
+    /// The CA certificate file given for the servers cannot be read.
+    case unreadableCAFile(String)
     /// No Secret Service kept the password.
     case keyringUnavailable(email: String, reason: String)
 
@@ -23,6 +25,8 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
             "That account no longer exists."
         case .invalidSyncWindow(let days):
             "\(days) days cannot be kept: choose between 1 and \(AppConstants.allMailSyncWindowDays) days, or all mail."
+        case .unreadableCAFile(let path):
+            "The CA certificate file \(path) cannot be read: give the path of a PEM file this user can read, or none to trust the system's authorities."
         case .emptyPassword:
             "The password is empty: type the password (or an app password), or give a command that prints it."
         case .keyringUnavailable(let email, let reason):
@@ -34,7 +38,7 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
     /// True when the request itself was wrong (the tool exits with its usage status).
     public var isBadInput: Bool {
         switch self {
-        case .invalidName, .invalidSyncWindow, .emptyPassword: true
+        case .invalidName, .invalidSyncWindow, .emptyPassword, .unreadableCAFile: true
         case .nameTaken, .notFound, .keyringUnavailable: false
         }
     }

@@ -5,7 +5,8 @@ import Foundation
 /// `vaultmail` tool and the web app both ask it, so an account is named, stored and removed
 /// the same way whichever door the request came by (issue 28).
 ///
-/// - A name is letters, digits, '-', '_' and '.' (`validName`), unique among the accounts.
+/// - A name is letters, digits, '-', '_' and '.' (`validName`), unique among the accounts; a
+///   CA certificate file is kept as a standardized path, and must be readable when added.
 /// - A password goes to the keyring before the account is stored, and leaves it again when
 ///   storing fails; a password command is kept instead of a password.
 /// - Removing (AC-SEC-03) deletes the account's mail, folders and rows, every setting kept for
@@ -71,6 +72,7 @@ public struct Accounts: Sendable {
     @discardableResult
     public func checkNew(_ account: Account) async throws -> Account {
         let account = try checked(account)
+        if let caFile = account.caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw AccountError.unreadableCAFile(caFile) }
         if try await repository.getAccount(named: account.name) != nil { throw AccountError.nameTaken(account.name) }
         return account
     }
@@ -125,6 +127,7 @@ public struct Accounts: Sendable {
     private func checked(_ account: Account) throws -> Account {
         var account = account
         account.name = try Self.validName(account.name)
+        account.caFile = account.caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         try EmailAddress.validate(account.email, field: "the email address")
         guard (1...AppConstants.allMailSyncWindowDays).contains(account.syncWindowDays) else {
             throw AccountError.invalidSyncWindow(account.syncWindowDays)
