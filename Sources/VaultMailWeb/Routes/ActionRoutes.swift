@@ -52,34 +52,9 @@ extension WebApp {
         if ["archive", "delete", "read", "unread", "star", "unstar", "move", "mute", "unmute"].contains(verb), ids.isEmpty {
             return Self.nothingSelected
         }
+        if let outcome = await changeNotifications(verb, ids: ids, argument: argument) { return outcome }
         let result: BatchActionResult
         switch verb {
-        case "vip":
-            do {
-                let address = try await mail.notificationSettings.addVIP(argument)
-                await events.publish(.changed)
-                return ActionOutcome(done: 1, message: "\(address) is a VIP: their mail always notifies, even in quiet hours or muted threads.")
-            } catch {
-                return ActionOutcome(message: "\(error)", status: .badRequest)
-            }
-        case "images":
-            let address = argument.trimmingCharacters(in: .whitespaces)
-            guard address.contains("@") else { return ActionOutcome(message: "No sender address to remember.", status: .badRequest) }
-            await MainActor.run { mail.settings.allowImages(from: address) }
-            await events.publish(.changed)
-            return ActionOutcome(done: 1, message: "Images from \(address) will be shown from now on.")
-        case "mute", "unmute":
-            do {
-                if verb == "mute" {
-                    try await mail.notificationSettings.mute(threadIds: ids)
-                } else {
-                    try await mail.notificationSettings.unmute(threadIds: ids)
-                }
-            } catch {
-                return ActionOutcome(message: "\(error)", status: .badRequest)
-            }
-            await events.publish(.changed)
-            return ActionOutcome(done: ids.count, message: "\(Self.count(ids.count)) \(verb == "mute" ? "muted: no more notifications for them" : "unmuted").")
         case "categorize":
             return await recategorize(argument, ids: ids)
         case "archive": result = await actions.archiveThreads(ids: ids)
@@ -108,6 +83,41 @@ extension WebApp {
             outcome.status = outcome.done == 0 ? .badGateway : .ok
         }
         return outcome
+    }
+
+    /// A VIP sender, a sender whose images are shown, muted or unmuted conversations; nil for
+    /// the other verbs.
+    private func changeNotifications(_ verb: String, ids: [String], argument: String) async -> ActionOutcome? {
+        switch verb {
+        case "vip":
+            do {
+                let address = try await mail.notificationSettings.addVIP(argument)
+                await events.publish(.changed)
+                return ActionOutcome(done: 1, message: "\(address) is a VIP: their mail always notifies, even in quiet hours or muted threads.")
+            } catch {
+                return ActionOutcome(message: "\(error)", status: .badRequest)
+            }
+        case "images":
+            let address = argument.trimmingCharacters(in: .whitespaces)
+            guard address.contains("@") else { return ActionOutcome(message: "No sender address to remember.", status: .badRequest) }
+            await MainActor.run { mail.settings.allowImages(from: address) }
+            await events.publish(.changed)
+            return ActionOutcome(done: 1, message: "Images from \(address) will be shown from now on.")
+        case "mute", "unmute":
+            do {
+                if verb == "mute" {
+                    try await mail.notificationSettings.mute(threadIds: ids)
+                } else {
+                    try await mail.notificationSettings.unmute(threadIds: ids)
+                }
+            } catch {
+                return ActionOutcome(message: "\(error)", status: .badRequest)
+            }
+            await events.publish(.changed)
+            return ActionOutcome(done: ids.count, message: "\(Self.count(ids.count)) \(verb == "mute" ? "muted: no more notifications for them" : "unmuted").")
+        default:
+            return nil
+        }
     }
 
     static let nothingSelected = ActionOutcome(message: "Select one or more conversations first.", status: .badRequest)
