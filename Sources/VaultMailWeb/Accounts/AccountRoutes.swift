@@ -52,6 +52,11 @@ extension WebApp {
                 ]))
             }
         }
+        addAccountServerRoutes(to: router)
+    }
+
+    /// The onboarding's servers screen: filled in, tested, added.
+    private func addAccountServerRoutes(to router: Router<WebRequestContext>) {
         router.get("/welcome/servers") { request, context -> Response in
             let query = FormFields(request.uri.query ?? "")
             var form = AccountForm(address: (query["email"] ?? "").trimmingCharacters(in: .whitespaces), displayName: query["displayName"] ?? "")
@@ -91,6 +96,11 @@ extension WebApp {
             await self.events.publish(.changed)
             return await self.onboarding(.done(account), context)
         }
+        addAccountSettingsRoutes(to: router)
+    }
+
+    /// One account's settings page: saved, signed in again, removed (asked first).
+    private func addAccountSettingsRoutes(to router: Router<WebRequestContext>) {
         router.get("/settings/account") { request, context -> Response in
             await self.accountPage(FormFields(request.uri.query ?? "")["id"], problems: [], confirm: false, context)
         }

@@ -51,7 +51,35 @@ extension WebApp {
         if ["archive", "delete", "read", "unread", "star", "unstar", "move", "mute", "unmute"].contains(verb), ids.isEmpty {
             return Self.nothingSelected
         }
+        if let outcome = await changeNotifications(verb, ids: ids, argument: argument) { return outcome }
         let result: BatchActionResult
+        switch verb {
+        case "categorize":
+            return await recategorize(argument, ids: ids)
+        case "archive": result = await mail.conversations.perform(.archive, on: ids)
+        case "delete": result = await mail.conversations.perform(.delete, on: ids)
+        case "read": result = await mail.conversations.perform(.read, on: ids)
+        case "unread": result = await mail.conversations.perform(.unread, on: ids)
+        case "star": result = await mail.conversations.perform(.star, on: ids)
+        case "unstar": result = await mail.conversations.perform(.unstar, on: ids)
+        case "move":
+            guard let folder, !folder.isEmpty else { return ActionOutcome(message: "Choose a folder to move to.", status: .badRequest) }
+            result = await mail.conversations.perform(.move(toFolderId: folder), on: ids)
+        default:
+            return ActionOutcome(message: "Unknown action '\(verb)'.", status: .badRequest)
+        }
+        var outcome = ActionOutcome(done: result.succeeded.count, failed: result.failed.map { .init(id: $0.id, error: "\($0.error)") })
+        if !outcome.failed.isEmpty {
+            let reason = outcome.failed[0].error
+            outcome.message = "\(outcome.failed.count) of \(ids.count) could not be changed: \(reason)"
+            outcome.status = outcome.done == 0 ? .badGateway : .ok
+        }
+        return outcome
+    }
+
+    /// A VIP sender, a sender whose images are shown, muted or unmuted conversations; nil for
+    /// the other verbs.
+    private func changeNotifications(_ verb: String, ids: [String], argument: String) async -> ActionOutcome? {
         switch verb {
         case "vip":
             do {
@@ -79,27 +107,9 @@ extension WebApp {
             }
             await events.publish(.changed)
             return ActionOutcome(done: ids.count, message: "\(Self.count(ids.count)) \(verb == "mute" ? "muted: no more notifications for them" : "unmuted").")
-        case "categorize":
-            return await recategorize(argument, ids: ids)
-        case "archive": result = await mail.conversations.perform(.archive, on: ids)
-        case "delete": result = await mail.conversations.perform(.delete, on: ids)
-        case "read": result = await mail.conversations.perform(.read, on: ids)
-        case "unread": result = await mail.conversations.perform(.unread, on: ids)
-        case "star": result = await mail.conversations.perform(.star, on: ids)
-        case "unstar": result = await mail.conversations.perform(.unstar, on: ids)
-        case "move":
-            guard let folder, !folder.isEmpty else { return ActionOutcome(message: "Choose a folder to move to.", status: .badRequest) }
-            result = await mail.conversations.perform(.move(toFolderId: folder), on: ids)
         default:
-            return ActionOutcome(message: "Unknown action '\(verb)'.", status: .badRequest)
+            return nil
         }
-        var outcome = ActionOutcome(done: result.succeeded.count, failed: result.failed.map { .init(id: $0.id, error: "\($0.error)") })
-        if !outcome.failed.isEmpty {
-            let reason = outcome.failed[0].error
-            outcome.message = "\(outcome.failed.count) of \(ids.count) could not be changed: \(reason)"
-            outcome.status = outcome.done == 0 ? .badGateway : .ok
-        }
-        return outcome
     }
 
     static let nothingSelected = ActionOutcome(message: "Select one or more conversations first.", status: .badRequest)

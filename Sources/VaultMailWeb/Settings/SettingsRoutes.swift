@@ -49,6 +49,11 @@ extension WebApp {
             return await self.settingsSaved(request, problem ?? "Saved: the next new mail follows these rules.", section: "notifications",
                                             failed: problem != nil)
         }
+        addSettingsListRoutes(to: router)
+    }
+
+    /// The VIP and muted lists: add or remove a VIP, unmute a conversation.
+    private func addSettingsListRoutes(to router: Router<WebRequestContext>) {
         router.post("/settings/vip") { request, context -> Response in
             let form = context.form
             let message: String, failed: Bool
