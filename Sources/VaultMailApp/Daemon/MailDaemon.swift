@@ -68,8 +68,8 @@ public final class MailDaemon {
         let accountCredentials = AccountCredentials(store: credentials)
         let services = MailServices(database: database, credentials: accountCredentials)
         let settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
-        let sending = MailSending(database: database, settings: settings, secret: { try await accountCredentials.secret(for: $0) },
-                                  refused: { await accountCredentials.secretRefused(for: $0) }, connections: services.connections)
+        let sending = MailSending(database: database, settings: settings, credentials: accountCredentials,
+                                  connections: services.connections)
         let center = DBusNotificationCenter(configuration: options.desktop, settings: settings)
         // Summaries and suggested replies (issue 16): the generative model, loaded on first use;
         // a new mail's notification gains buttons with the replies it writes.
