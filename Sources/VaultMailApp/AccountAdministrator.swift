@@ -81,7 +81,7 @@ public struct AccountAdministrator: AccountAdministration {
         switch secret {
         case .password(let password):
             return password
-        case .passwordCommand(let command):
+        case .passwordCommand(let command), .oauth2TokenCommand(let command):
             var withCommand = account
             withCommand.credentialCommand = command
             return try await AccountCredentials(store: credentials).secret(for: withCommand)

@@ -14,25 +14,25 @@ public struct MailSending: Sendable {
     public let processor: OutboxProcessor
 
     /// - Parameters:
-    ///   - secret: the password or access token of an account (from the credential store).
-    ///   - refused: told when a server refused an access token (the next is fresh).
+    ///   - credentials: the password or access token of each account, told when a server
+    ///     refused an access token (the next is fresh).
     ///   - undoDelaySeconds: the current undo-send delay; usually `SettingsStore`'s.
     ///   - connections: the IMAP connections of the accounts, shared with sync and the
     ///     server-side actions (`MailServices.connections`), so filing to Sent and Drafts opens
-    ///     no login of its own; without it, sending keeps a pool of its own over `secret`.
+    ///     no login of its own; without it, sending keeps a pool of its own over `credentials`.
     ///   - transport, remoteMailbox: SMTP and IMAP unless given (tests pass doubles).
     public init(
-        database: AppDatabase, secret: @escaping AccountSecretProvider, refused: @escaping AccountSecretRefusal = { _ in },
+        database: AppDatabase, credentials: any CredentialProvider,
         undoDelaySeconds: @escaping @Sendable () async -> Int,
         clock: any WallClock = SystemWallClock(), sleeper: any Clock<Duration> = ContinuousClock(),
         backoff: RetryBackoff = .standard, pollInterval: Duration = .seconds(60), connections: IMAPConnectionPool? = nil,
         transport: (any MailTransport)? = nil, remoteMailbox: (any RemoteMailbox)? = nil
     ) {
         let imap = remoteMailbox ?? IMAPRemoteMailbox(
-            connections: connections ?? IMAPConnectionPool(credentials: ClosureCredentialProvider(secret: secret, refused: refused)))
+            connections: connections ?? IMAPConnectionPool(credentials: credentials))
         sender = OutboxSender(
             outbox: GRDBOutboxRepository(database: database), accounts: GRDBAccountRepository(database: database),
-            transport: transport ?? SMTPMailTransport(secret: secret, refused: refused),
+            transport: transport ?? SMTPMailTransport(credentials: credentials),
             remoteMailbox: imap, clock: clock, backoff: backoff)
         compose = ComposeEmailService(sender: sender, sleeper: sleeper, undoDelaySeconds: undoDelaySeconds)
         processor = OutboxProcessor(sender: sender, sleeper: sleeper, pollInterval: pollInterval)
@@ -40,13 +40,12 @@ public struct MailSending: Sendable {
 
     /// Sending whose undo delay is `settings.undoSendDelaySeconds` (AC-U-11).
     public init(
-        database: AppDatabase, settings: SettingsStore, secret: @escaping AccountSecretProvider,
-        refused: @escaping AccountSecretRefusal = { _ in },
+        database: AppDatabase, settings: SettingsStore, credentials: any CredentialProvider,
         clock: any WallClock = SystemWallClock(), sleeper: any Clock<Duration> = ContinuousClock(),
         backoff: RetryBackoff = .standard, connections: IMAPConnectionPool? = nil
     ) {
         self.init(
-            database: database, secret: secret, refused: refused, undoDelaySeconds: { await MainActor.run { settings.undoSendDelaySeconds } },
+            database: database, credentials: credentials, undoDelaySeconds: { await MainActor.run { settings.undoSendDelaySeconds } },
             clock: clock, sleeper: sleeper, backoff: backoff, connections: connections)
     }
 }

@@ -20,16 +20,6 @@ public struct SMTPMailTransport: MailTransport {
         self.readTimeout = readTimeout
     }
 
-    /// With the credentials as closures (`AccountSecretProvider`).
-    public init(
-        connectTimeout: Duration = .seconds(30), readTimeout: Duration = SMTP.defaultReadTimeout,
-        secret: @escaping AccountSecretProvider, refused: @escaping AccountSecretRefusal = { _ in }
-    ) {
-        self.init(
-            connectTimeout: connectTimeout, readTimeout: readTimeout,
-            credentials: ClosureCredentialProvider(secret: secret, refused: refused))
-    }
-
     /// Connects (TLS or STARTTLS, certificate checked), reads the EHLO reply's SIZE, and quits.
     public func sizeLimit(account: Account) async throws -> Int? {
         let connection = SMTPConnection(endpoint: SMTPEndpoint(account: account, connectTimeout: connectTimeout, readTimeout: readTimeout))

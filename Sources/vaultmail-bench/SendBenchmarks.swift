@@ -13,7 +13,7 @@ enum SendBenchmarks {
         let account = Account(
             id: "acct-bench", name: "bench", email: "ada@example.com", imapHost: "127.0.0.1", smtpHost: server.host,
             smtpPort: server.tlsPort, security: .tls, username: server.user, caFile: server.caFile)
-        let transport = SMTPMailTransport { _ in "bench-password" }
+        let transport = SMTPMailTransport(credentials: FixedCredentialProvider(everyAccount: "bench-password"))
         let envelope = MailEnvelope(sender: account.email, recipients: ["grace@example.com"])
         let builder = RFC5322MessageBuilder()
         print("# send: SMTP over implicit TLS to aiosmtpd on 127.0.0.1, connect + EHLO + AUTH + MAIL/RCPT/DATA + QUIT per message")

@@ -108,7 +108,7 @@ enum WebBenchmarks {
         let app = await AppDependencies(database: corpus.database, center: MockNotificationCenter(), composeEmail: RecordingComposeEmail())
         var logger = Logger(label: "bench-web")
         logger.logLevel = .warning
-        let sending = MailSending(database: corpus.database, secret: { _ in "" }, undoDelaySeconds: { 5 },
+        let sending = MailSending(database: corpus.database, credentials: FixedCredentialProvider(everyAccount: ""), undoDelaySeconds: { 5 },
                                   transport: RecordingMailTransport(), remoteMailbox: RecordingRemoteMailbox())
         let web = try await WebApp(configuration: WebConfiguration(port: 0, home: home), mail: app.webMail(compose: sending.compose, credentials: InMemoryCredentialStore()),
                                    logger: logger)

@@ -58,7 +58,7 @@ struct AccountCommand: AsyncParsableCommand {
                 return
             }
             guard let imap, let smtp else { throw ValidationError("give --imap and --smtp") }
-            let credential: CommandSession.CredentialSource
+            let credential: AccountSecret
             if let passwordCommand {
                 credential = .passwordCommand(passwordCommand)
             } else if let oauth2TokenCommand {

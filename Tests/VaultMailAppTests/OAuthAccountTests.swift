@@ -137,8 +137,7 @@ struct OAuthAccountTests {
         let fixture = try await OAuthAccountFixture()
         try await fixture.oauth.expireAccessTokens()
         let credentials = fixture.session.accountCredentials
-        let transport = SMTPMailTransport(secret: { try await credentials.secret(for: $0) },
-                                          refused: { await credentials.secretRefused(for: $0) })
+        let transport = SMTPMailTransport(credentials: credentials)
         let message = Array(OAuthAccountFixture.message(subject: "Sent with a fresh token"))
         try await transport.send(message, envelope: MailEnvelope(sender: "ada@gmail.com", recipients: ["grace@example.com"]),
                                  account: fixture.account, willTransmit: {})
@@ -158,7 +157,7 @@ struct OAuthAccountTests {
         account.smtpPort = bearerOnly.tlsPort
         try await fixture.oauth.expireAccessTokens()
         let credentials = fixture.session.accountCredentials
-        try await SMTPMailTransport(secret: { try await credentials.secret(for: $0) }, refused: { await credentials.secretRefused(for: $0) })
+        try await SMTPMailTransport(credentials: credentials)
             .send(Array(OAuthAccountFixture.message(subject: "Bearer")), envelope: MailEnvelope(sender: "ada@gmail.com", recipients: ["grace@example.com"]),
                   account: account, willTransmit: {})
         try await bearerOnly.waitForMessages(count: 1)
@@ -172,7 +171,7 @@ struct OAuthAccountTests {
         try await fixture.oauth.expireAccessTokens()
         try await fixture.syncOnNewConnection()
         let credentials = fixture.session.accountCredentials
-        try await SMTPMailTransport(secret: { try await credentials.secret(for: $0) })
+        try await SMTPMailTransport(credentials: credentials)
             .send(Array(OAuthAccountFixture.message(subject: "Hi")), envelope: MailEnvelope(sender: "ada@gmail.com", recipients: ["grace@example.com"]),
                   account: fixture.account, willTransmit: {})
         let tokens = try await fixture.oauth.issuedTokens()

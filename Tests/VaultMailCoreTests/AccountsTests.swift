@@ -54,6 +54,14 @@ struct AccountsTests {
         try await accounts.add(again, secret: .passwordCommand("pass show mail"))
         #expect(try await accounts.account(named: "home")?.credentialCommand == "pass show mail")
         #expect(await keyring.secrets.count == 1)
+
+        // The tool's --oauth2-token-command: the account logs in with OAuth2, the command kept.
+        let token = MailFixtures.account(name: "gmail", email: "ada@gmail.example")
+        try await accounts.add(token, secret: .oauth2TokenCommand("oama access ada@gmail.example"))
+        let stored = try #require(try await accounts.account(named: "gmail"))
+        #expect(stored.authMethod == .oauth2)
+        #expect(stored.credentialCommand == "oama access ada@gmail.example")
+        #expect(await keyring.secrets.count == 1)
     }
 
     @Test("A CA certificate file is kept as a standardized path, and one that cannot be read is refused before anything is stored")

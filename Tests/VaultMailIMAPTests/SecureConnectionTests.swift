@@ -200,8 +200,11 @@ extension DovecotTests {
               arguments: Wire.allCases)
         func secretUnavailableAndWrongPassword(wire: Wire) async throws {
             struct NoSecret: Error {}
+            struct NoSecretProvider: CredentialProvider {
+                func secret(for account: Account) async throws -> String { throw NoSecret() }
+            }
             let server = try ScriptedLineServer(greeting: "") { _ in nil }
-            let missing = AccountLogin(credentials: ClosureCredentialProvider(secret: { _ in throw NoSecret() }))
+            let missing = AccountLogin(credentials: NoSecretProvider())
             let nowhere = Account(
                 name: "Ada", email: "ada@example.com", imapHost: "127.0.0.1", imapPort: server.port, smtpHost: "127.0.0.1",
                 smtpPort: server.port, security: .plain)

@@ -42,7 +42,7 @@ struct FakeSending {
         self.remote = remote
         self.clock = clock
         sending = MailSending(
-            database: database, secret: { _ in "unused" }, undoDelaySeconds: { undoDelay }, clock: clock,
+            database: database, credentials: FixedCredentialProvider(everyAccount: "unused"), undoDelaySeconds: { undoDelay }, clock: clock,
             transport: transport, remoteMailbox: remote)
     }
 

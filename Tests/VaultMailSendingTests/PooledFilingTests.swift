@@ -18,7 +18,7 @@ extension RealServerSendingTests {
         let pool = IMAPConnectionPool(credentials: FixedCredentialProvider([fixture.account.id: ServerFixture.password]))
         _ = try await pool.withConnection(for: fixture.account) { try await $0.listFolders() }
         let sending = MailSending(
-            database: try fixture.openDatabase(), secret: { _ in ServerFixture.password }, undoDelaySeconds: { 0 },
+            database: try fixture.openDatabase(), credentials: FixedCredentialProvider(everyAccount: ServerFixture.password), undoDelaySeconds: { 0 },
             clock: fixture.clock, connections: pool)
         return (pool, sending)
     }

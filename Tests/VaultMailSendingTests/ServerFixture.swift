@@ -48,7 +48,7 @@ final class ServerFixture: @unchecked Sendable {
     func sending(undoDelay: Int = 0, secret: String = ServerFixture.password) throws -> (AppDatabase, MailSending) {
         let database = try openDatabase()
         let sending = MailSending(
-            database: database, secret: { _ in secret }, undoDelaySeconds: { undoDelay }, clock: clock)
+            database: database, credentials: FixedCredentialProvider(everyAccount: secret), undoDelaySeconds: { undoDelay }, clock: clock)
         return (database, sending)
     }
 

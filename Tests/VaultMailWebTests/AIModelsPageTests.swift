@@ -42,7 +42,7 @@ struct AIModelsPageTests {
             models = AppDependencies.modelAdministration(home: VaultMailHome(explicit: home.path), catalog: catalog, environment: [:])
             let database = try AppDatabase.inMemory()
             let app = await AppDependencies(database: database, center: MockNotificationCenter(), composeEmail: RecordingComposeEmail())
-            let sending = MailSending(database: database, secret: { _ in "secret" }, undoDelaySeconds: { 0 },
+            let sending = MailSending(database: database, credentials: FixedCredentialProvider(everyAccount: "secret"), undoDelaySeconds: { 0 },
                                       transport: RecordingMailTransport(), remoteMailbox: RecordingRemoteMailbox())
             var mail = app.webMail(compose: sending.compose, credentials: InMemoryCredentialStore())
             mail.aiModels = models

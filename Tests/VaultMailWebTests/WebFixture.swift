@@ -49,7 +49,7 @@ final class WebFixture {
         try await app.emailRepository.saveFolders(folders)
         transport = RecordingMailTransport()
         remote = RecordingRemoteMailbox()
-        let sending = MailSending(database: database, secret: { _ in "secret" }, undoDelaySeconds: { 0 },
+        let sending = MailSending(database: database, credentials: FixedCredentialProvider(everyAccount: "secret"), undoDelaySeconds: { 0 },
                                   transport: transport, remoteMailbox: remote)
         let mail = app.webMail(compose: sending.compose, credentials: keyring, textEmbedder: embedder, textGenerator: generator,
                                oauthConfiguration: oauth ?? OAuthConfiguration(), oauthTimeout: oauthTimeout)

@@ -2,13 +2,6 @@ import Foundation
 import VaultMailCore
 
 extension CommandSession {
-    public enum CredentialSource: Sendable {
-        case passwordCommand(String)
-        case oauth2TokenCommand(String)
-        /// A password to keep in the Secret Service.
-        case password(String)
-    }
-
     public struct NewAccount: Sendable {
         public var name: String
         public var email: String
@@ -18,9 +11,9 @@ extension CommandSession {
         public var user: String?
         public var caFile: String?
         public var syncWindowDays = AppConstants.defaultSyncWindowDays
-        public var credential: CredentialSource
+        public var credential: AccountSecret
 
-        public init(name: String, email: String, imap: String, smtp: String, credential: CredentialSource) {
+        public init(name: String, email: String, imap: String, smtp: String, credential: AccountSecret) {
             self.name = name
             self.email = email
             self.imap = imap
@@ -35,20 +28,15 @@ extension CommandSession {
         let imap = try Self.endpoint(new.imap, option: "--imap", defaultPort: new.security == .tls ? 993 : 143, security: new.security)
         let smtp = try Self.endpoint(new.smtp, option: "--smtp", defaultPort: new.security == .tls ? 465 : new.security == .starttls ? 587 : 25,
                                      security: new.security)
-        let (method, secret, command): (AuthMethod, AccountSecret?, String?) = switch new.credential {
-        case .passwordCommand(let command): (.password, .passwordCommand(command), nil)
-        case .oauth2TokenCommand(let command): (.oauth2, nil, command)
-        case .password(let password): (.password, .password(password), nil)
-        }
         // A relative --ca-file is taken from where the command runs.
         let account = Account(
             name: new.name, email: new.email, imapHost: imap.host, imapPort: imap.port, smtpHost: smtp.host,
-            smtpPort: smtp.port, security: new.security, username: new.user ?? new.email, authMethod: method,
-            credentialCommand: command, caFile: new.caFile.map { URL(fileURLWithPath: $0).path },
+            smtpPort: smtp.port, security: new.security, username: new.user ?? new.email,
+            caFile: new.caFile.map { URL(fileURLWithPath: $0).path },
             syncWindowDays: new.syncWindowDays)
         let added: Account
         do {
-            added = try await accountService.add(account, secret: secret)
+            added = try await accountService.add(account, secret: new.credential)
         } catch {
             throw CommandError.presenting(error)
         }

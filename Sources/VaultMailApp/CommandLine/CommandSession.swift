@@ -59,8 +59,8 @@ public final class CommandSession {
     /// Sending: compose, the outbox and SMTP, built on first use.
     public lazy var sending: MailSending = {
         let credentials = accountCredentials
-        return MailSending(database: database, settings: settings, secret: { try await credentials.secret(for: $0) },
-                           refused: { await credentials.secretRefused(for: $0) }, clock: clock, connections: services.connections)
+        return MailSending(database: database, settings: settings, credentials: credentials,
+                           clock: clock, connections: services.connections)
     }()
 
     /// Adding, changing and removing accounts: the rules the web app shares.

@@ -68,8 +68,8 @@ public final class MailDaemon {
         let accountCredentials = AccountCredentials(store: credentials)
         let services = MailServices(database: database, credentials: accountCredentials)
         let settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
-        let sending = MailSending(database: database, settings: settings, secret: { try await accountCredentials.secret(for: $0) },
-                                  refused: { await accountCredentials.secretRefused(for: $0) }, connections: services.connections)
+        let sending = MailSending(database: database, settings: settings, credentials: accountCredentials,
+                                  connections: services.connections)
         var desktop = options.desktop
         // A restarted daemon still answers the notifications the one before it posted (AC-N-20, E-12).
         desktop.rememberedIn = desktop.rememberedIn ?? home.directory.appendingPathComponent("notifications.json")

@@ -86,9 +86,14 @@ public struct Accounts: Sendable {
         var account = try await checkNew(account)
         switch secret {
         case .passwordCommand(let command)?:
+            account.authMethod = .password
+            account.credentialCommand = command
+        case .oauth2TokenCommand(let command)?:
+            account.authMethod = .oauth2
             account.credentialCommand = command
         case .password(let password)?:
             guard !password.isEmpty else { throw AccountError.emptyPassword }
+            account.authMethod = .password
             account.credentialCommand = nil
             do {
                 try await credentials.storeSecret(password, for: account)
