@@ -167,7 +167,8 @@ struct ConversationView {
         }
     }
 
-    private struct MessageModel {
+    /// Named by `child(named:)`: some 35 look-ups for each message of a conversation.
+    private struct MessageModel: TemplateModel {
         var id: String
         var unread: Bool
         var expanded: Bool
@@ -194,6 +195,38 @@ struct ConversationView {
         var why: String?
         var body: Markup
         var attachments: Markup
+
+        func child(named name: String) -> Any? {
+            switch name {
+            case "id": id
+            case "unread": unread
+            case "expanded": expanded
+            case "bucket": bucket
+            case "initials": initials
+            case "from": from
+            case "snippet": snippet
+            case "date": date
+            case "time": time
+            case "draftURL": draftURL
+            case "composeIcon": composeIcon
+            case "answers": answers
+            case "hasAnswers": hasAnswers
+            case "answerSender": answerSender
+            case "sender": sender
+            case "showVIP": showVIP
+            case "isVIP": isVIP
+            case "fromAddress": fromAddress
+            case "to": to
+            case "hasTo": hasTo
+            case "cc": cc
+            case "hasCc": hasCc
+            case "fullDate": fullDate
+            case "why": why
+            case "body": body
+            case "attachments": attachments
+            default: nil
+            }
+        }
     }
 
     private func render(_ message: Message) -> Markup {

@@ -96,6 +96,11 @@ struct Template: Sendable {
     struct Empty {}
 }
 
+/// A model that names its values itself in `child(named:)` instead of leaving Mustache to find
+/// them by reflection (which reads every stored property for each look-up): for what a page
+/// renders many times, such as the list's rows.
+protocol TemplateModel: MustacheParent {}
+
 /// The escaping of every `{{value}}`. Mustache's own HTML escaping compares whole characters
 /// (grapheme clusters), so a quote followed by a combining mark (`"\u{301}`) would pass as
 /// one character unescaped and end an attribute; this one looks at each Unicode scalar.

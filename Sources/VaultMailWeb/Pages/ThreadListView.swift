@@ -89,8 +89,9 @@ struct ThreadListView {
         return Self.rowsTemplate.render(Model(rows: page.threads.map(row), more: more))
     }
 
-    /// What one row of the list shows.
-    private struct Row {
+    /// What one row of the list shows. Its values are named for the template by `child(named:)`
+    /// rather than found by reflection: a page has 25 rows of some 35 look-ups each.
+    private struct Row: TemplateModel {
         var id: String
         var unread: Bool
         var open: Bool
@@ -113,6 +114,34 @@ struct ThreadListView {
         var starred: Bool
         var starLabel: String
         var starIcon: Markup
+
+        func child(named name: String) -> Any? {
+            switch name {
+            case "id": id
+            case "unread": unread
+            case "open": open
+            case "version": version
+            case "sender": sender
+            case "subject": subject
+            case "href": href
+            case "label": label
+            case "avatars": avatars
+            case "account": account
+            case "accountColour": accountColour
+            case "date": date
+            case "time": time
+            case "highlight": highlight
+            case "snippet": snippet
+            case "category": category
+            case "categoryTitle": categoryTitle
+            case "attachments": attachments
+            case "clipIcon": clipIcon
+            case "starred": starred
+            case "starLabel": starLabel
+            case "starIcon": starIcon
+            default: nil
+            }
+        }
     }
 
     private static let rowsTemplate = Template("""
