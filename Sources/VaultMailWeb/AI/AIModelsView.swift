@@ -65,32 +65,49 @@ struct AIModelsView {
         <button class="primary save-button">Save</button></form></section>
         """)
 
+    /// What a model's section and the onboarding step both show of it: the template's
+    /// `{{#card}}…{{/card}}` reads these, the page's own values come from around it.
+    struct Card {
+        var id: String
+        var name: String
+        var downloading: Bool
+        var installed: Bool
+        var size: String
+        var licence: String
+        var state: String
+        var progress: Markup
+        var problem: String?
+        var actions: Markup
+
+        init(_ status: AIModelStatus, csrf: String, returnTo: String) {
+            let model = status.model
+            id = model.id
+            name = model.name
+            downloading = status.isDownloading
+            installed = status.state == .installed
+            size = AIModelsView.size(model.sizeBytes)
+            licence = model.licence
+            state = AIModelsView.stateText(status)
+            progress = AIModelsView.progressBar(status)
+            problem = status.problem
+            actions = AIModelsView.actions(status, csrf: csrf, returnTo: returnTo)
+        }
+    }
+
     private func item(_ status: AIModelStatus) -> Markup {
         struct Model {
-            var id: String
-            var name: String
-            var downloading: Bool
-            var installed: Bool
+            var card: Card
             var summary: String
             var purpose: String
-            var size: String
-            var licence: String
-            var state: String
-            var progress: Markup
-            var problem: String?
-            var actions: Markup
             var removable: Bool
         }
-        let model = status.model
         return Self.itemTemplate.render(Model(
-            id: model.id, name: model.name, downloading: status.isDownloading, installed: status.state == .installed, summary: model.summary,
-            purpose: Self.purpose(model.purpose), size: Self.size(model.sizeBytes), licence: model.licence, state: Self.stateText(status),
-            progress: Self.progressBar(status), problem: status.problem, actions: Self.actions(status, csrf: csrf, returnTo: "/settings/ai"),
-            removable: status.state != .notInstalled && !status.isDownloading))
+            card: Card(status, csrf: csrf, returnTo: "/settings/ai"), summary: status.model.summary,
+            purpose: Self.purpose(status.model.purpose), removable: status.state != .notInstalled && !status.isDownloading))
     }
 
     private static let itemTemplate = Template("""
-        <section class="settings-section" id="model-{{id}}" aria-labelledby="model-{{id}}-title" data-model="{{id}}"\
+        {{#card}}<section class="settings-section" id="model-{{id}}" aria-labelledby="model-{{id}}-title" data-model="{{id}}"\
          data-downloading="{{downloading}}" data-installed="{{installed}}">\
         <h2 id="model-{{id}}-title">{{name}}</h2><p>{{summary}}</p><dl class="facts">\
         <dt>Purpose</dt><dd>{{purpose}}</dd><dt>Size</dt><dd>{{size}}</dd>\
@@ -99,7 +116,7 @@ struct AIModelsView {
         <div class="compose-actions">{{{actions}}}\
         {{#removable}}<form method="get" action="/settings/ai/remove"><input type="hidden" name="id" value="{{id}}">\
         <button class="tool danger" aria-label="Remove {{name}}…">Remove…</button></form>{{/removable}}\
-        </div></section>
+        </div></section>{{/card}}
         """)
 
     /// Download, Resume or Cancel as the model's state calls for.

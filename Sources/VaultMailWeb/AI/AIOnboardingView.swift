@@ -11,31 +11,17 @@ struct AIOnboardingView {
 
     func render() -> Markup {
         struct Model {
-            var id: String
-            var downloading: Bool
-            var installed: Bool
-            var name: String
-            var size: String
-            var licence: String
-            var state: String
-            var progress: Markup
-            var problem: String?
-            var actions: Markup
+            var card: AIModelsView.Card
             var skip: String
         }
-        let model = status.model
-        let body = Self.template.render(Model(
-            id: model.id, downloading: status.isDownloading, installed: status.state == .installed, name: model.name,
-            size: AIModelsView.size(model.sizeBytes), licence: model.licence, state: AIModelsView.stateText(status),
-            progress: AIModelsView.progressBar(status), problem: status.problem,
-            actions: AIModelsView.actions(status, csrf: csrf, returnTo: "/welcome/ai"),
-            skip: status.isDownloading ? "Go to your mail while it downloads" : "Skip for now"))
+        let body = Self.template.render(Model(card: AIModelsView.Card(status, csrf: csrf, returnTo: "/welcome/ai"),
+                                              skip: status.isDownloading ? "Go to your mail while it downloads" : "Skip for now"))
         return Pages.document(title: "On-device AI — VaultMail", bodyClass: "app onboarding-page", csrf: csrf, body: body,
                               scripts: [AIModelsScript.asset], display: display)
     }
 
     private static let template = Template("""
-        <main class="onboarding" id="main"><div class="onboarding-card" data-ai-models>\
+        <main class="onboarding" id="main"><div class="onboarding-card" data-ai-models>{{#card}}\
         <section id="model-{{id}}" data-model="{{id}}" data-downloading="{{downloading}}" data-installed="{{installed}}" aria-labelledby="ai-step-title">\
         {{#installed}}<h1 id="ai-step-title">Categories and search by meaning are on</h1>\
         <p class="lead">{{name}} is installed on this computer. VaultMail sorts your mail into Primary, Social, Promotions, Updates and Forums and finds mail by meaning, all here.</p>\
@@ -48,6 +34,6 @@ struct AIOnboardingView {
         <div class="compose-actions">{{{actions}}}\
         <a class="tool" href="/mail" id="ai-skip">{{skip}}</a></div>\
         <p class="hint-text">You can download it later in Settings → On-device AI, or with <code>vaultmail ai download {{id}}</code>. Until then the categories and search by meaning say “Download a model to enable”.</p>{{/installed}}\
-        </section></div></main>
+        </section>{{/card}}</div></main>
         """)
 }
