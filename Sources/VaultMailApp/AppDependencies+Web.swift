@@ -26,19 +26,23 @@ extension AppDependencies {
         let local = GRDBEmailRepository(database: database)
         let accounts = Accounts(database: database, credentials: credentials, settings: settingsStore,
                                 oauthConfiguration: oauthConfiguration, accessTokens: accessTokens)
+        let contacts = ContactDirectory(source: GRDBContactSource(database: database))
+        let clock = SystemWallClock()
         var mail = WebMail(
-            fetchThreads: fetchThreads, emails: emailRepository,
-            accounts: accountRepository,
+            mailboxes: Mailboxes(emails: emailRepository),
+            conversations: conversations,
             attachments: ReadAttachmentUseCase(emails: emailRepository, sources: local, parts: GMimeMessageParser()),
-            changes: GRDBMailChangeFeed(database: database), settings: settingsStore, coordinator: notificationSyncCoordinator,
-            compose: compose, contacts: ContactDirectory(source: GRDBContactSource(database: database)), markdown: CmarkMarkdownRenderer(),
-            ledger: notificationLedger, accountService: accounts,
+            changes: GRDBMailChangeFeed(database: database), preferences: Preferences(settings: settingsStore, contacts: contacts),
+            coordinator: notificationSyncCoordinator, compose: compose,
+            composition: Compose(emails: emailRepository, accounts: accountRepository, settings: settingsStore, sending: compose, clock: clock),
+            contacts: contacts, markdown: CmarkMarkdownRenderer(), notificationHistory: NotificationHistory(ledger: notificationLedger),
+            accountService: accounts,
             notificationSettings: NotificationSettings(settings: settingsStore, permission: notificationPermission ?? notificationService.permission,
                                                        accounts: accountRepository, emails: emailRepository),
             administration: AccountAdministrator(accounts: accounts, credentials: credentials, oauthConfiguration: oauthConfiguration,
                                                  accessTokens: accessTokens, oauthTimeout: oauthTimeout),
-            notificationServer: notificationServer)
-        mail.categories = GRDBCategoryRepository(database: database)
+            notificationServer: notificationServer, clock: clock)
+        mail.categories = Categories(repository: GRDBCategoryRepository(database: database))
         let search = GRDBMailSearch(database: database)
         mail.search = SearchMailUseCase(search: search, clock: mail.clock)
         let semanticIndex = GRDBSemanticIndex(database: database)
@@ -46,7 +50,6 @@ extension AppDependencies {
             SemanticSearchUseCase(search: search, index: semanticIndex, embedder: $0, clock: mail.clock)
         }
         let summaries = GRDBThreadSummaryRepository(database: database)
-        mail.storedSummaries = summaries
         mail.summaries = SummarizeThreadUseCase(emails: emailRepository, summaries: summaries, generator: textGenerator,
                                                 embedder: textEmbedder, clock: mail.clock)
         mail.replySuggestions = SmartReplyUseCase(emails: emailRepository, accounts: accountRepository, generator: textGenerator,

@@ -182,13 +182,11 @@ public struct GRDBEmailRepository: EmailRepository {
 }
 
 extension GRDBEmailRepository {
-    /// Thread ids starting with `prefix` (at most `limit`), for commands that accept short ids.
-    public func threadIds(withPrefix prefix: String, limit: Int = 2) async throws -> [String] {
+    public func threadIds(withPrefix prefix: String, limit: Int) async throws -> [String] {
         try await idsWithPrefix("thread", prefix, limit)
     }
 
-    /// Email ids starting with `prefix` (at most `limit`).
-    public func emailIds(withPrefix prefix: String, limit: Int = 2) async throws -> [String] {
+    public func emailIds(withPrefix prefix: String, limit: Int) async throws -> [String] {
         try await idsWithPrefix("email", prefix, limit)
     }
 

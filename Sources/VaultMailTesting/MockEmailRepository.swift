@@ -163,6 +163,16 @@ public actor MockEmailRepository: EmailRepository {
         return ids.filter { id in emails.values.contains { $0.threadId == id } }
     }
 
+    public func threadIds(withPrefix prefix: String, limit: Int) async throws -> [String] {
+        try record("threadIds")
+        return Array(Set(emails.values.map(\.threadId)).filter { $0.lowercased().hasPrefix(prefix.lowercased()) }.sorted().prefix(limit))
+    }
+
+    public func emailIds(withPrefix prefix: String, limit: Int) async throws -> [String] {
+        try record("emailIds")
+        return Array(emails.keys.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }.sorted().prefix(limit))
+    }
+
     private func requireThread(_ id: String) throws -> EmailThread {
         guard let thread = makeThread(id) else { throw RepositoryError.threadNotFound(id: id) }
         return thread

@@ -1,19 +1,20 @@
 import VaultMailCore
 import VaultMailNotifications
 
-/// Everything the web app reads and changes mail through: Core's use cases and ports, the
-/// same ones the command line uses. It never reaches SQL or IMAP itself.
+/// Everything the web app reads and changes mail through: Core's application services and
+/// use cases, the same ones the command line uses. It holds no repository and no
+/// `SettingsStore` (issue 28); `AppDependencies.webMail` builds it.
 public struct WebMail: Sendable {
-    public var fetchThreads: FetchThreadsUseCase
-    /// Opening conversations and acting on them, server first (the daemon passes its
-    /// IMAP-backed repository as `emails`): the rules the command line and the daemon share.
+    /// Folders, lists of conversations, unread counts, the outbox, one conversation's or
+    /// message's header data: the reads the command line shares.
+    public var mailboxes: Mailboxes
+    /// Opening conversations and acting on them, server first: the rules the command line and
+    /// the daemon share.
     public var conversations: Conversations
-    /// Reads: a thread, its emails, their attachments, folders.
-    public var emails: any EmailRepository
-    public var accounts: any AccountRepository
     public var attachments: ReadAttachmentUseCase
     public var changes: any MailChangeFeed
-    public var settings: SettingsStore
+    /// Undo delay, mark-read-on-open, remote images, theme, density, summaries on opening.
+    public var preferences: Preferences
     /// Where opened and read threads are reported, so notifications follow what is on screen.
     public var coordinator: NotificationSyncCoordinator
     public var clock: any WallClock
@@ -26,8 +27,8 @@ public struct WebMail: Sendable {
     /// The HTML alternative of a body written in Markdown.
     public var markdown: any MarkdownRenderer
     /// The notification engine's decisions ("why did it (not) notify").
-    public var ledger: any NotificationLedger
-    /// Adding, changing and removing accounts: the rules the command line shares.
+    public var notificationHistory: NotificationHistory
+    /// Adding, changing and removing accounts, the accounts and their signatures: the rules the command line shares.
     public var accountService: Accounts
     /// Switching notifications on and off, VIPs, muted conversations: the rules the command line shares.
     public var notificationSettings: NotificationSettings
@@ -42,41 +43,32 @@ public struct WebMail: Sendable {
     /// The on-device models: Settings → On-device AI and the onboarding step (AC-A-03, AC-A-08); nil where none are managed.
     public var aiModels: (any AIModelAdministration)?
     /// Categories: a conversation's category and why, and the user's corrections (issue 15, AC-A-04); nil where none are kept.
-    public var categories: (any CategoryRepository)?
+    public var categories: Categories?
     /// Suggested replies to a conversation's latest message (issue 16, AC-A-05); nil where none are written.
     public var replySuggestions: SmartReplyUseCase?
-    /// Conversation summaries (issue 16, AC-A-06); nil where none are written.
+    /// Conversation summaries (issue 16, AC-A-06), current or stale; nil where none are written.
     public var summaries: SummarizeThreadUseCase?
-    /// The summaries kept with their conversations, read to show one that new mail made stale
-    /// (with Refresh) while the use case answers only with current ones.
-    public var storedSummaries: (any ThreadSummaryRepository)?
 
-    public init(fetchThreads: FetchThreadsUseCase,
-                emails: any EmailRepository, accounts: any AccountRepository, attachments: ReadAttachmentUseCase,
-                changes: any MailChangeFeed, settings: SettingsStore, coordinator: NotificationSyncCoordinator,
-                compose: ComposeEmailService, contacts: ContactDirectory, markdown: any MarkdownRenderer,
-                ledger: any NotificationLedger, accountService: Accounts, notificationSettings: NotificationSettings,
-                administration: any AccountAdministration, notificationServer: @escaping @Sendable () async -> NotificationServerStatus,
-                clock: any WallClock = SystemWallClock()) {
-        self.ledger = ledger
+    public init(mailboxes: Mailboxes, conversations: Conversations, attachments: ReadAttachmentUseCase, changes: any MailChangeFeed,
+                preferences: Preferences, coordinator: NotificationSyncCoordinator, compose: ComposeEmailService, composition: Compose,
+                contacts: ContactDirectory, markdown: any MarkdownRenderer, notificationHistory: NotificationHistory,
+                accountService: Accounts, notificationSettings: NotificationSettings, administration: any AccountAdministration,
+                notificationServer: @escaping @Sendable () async -> NotificationServerStatus, clock: any WallClock = SystemWallClock()) {
+        self.mailboxes = mailboxes
+        self.conversations = conversations
+        self.attachments = attachments
+        self.changes = changes
+        self.preferences = preferences
+        self.coordinator = coordinator
+        self.compose = compose
+        self.composition = composition
+        self.contacts = contacts
+        self.markdown = markdown
+        self.notificationHistory = notificationHistory
         self.accountService = accountService
         self.notificationSettings = notificationSettings
         self.administration = administration
         self.notificationServer = notificationServer
-        self.compose = compose
-        self.contacts = contacts
-        self.markdown = markdown
-        self.fetchThreads = fetchThreads
-        self.emails = emails
-        self.accounts = accounts
-        self.attachments = attachments
-        self.changes = changes
-        self.settings = settings
-        self.coordinator = coordinator
         self.clock = clock
-        conversations = Conversations(emails: emails, settings: settings) { [coordinator] threadId in
-            await coordinator.didMarkThreadRead(threadId: threadId)
-        }
-        composition = Compose(emails: emails, accounts: accounts, settings: settings, sending: compose, clock: clock)
     }
 }

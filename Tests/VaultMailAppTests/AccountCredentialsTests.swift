@@ -63,6 +63,6 @@ struct AccountCredentialsTests {
         await #expect { try await session.addAccount(.init(name: "work", email: "ada@example.com", imap: "imap.example.com",
                                                            smtp: "smtp.example.com", credential: .password("pw")))
         } throws: { "\($0)".contains("locked") }
-        #expect(try await session.accounts.getAccounts().isEmpty)
+        #expect(try await session.dependencies.accounts.getAccounts().isEmpty)
     }
 }

@@ -15,9 +15,9 @@ enum CLIFixture {
                                                smtp: "127.0.0.1:1025", credential: .passwordCommand("echo pw")))
         let account = try await session.account(named: "work")
         let folders = MailFixtures.standardFolders(accountId: account.id)
-        try await session.emails.saveFolders(folders)
+        try await session.dependencies.emails.saveFolders(folders)
         for email in emails(account.id) {
-            try await session.emails.saveEmails([MailFixtures.incoming(email, in: [folders.of(.inbox)])])
+            try await session.dependencies.emails.saveEmails([MailFixtures.incoming(email, in: [folders.of(.inbox)])])
         }
         return (session, home)
     }

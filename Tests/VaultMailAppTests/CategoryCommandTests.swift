@@ -36,7 +36,7 @@ struct CategoryCommandTests {
         #expect(promotions.contains("\"id\" : \"5a1e1\""))
         #expect(!promotions.contains("1c42"))
 
-        let saleEmail = try #require(try await session.emails.getEmails(threadId: "5a1e1").first)
+        let saleEmail = try #require(try await session.dependencies.emails.getEmails(threadId: "5a1e1").first)
         let why = try await session.whyCategory(String(saleEmail.id.prefix(10)), json: false)
         #expect(why.contains(": promotions"))
         #expect(why.contains("decided by: its headers"))
@@ -60,7 +60,7 @@ struct CategoryCommandTests {
     func jsonBeforeCategorizing() async throws {
         let (session, home) = try await session()
         defer { try? FileManager.default.removeItem(at: home) }
-        let email = try #require(try await session.emails.getEmails(threadId: "1c42").first)
+        let email = try #require(try await session.dependencies.emails.getEmails(threadId: "1c42").first)
         let json = try await session.whyCategory(email.id, json: true)
         #expect(json.contains("\"category\" : null") && json.contains("\"source\" : null") && json.contains("\"reason\" : null"))
         #expect(try await session.whyCategory(email.id, json: false).contains("not categorized yet"))
@@ -71,9 +71,9 @@ struct CategoryCommandTests {
     func indexer() async throws {
         let (session, home) = try await session()
         defer { try? FileManager.default.removeItem(at: home) }
-        let use = CategorizeEmailsUseCase(repository: session.categoryRepository, model: nil)
+        let use = CategorizeEmailsUseCase(repository: session.dependencies.categoryRepository, model: nil)
         let indexer = MailIndexer(categorize: use, logger: Logger(label: "test"))
-        let emails = try await session.emails.getEmails(threadId: "5a1e1")
+        let emails = try await session.dependencies.emails.getEmails(threadId: "5a1e1")
         #expect(await indexer.categorizeBeforeNotifying(emails, categoryFilterOn: false).first?.aiCategory == nil)
         let notified = await indexer.categorizeBeforeNotifying(emails, categoryFilterOn: true)
         #expect(notified.first?.aiCategory == AICategory.promotions.rawValue)
@@ -95,7 +95,7 @@ struct CategoryCommandTests {
         let count = await rounds.value
         #expect(count == 2, "5 requests in a burst ran \(count) rounds")
         #expect(await indexer.categorizedCount == 3)
-        #expect(try await session.categoryRepository.pendingInputs(limit: 10, includingFallback: false).isEmpty)
+        #expect(try await session.dependencies.categoryRepository.pendingInputs(limit: 10, includingFallback: false).isEmpty)
         await indexer.stop()
         await indexer.scheduleRound()
         #expect(await rounds.value == count, "a stopped indexer runs no more rounds")

@@ -108,11 +108,11 @@ struct CommandSessionTests {
     func actions() async throws {
         let (session, home) = try await session()
         defer { try? FileManager.default.removeItem(at: home) }
-        #expect(try await session.apply(.read, to: ["0abc", "1abc"], using: session.emails) == "read: 2 conversations done")
-        #expect(try await session.emails.getInboxUnreadCount() == 1)
-        _ = try await session.apply(.archive, to: ["2abc"], using: session.emails)
-        #expect(try await session.emails.getThread(id: "2abc2") != nil)
-        await #expect(throws: CommandError.self) { try await session.apply(.read, to: [], using: session.emails) }
+        #expect(try await session.apply(.read, to: ["0abc", "1abc"], using: session.dependencies.emails) == "read: 2 conversations done")
+        #expect(try await session.dependencies.emails.getInboxUnreadCount() == 1)
+        _ = try await session.apply(.archive, to: ["2abc"], using: session.dependencies.emails)
+        #expect(try await session.dependencies.emails.getThread(id: "2abc2") != nil)
+        await #expect(throws: CommandError.self) { try await session.apply(.read, to: [], using: session.dependencies.emails) }
     }
 
     @Test("Bad input is a usage error with a clear message: quiet hours, plain to a remote host, ports, categories")
@@ -123,7 +123,7 @@ struct CommandSessionTests {
             await #expect { try await session.quietHours(bad) } throws: { ($0 as? CommandError)?.isUsage == true }
         }
         #expect(try await session.quietHours("22:00-07:00").contains("overnight"))
-        #expect(session.settings.quietHoursStart == 1320 && session.settings.quietHoursEnd == 420 && session.settings.quietHoursEnabled)
+        #expect(session.dependencies.settings.quietHoursStart == 1320 && session.dependencies.settings.quietHoursEnd == 420 && session.dependencies.settings.quietHoursEnabled)
         #expect(try await session.quietHours("off") == "Quiet hours are off.")
         var remotePlain = CommandSession.NewAccount(name: "x", email: "x@y.z", imap: "mail.example.com", smtp: "smtp.example.com",
                                                     credential: .passwordCommand("pass"))
@@ -140,9 +140,9 @@ struct CommandSessionTests {
     func why() async throws {
         let (session, home) = try await session()
         defer { try? FileManager.default.removeItem(at: home) }
-        let email = try #require(try await session.emails.getEmails(threadId: "1abc1").first)
+        let email = try #require(try await session.dependencies.emails.getEmails(threadId: "1abc1").first)
         #expect(try await session.why(String(email.id.prefix(10))).contains("never evaluated"))
-        try await session.ledger.record([NotificationDecision(email: email, decidedAt: MailFixtures.referenceDate, outcome: .suppressed, rule: .quietHours)])
+        try await session.dependencies.ledger.record([NotificationDecision(email: email, decidedAt: MailFixtures.referenceDate, outcome: .suppressed, rule: .quietHours)])
         let answer = try await session.why(email.id)
         #expect(answer.hasPrefix("Not notified"))
         #expect(answer.contains("quiet hours"))
@@ -154,6 +154,6 @@ struct CommandSessionTests {
         let (session, home) = try await session()
         defer { try? FileManager.default.removeItem(at: home) }
         _ = try await session.removeAccount(named: "work")
-        #expect(try session.database.rowCounts().values.reduce(0, +) == 0)
+        #expect(try session.dependencies.database.rowCounts().values.reduce(0, +) == 0)
     }
 }

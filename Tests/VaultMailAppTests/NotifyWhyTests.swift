@@ -17,7 +17,7 @@ struct NotifyWhyTests {
             return made
         }
         let id = try #require(made.first).id
-        let email = try #require(try await session.emails.getEmail(id: id))
+        let email = try #require(try await session.dependencies.emails.getEmail(id: id))
         return (session, home, email)
     }
 
@@ -27,7 +27,7 @@ struct NotifyWhyTests {
             record.stoppedAt = MailFixtures.referenceDate.addingTimeInterval(60)
             record.stoppedMark = stoppedMark
         }
-        try record.save(to: GRDBSettingsStorage(database: session.database))
+        try record.save(to: GRDBSettingsStorage(database: session.dependencies.database))
     }
 
     @Test("A daemon running: not seen yet, still in its first sync of the account, or stored before it watched the account")
@@ -36,7 +36,7 @@ struct NotifyWhyTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let lock = try DaemonLock(path: session.home.daemonLockPath)
         defer { withExtendedLifetime(lock) {} }
-        let stored = try #require(try await session.ledger.storeMark(ofEmailId: email.id))
+        let stored = try #require(try await session.dependencies.ledger.storeMark(ofEmailId: email.id))
 
         try record(session, marks: [email.accountId: stored - 1])
         let waiting = try await session.why(email.id)
@@ -55,7 +55,7 @@ struct NotifyWhyTests {
     func noDaemon() async throws {
         let (session, home, email) = try await session()
         defer { try? FileManager.default.removeItem(at: home) }
-        let stored = try #require(try await session.ledger.storeMark(ofEmailId: email.id))
+        let stored = try #require(try await session.dependencies.ledger.storeMark(ofEmailId: email.id))
         #expect(try await session.why(email.id).contains("no daemon has run on this home"))
 
         try record(session, marks: [email.accountId: stored - 1], stoppedMark: stored - 1)

@@ -29,7 +29,7 @@ final class OAuthAccountFixture {
                           caFile: dovecot.caFile)
         try dovecot.deliver(Self.message(subject: "Welcome to OAuth"), to: "ada")
         try await signIn()
-        try await session.accounts.addAccount(account)
+        try await session.dependencies.accounts.addAccount(account)
     }
 
     deinit {

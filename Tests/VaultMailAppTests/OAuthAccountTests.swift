@@ -97,7 +97,7 @@ struct OAuthAccountTests {
         await health.recovered(fixture.account)
         #expect(center.removedIdentifiers.count == 1)
         // The mail synced before the revocation is still here: both messages, unread in the inbox.
-        #expect(try await fixture.session.emails.getInboxUnreadCount() == 2)
+        #expect(try await fixture.session.dependencies.emails.getInboxUnreadCount() == 2)
     }
 
     @Test("AC-F-04b: IDLE reconnecting with an access token the server no longer takes refreshes it and goes on, with no login error")

@@ -66,8 +66,8 @@ struct OAuthBearerIMAPTests {
         let tokens = fixture.session.accountCredentials.tokens
         _ = try await tokens.accessToken(for: fixture.account)
         #expect(await tokens.holdsToken(accountId: fixture.account.id))
-        let accounts = Accounts(database: fixture.session.database, credentials: fixture.keyring,
-                                settings: fixture.session.settings, accessTokens: tokens)
+        let accounts = Accounts(database: fixture.session.dependencies.database, credentials: fixture.keyring,
+                                settings: fixture.session.dependencies.settings, accessTokens: tokens)
         _ = try await accounts.remove(accountId: fixture.account.id)
         #expect(await !tokens.holdsToken(accountId: fixture.account.id))
         #expect(await fixture.keyring.secrets[fixture.account.id] == nil)

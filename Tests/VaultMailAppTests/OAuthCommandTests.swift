@@ -75,7 +75,7 @@ struct OAuthCommandTests {
         #expect(reauthorized.contains("all its mail stayed on this computer"))
         try dovecot.deliver(OAuthAccountFixture.message(subject: "Second"), to: email)
         #expect(try await session.sync(["gmail"]) { _ in }.contains("gmail: 1 new message"))
-        #expect(try await session.emails.getInboxUnreadCount() == 2)
+        #expect(try await session.dependencies.emails.getInboxUnreadCount() == 2)
 
         // Nothing secret in the store: no refresh or access token, no client secret.
         let tokens = try await oauth.issuedTokens()
@@ -115,7 +115,7 @@ struct OAuthCommandTests {
             #expect(error.isUsage)
             #expect("\(error)".contains("--oauth-client-id") && "\(error)".contains("docs/oauth.md"))
         }
-        #expect(try await session.accounts.getAccounts().isEmpty)
+        #expect(try await session.dependencies.accounts.getAccounts().isEmpty)
         #expect(await keyring.secrets.isEmpty)
     }
 
@@ -132,7 +132,7 @@ struct OAuthCommandTests {
         } catch {
             #expect("\(error)".contains("cannot sign in to 'gmail': the sign-in was refused: access_denied"))
         }
-        #expect(try await session.accounts.getAccounts().isEmpty)
+        #expect(try await session.dependencies.accounts.getAccounts().isEmpty)
         #expect(await keyring.secrets.isEmpty)
     }
 

@@ -41,8 +41,8 @@ struct SyncWindowCommandTests {
     /// Subjects stored in the inbox of "work".
     static func storedSubjects(_ session: CommandSession) async throws -> [String] {
         let account = try await session.account(named: "work")
-        let inbox = try #require(try await session.emails.getFolders(accountId: account.id).first { $0.folderType == .inbox })
-        let syncStore = GRDBSyncRepository(database: session.database)
+        let inbox = try #require(try await session.dependencies.emails.getFolders(accountId: account.id).first { $0.folderType == .inbox })
+        let syncStore = GRDBSyncRepository(database: session.dependencies.database)
         let uids = try await syncStore.uidMap(folderId: inbox.id)
         return try await syncStore.emails(folderId: inbox.id, uids: Array(uids.keys)).values.map(\.subject).sorted()
     }
@@ -77,7 +77,7 @@ struct SyncWindowCommandTests {
         _ = try await session.sync(["work"]) { _ in }
         #expect(try await Self.storedSubjects(session) == ["aged 1"])
 
-        let administrator = Accounts(database: session.database, credentials: session.credentials, settings: session.settings)
+        let administrator = Accounts(database: session.dependencies.database, credentials: session.credentials, settings: session.dependencies.settings)
         var account = try await session.account(named: "work")
         account.syncWindowDays = 180  // "6 months"
         try await administrator.update(account)

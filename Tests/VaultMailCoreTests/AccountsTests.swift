@@ -180,6 +180,21 @@ struct AccountsTests {
         #expect(removal.summary.contains("`secret-tool clear application vaultmail account-id \(work.id)`"))
         #expect(try await accounts.all().isEmpty)
     }
+
+    @Test("The accounts both doors list: all of them, the active ones for writing and lists, and their signatures")
+    func reading() async throws {
+        let (accounts, _) = service()
+        let work = MailFixtures.account(name: "work", email: "ada@example.com")
+        var old = MailFixtures.account(name: "old", email: "ada@old.example")
+        old.isActive = false
+        try await accounts.add(work, secret: .password("pa55"))
+        try await accounts.add(old, secret: .password("pa55"))
+        #expect(Set(try await accounts.all().map(\.name)) == ["work", "old"])
+        #expect(try await accounts.active().map(\.name) == ["work"])
+        try await accounts.setSignature("Ada", for: work.id)
+        #expect(await accounts.signatures() == [work.id: "Ada"])
+        #expect(await accounts.signature(of: old.id) == nil)
+    }
 }
 
 /// A revocation endpoint that answers `status` and records what was posted to it.

@@ -113,6 +113,17 @@ struct NotificationSettingsTests {
         #expect(settings.mutedThreadIds.isEmpty)
     }
 
+    @Test("NOTIF-11: the muted list both doors show: each conversation with its subject, none for one no longer stored")
+    func mutedConversations() async throws {
+        let (service, settings, _) = try await service()
+        let thread = MailFixtures.email(accountId: work.id, number: 1).threadId
+        try await service.mute(threadIds: [thread])
+        settings.mutedThreadIds.insert("0-deleted-since")
+        let muted = try await service.mutedConversations()
+        #expect(muted.map(\.id) == ["0-deleted-since", thread])
+        #expect(muted.map(\.subject) == [nil, "Message 1"])
+    }
+
     @Test("NOTIF-14: quiet hours are two times of day (H:MM or HH:MM, 24-hour), different, overnight allowed; anything else changes nothing")
     func quietHoursRule() async throws {
         let (service, settings, _) = try await service()

@@ -68,6 +68,8 @@ struct SummarizeThreadTests {
         try await repository.saveEmails([MailFixtures.incoming(F.email(4, from: "bob@example.org", name: "Bob Stone", body: "Done, the budget is in the shared folder."),
                                                                in: [folders.of(.inbox)])])
         #expect(try await use.cached(threadId: "t1") == nil, "new mail makes it stale")
+        #expect(try await use.stored(threadId: "t1") == first, "and the stale one is still there to show, with Refresh")
+        #expect(try await use.stored(threadId: "t9") == nil)
         let second = try await use.summarize(threadId: "t1")
         #expect(second.messageCount == 4 && second.latestEmailId == F.email(4, body: nil).id)
         #expect(writer.requests.count == 2)

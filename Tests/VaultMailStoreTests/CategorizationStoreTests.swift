@@ -66,6 +66,23 @@ struct CategorizationStoreTests {
         #expect(try await store.emails.getThread(id: email.threadId)?.category == .primary)
     }
 
+    @Test("The Categories service both doors use (issue 28): a message's category and who decided it; the correction, refused for 'uncategorized' and an unknown conversation")
+    func categoriesService() async throws {
+        let email = try await add(1, from: "shop@shoes.example", subject: "50% off shoes today only!")
+        _ = try await categorize()
+        let service = Categories(repository: categories)
+        #expect(try await service.decision(emailId: email.id)?.category == .promotions)
+        #expect(try await service.recategorize(threadId: email.threadId, to: .primary).threadEmails == 1)
+        let decision = try #require(try await service.decision(emailId: email.id))
+        #expect(decision.category == .primary && decision.source == .user)
+        await #expect(throws: RecategorizeThreadUseCase.Failure.notACategory("uncategorized")) {
+            try await service.recategorize(threadId: email.threadId, to: .uncategorized)
+        }
+        await #expect(throws: RecategorizeThreadUseCase.Failure.noSuchThread("no-such-thread")) {
+            try await service.recategorize(threadId: "no-such-thread", to: .primary)
+        }
+    }
+
     @Test("A correction teaches: the sender's other machine-decided mail follows at once, later mail is decided by the sender (.sender), the user's own address is not taught")
     func senderTeaching() async throws {
         let first = try await add(1, from: "news@store.example", subject: "Flash sale: 30% off")

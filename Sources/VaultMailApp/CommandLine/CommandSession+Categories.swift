@@ -1,11 +1,7 @@
 import Foundation
 import VaultMailCore
-import VaultMailStore
 
 extension CommandSession {
-    /// The store's categories.
-    public var categoryRepository: GRDBCategoryRepository { GRDBCategoryRepository(database: database) }
-
     /// `vaultmail categorize THREAD-ID CATEGORY`: the user's correction. The conversation
     /// takes the category for good and its senders' mail follows.
     public func categorize(_ threadPrefix: String, as category: AICategory) async throws -> String {
@@ -13,7 +9,7 @@ extension CommandSession {
             throw CommandError("'uncategorized' is not a category you can choose: use primary, social, promotions, updates or forums", usage: true)
         }
         let id = try await threadId(threadPrefix)
-        let outcome = try await RecategorizeThreadUseCase(repository: categoryRepository).recategorize(threadId: id, to: category)
+        let outcome = try await categories.recategorize(threadId: id, to: category)
         var line = "categorize: conversation \(id.prefix(ThreadRow.idLength)) is now in \(category.rawValue) (\(outcome.threadEmails) message\(outcome.threadEmails == 1 ? "" : "s"))"
         let taught = outcome.sendersTaught + outcome.listsTaught.map { "the list <\($0)>" }
         if !taught.isEmpty {
@@ -28,7 +24,7 @@ extension CommandSession {
     /// `vaultmail why-category EMAIL-ID`: an email's category, who decided it and why.
     public func whyCategory(_ emailPrefix: String, json: Bool) async throws -> String {
         let id = try await emailId(emailPrefix)
-        let decision = try await categoryRepository.decision(emailId: id)
+        let decision = try await categories.decision(emailId: id)
         if json {
             return try ThreadJSON.encode(CategoryJSON(emailId: id, decision: decision))
         }
@@ -48,8 +44,7 @@ extension CommandSession {
     /// nothing was waiting.
     public func categorizeWaitingMail(embedder: (any TextEmbedder)?,
                                       progress: (@Sendable (String) -> Void)? = nil) async throws -> String? {
-        let model = embedder.map { ModelCategorizer(embedder: $0, index: GRDBSemanticIndex(database: database)) }
-        let use = CategorizeEmailsUseCase(repository: categoryRepository, model: model)
+        let (use, model) = dependencies.categorizing(embedder: embedder)
         let count = try await use.categorizePending { done in
             if done % (use.batchSize * 10) == 0 { progress?("categorizing new mail: \(done) done…") }
         }

@@ -1,7 +1,6 @@
 import Foundation
 import VaultMailCore
 import VaultMailNotifications
-import VaultMailStore
 
 extension CommandSession {
     /// `vaultmail notify on|off`, through `NotificationSettings`: on asks the notification
@@ -69,19 +68,14 @@ extension CommandSession {
         } catch {
             throw CommandError.presenting(error)
         }
-        let subject = try await emails.getThread(id: id)?.subject ?? id
+        let subject = try await mailboxes.thread(id: id)?.subject ?? id
         return muted ? "Muted \"\(subject)\": it will not notify." : "Unmuted \"\(subject)\"."
     }
 
     public func mutedList() async throws -> String {
-        let muted = await notificationSettings.mutedThreadIds()
+        let muted = try await notificationSettings.mutedConversations()
         guard !muted.isEmpty else { return "No muted conversations." }
-        var lines: [String] = []
-        for id in muted {
-            let subject = try await emails.getThread(id: id)?.subject ?? "(no longer stored)"
-            lines.append("\(id.prefix(ThreadRow.idLength)) \(subject)")
-        }
-        return lines.joined(separator: "\n")
+        return muted.map { "\($0.id.prefix(ThreadRow.idLength)) \($0.subject ?? "(no longer stored)")" }.joined(separator: "\n")
     }
 
     /// `vaultmail notify quiet-hours HH:MM-HH:MM | off`.
@@ -107,8 +101,8 @@ extension CommandSession {
     /// `vaultmail notify why EMAIL-ID`: the decision and the rule that made it.
     public func why(_ prefix: String) async throws -> String {
         let id = try await emailId(prefix)
-        let email = try await emails.getEmail(id: id)
-        guard let decision = try await ledger.decision(forEmailId: id) else {
+        let email = try await mailboxes.email(id: id)
+        guard let decision = try await notificationHistory.decision(emailId: id) else {
             let reason = try await whyUndecided(emailId: id, accountId: email?.accountId)
             return "No notification decision for \"\(email?.subject ?? id)\": \(reason)"
         }
@@ -128,8 +122,7 @@ extension CommandSession {
     /// it evaluates each account's mail).
     func whyUndecided(emailId: String, accountId: String?) async throws -> String {
         let running = DaemonLock.isHeld(path: home.daemonLockPath)
-        let session = DaemonSession.load(from: GRDBSettingsStorage(database: database))
-        let stored = try await ledger.storeMark(ofEmailId: emailId)
+        let (session, stored) = try await dependencies.daemonRecord(emailId: emailId)
         guard let session, let stored else {
             return running
                 ? "the daemon is running and has not evaluated it yet; ask again in a moment."
@@ -165,7 +158,7 @@ extension CommandSession {
     /// `vaultmail notify log`.
     public func log(limit: Int, json: Bool) async throws -> String {
         guard limit > 0 else { throw CommandError("--limit must be at least 1", usage: true) }
-        let decisions = try await ledger.recentDecisions(limit: limit)
+        let decisions = try await notificationHistory.recent(limit: limit)
         if json {
             struct Entry: Encodable {
                 var emailId, threadId, accountId, outcome, rule, explanation, subject, from, decidedAt: String
@@ -197,7 +190,7 @@ extension CommandSession {
         for account in accounts {
             lines.append("Account \(account.name): \(current.accounts[account.id] ?? true ? "on" : "off")")
         }
-        lines.append("Badge:         \(try await emails.getInboxUnreadCount()) unread in inboxes")
+        lines.append("Badge:         \(try await mailboxes.inboxUnreadCount()) unread in inboxes")
         return lines
     }
 }

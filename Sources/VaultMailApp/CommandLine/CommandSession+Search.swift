@@ -1,6 +1,5 @@
 import Foundation
 import VaultMailCore
-import VaultMailStore
 
 extension CommandSession {
     public struct SearchRequest: Sendable {
@@ -23,16 +22,11 @@ extension CommandSession {
         }
     }
 
-    /// The search use case over this store.
-    public var searchMail: SearchMailUseCase {
-        SearchMailUseCase(search: GRDBMailSearch(database: database), clock: clock)
-    }
-
     /// `vaultmail search`: matching conversations (or messages), a page at a time, or a count.
     public func search(_ request: SearchRequest) async throws -> String {
         guard (1...500).contains(request.limit) else { throw CommandError("--limit must be between 1 and 500", usage: true) }
         if let name = request.account { _ = try await account(named: name) }
-        let search = searchMail
+        let search = dependencies.searchMail
         do {
             if request.count {
                 let count = try await search.count(request.query, account: request.account, messages: request.messages)
@@ -57,7 +51,7 @@ extension CommandSession {
                 return try ThreadJSON.encode(SearchJSON.Page(query: request.query, results: page.hits.map(SearchJSON.thread),
                                                              nextCursor: page.nextCursor?.encoded, hasMore: page.hasMore))
             }
-            let me = Set(try await accounts.getAccounts().map(\.email))
+            let me = Set(try await accountService.all().map(\.email))
             return render(page.hits.map { threadLines($0, me: me, request) }, next: page.nextCursor, request)
         } catch SearchError.invalidQuery(let problem) {
             throw CommandError("\(problem.description)\n  \(problem.pointer.replacingOccurrences(of: "\n", with: "\n  "))", usage: true)
@@ -76,19 +70,18 @@ extension CommandSession {
         guard await embedder.isAvailable() else {
             throw CommandError(AIError.modelNotInstalled(modelId: embedder.modelId, feature: "search by meaning").description)
         }
-        let index = GRDBSemanticIndex(database: database)
-        try await EmbedEmailsUseCase(index: index, embedder: embedder).run { done, total in
+        let (embedding, semantic) = dependencies.semanticSearch(embedder: embedder)
+        try await embedding.run { done, total in
             if done == total || done % 512 < EmbedEmailsUseCase.batchSize {
                 FileHandle.standardError.write(Data("Reading mail for search by meaning (once): \(done) of \(total)\n".utf8))
             }
         }
-        let semantic = SemanticSearchUseCase(search: GRDBMailSearch(database: database), index: index, embedder: embedder, clock: clock)
         let page = try await semantic.threads(request.query, account: request.account, options: options)
         if request.json {
             return try ThreadJSON.encode(SearchJSON.Page(query: request.query, results: page.hits.map(SearchJSON.thread),
                                                          nextCursor: page.nextCursor?.encoded, hasMore: page.hasMore))
         }
-        let me = Set(try await accounts.getAccounts().map(\.email))
+        let me = Set(try await accountService.all().map(\.email))
         return render(page.hits.map { threadLines($0, me: me, request) }, next: page.nextCursor, request)
     }
 

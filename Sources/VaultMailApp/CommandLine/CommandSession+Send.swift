@@ -1,7 +1,6 @@
 import Foundation
 import VaultMailCore
 import VaultMailMarkdown
-import VaultMailMIME
 
 extension CommandSession {
     public struct Outgoing: Sendable {
@@ -50,7 +49,7 @@ extension CommandSession {
             let kind: ComposeKind = outgoing.forward != nil ? .forward : outgoing.replyAll ? .replyAll : .reply
             content = try await composition.answer(kind, emailId: id, from: account.id, typed: outgoing.body)
             if kind == .forward {
-                files = try await ReadAttachmentUseCase(emails: emails, sources: emails, parts: GMimeMessageParser()).forwardable(emailId: id)
+                files = try await dependencies.attachments.forwardable(emailId: id)
             }
         }
         content.to = outgoing.to.isEmpty ? content.to : outgoing.to

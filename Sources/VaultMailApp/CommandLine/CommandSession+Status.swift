@@ -7,7 +7,7 @@ extension CommandSession {
     /// `vaultmail notify status`: the notification server, what it can do, whether VaultMail
     /// may post, and the settings and badge.
     public func notifyStatus() async throws -> String {
-        let status = await DBusNotificationCenter(settings: settings).status()
+        let status = await dependencies.notificationCenter.status()
         var lines: [String] = []
         if let server = status.server {
             lines.append("Server:        \(server)")

@@ -6,7 +6,7 @@ extension CommandSession {
     /// `vaultmail sync [NAME…]`: syncs the accounts one after another; `progress` receives one
     /// line per step (for a terminal's progress display). Returns the summary.
     public func sync(_ names: [String], progress: @escaping @Sendable (String) -> Void) async throws -> String {
-        let all = try await accounts.getAccounts()
+        let all = try await accountService.all()
         guard !all.isEmpty else { throw CommandError("no accounts yet; add one with `vaultmail account add`") }
         var chosen: [Account] = []
         for name in names { chosen.append(try await account(named: name)) }

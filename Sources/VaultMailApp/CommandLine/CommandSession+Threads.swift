@@ -24,21 +24,21 @@ extension CommandSession {
             return cursor
         }
         if query.folder.lowercased() == "outbox" { return try await outbox(account: query.account, json: query.json) }
-        let accounts = try await self.accounts.getAccounts()
+        let accounts = try await accountService.all()
         guard !accounts.isEmpty else { throw CommandError("no accounts yet; add one with `vaultmail account add`") }
         let page: ThreadPage
         if let name = query.account, !query.all {
             let account = try await account(named: name)
             let folder = try await folder(query.folder, of: account)
-            page = try await emails.getThreads(folderId: folder.id, category: query.category, cursor: cursor, limit: query.limit)
+            page = try await mailboxes.threads(accountId: account.id, folderId: folder.id, category: query.category, cursor: cursor, limit: query.limit)
         } else if !query.all, accounts.count == 1 {
             let folder = try await folder(query.folder, of: accounts[0])
-            page = try await emails.getThreads(folderId: folder.id, category: query.category, cursor: cursor, limit: query.limit)
+            page = try await mailboxes.threads(accountId: accounts[0].id, folderId: folder.id, category: query.category, cursor: cursor, limit: query.limit)
         } else {
             guard let type = FolderType(rawValue: query.folder.lowercased()) else {
                 throw CommandError("with several accounts, --folder takes a folder type (inbox, sent, drafts, trash, spam, archive, starred); name an --account for its own folders", usage: true)
             }
-            page = try await emails.getThreadsUnified(folderType: type, category: query.category, cursor: cursor, limit: query.limit)
+            page = try await mailboxes.threads(ofType: type, category: query.category, cursor: cursor, limit: query.limit)
         }
         if query.json { return try ThreadJSON.encode(ThreadJSON.page(page)) }
         guard !page.threads.isEmpty else { return "No conversations in \(query.folder)." }
@@ -52,7 +52,7 @@ extension CommandSession {
     public func outbox(account name: String?, json: Bool) async throws -> String {
         var accountId: String?
         if let name { accountId = try await account(named: name).id }
-        let pending = try await emails.getOutboxEmails(accountId: accountId)
+        let pending = try await mailboxes.outbox(accountId: accountId)
         if json {
             return try ThreadJSON.encode(pending.map { ThreadJSON.message($0, attachments: []) })
         }
@@ -64,10 +64,9 @@ extension CommandSession {
     }
 
     /// Opening and acting on conversations through Core's `Conversations`, over `repository`
-    /// (`services.emails`: the server first). This process shows no notifications: the daemon
-    /// beside it sees the store change and withdraws those of mail that became read or left the inbox.
+    /// (`services.emails`: the server first).
     public func conversations(using repository: any EmailRepository) -> Conversations {
-        Conversations(emails: repository, settings: settings, withdrawNotifications: nil)
+        dependencies.conversations(using: repository)
     }
 
     /// `vaultmail show`: a conversation with all its messages, oldest first. Shown as text it
@@ -86,8 +85,8 @@ extension CommandSession {
         if json {
             var rendered: [ThreadJSON.Message] = []
             for email in messages {
-                rendered.append(ThreadJSON.message(email, attachments: try await emails.getAttachments(emailId: email.id),
-                                                   category: try await categoryRepository.decision(emailId: email.id)))
+                rendered.append(ThreadJSON.message(email, attachments: try await mailboxes.attachments(emailId: email.id),
+                                                   category: try await categories.decision(emailId: email.id)))
             }
             return try ThreadJSON.encode(ThreadJSON.thread(thread, emails: rendered))
         }
@@ -97,7 +96,7 @@ extension CommandSession {
             out.append("\(email.isRead ? " " : "●")\(email.isStarred ? "★" : " ") From: \(from)")
             out.append("   To: \(email.toAddresses.map(\.email).joined(separator: ", "))")
             out.append("   Date: \(dates.string(for: email.dateReceived))   Id: \(email.id.prefix(ThreadRow.idLength))")
-            for attachment in try await emails.getAttachments(emailId: email.id) {
+            for attachment in try await mailboxes.attachments(emailId: email.id) {
                 out.append("   + \(attachment.filename) (\(attachment.mimeType), \(ByteCountFormatter.string(fromByteCount: Int64(attachment.sizeBytes), countStyle: .file)))")
             }
             out.append("")
@@ -131,7 +130,7 @@ extension CommandSession {
 
     public func move(_ prefixes: [String], to folderName: String, using repository: any EmailRepository) async throws -> String {
         let ids = try await resolveAll(prefixes)
-        guard let first = try await emails.getThread(id: ids[0]), let account = try await accounts.getAccount(id: first.accountId) else {
+        guard let first = try await mailboxes.thread(id: ids[0]), let account = try await accountService.account(id: first.accountId) else {
             throw CommandError("thread \(ids[0]) disappeared")
         }
         let folder = try await folder(folderName, of: account)

@@ -1,6 +1,5 @@
 import Foundation
 import VaultMailCore
-import VaultMailStore
 
 extension CommandSession {
     /// The writing model smart replies and summaries use, over this home's models folder
@@ -16,8 +15,7 @@ extension CommandSession {
     public func replySuggest(_ threadPrefix: String, json: Bool, generator: (any TextGenerator)?, embedder: (any TextEmbedder)?,
                              output: (String) -> Void) async throws {
         let id = try await threadId(threadPrefix)
-        let use = SmartReplyUseCase(emails: emails, accounts: accounts, generator: generator, embedder: embedder,
-                                    semanticIndex: GRDBSemanticIndex(database: database), replyHistory: GRDBReplyHistory(database: database))
+        let use = dependencies.smartReply(generator: generator, embedder: embedder)
         var shown = 0
         var final: ReplySuggestions?
         for try await suggestions in use.stream(threadId: id) {
@@ -41,8 +39,7 @@ extension CommandSession {
     public func summarize(_ threadPrefix: String, json: Bool, refresh: Bool, generator: (any TextGenerator)?,
                           embedder: (any TextEmbedder)?) async throws -> String {
         let id = try await threadId(threadPrefix)
-        let use = SummarizeThreadUseCase(emails: emails, summaries: GRDBThreadSummaryRepository(database: database),
-                                         generator: generator, embedder: embedder, clock: clock)
+        let use = dependencies.summarizing(generator: generator, embedder: embedder)
         let summary = try await use.summarize(threadId: id, refresh: refresh)
         if json { return try ThreadJSON.encode(ThreadSummaryJSON(summary)) }
         switch summary.kind {

@@ -5,19 +5,25 @@ import VaultMailNotifications
 import VaultMailOAuth
 import VaultMailStore
 
-/// The store and settings a command works on, opened from a home directory, with the
-/// look-ups commands share (accounts by name, ids by prefix, folders by name).
+/// What a command works through: Core's application services over the store of a home
+/// directory, built by `CommandDependencies`, with the look-ups commands share (accounts by
+/// name, ids by prefix, folders by name). It parses a command's input, asks the services and
+/// words their answers; it holds no repository and no `SettingsStore` (issue 28).
 @MainActor
 public final class CommandSession {
     public let home: VaultMailHome
-    public let database: AppDatabase
-    public let emails: GRDBEmailRepository
-    public let accounts: GRDBAccountRepository
-    public let settings: SettingsStore
-    public let ledger: GRDBNotificationLedger
+    /// The composition root the services are built from (the server side, sending and the
+    /// models on first use).
+    public let dependencies: CommandDependencies
     public let clock: any WallClock
     /// Where passwords given with --password-stdin are kept.
     public let credentials: any CredentialStore
+    /// Folders, lists, counts, the outbox, a conversation's or message's header data: the reads the web app shares.
+    public let mailboxes: Mailboxes
+    /// The notification engine's decisions (`notify why`, `notify log`).
+    public let notificationHistory: NotificationHistory
+    /// Messages' categories and the user's corrections: the rules the web app shares.
+    public let categories: Categories
     /// What an OAuth2 sign-in opens the consent page with (`xdg-open`; tests follow it themselves).
     public var oauthBrowser: any BrowserLauncher = XDGBrowserLauncher()
     /// Where OAuth2 client IDs and endpoints come from (the environment, the configuration files).
@@ -28,12 +34,10 @@ public final class CommandSession {
     public init(home: VaultMailHome, clock: any WallClock = SystemWallClock(),
                 credentials: any CredentialStore = SecretServiceCredentialStore()) throws {
         self.home = home
-        try home.prepare()
-        database = try AppDatabase.open(path: home.databasePath, searchProgress: Self.reportIndexing)
-        emails = GRDBEmailRepository(database: database)
-        accounts = GRDBAccountRepository(database: database)
-        settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
-        ledger = GRDBNotificationLedger(database: database)
+        dependencies = try CommandDependencies(home: home, clock: clock, searchProgress: Self.reportIndexing)
+        mailboxes = dependencies.mailboxes
+        notificationHistory = dependencies.notificationHistory
+        categories = dependencies.categories
         self.clock = clock
         self.credentials = credentials
     }
@@ -50,23 +54,18 @@ public final class CommandSession {
     public lazy var accountCredentials = AccountCredentials(store: credentials)
 
     /// The server side (sync, server-backed actions), built on first use.
-    public lazy var services = MailServices(database: database, credentials: accountCredentials, clock: clock)
+    public lazy var services = dependencies.mailServices(credentials: accountCredentials)
 
     /// The sentence model categories and search by meaning read with, over this home's models
     /// folder; its model is loaded on first use.
     public lazy var textEmbedder: any TextEmbedder = AppDependencies.textEmbedder(library: AppDependencies.modelManager(home: home))
 
     /// Sending: compose, the outbox and SMTP, built on first use.
-    public lazy var sending: MailSending = {
-        let credentials = accountCredentials
-        return MailSending(database: database, settings: settings, credentials: credentials,
-                           clock: clock, connections: services.connections)
-    }()
+    public lazy var sending: MailSending = dependencies.sending(credentials: accountCredentials, services: services)
 
     /// Adding, changing and removing accounts: the rules the web app shares.
     public var accountService: Accounts {
-        Accounts(database: database, credentials: credentials, settings: settings, oauthConfiguration: oauthConfiguration,
-                 accessTokens: accountCredentials.tokens)
+        dependencies.accountService(credentials: credentials, oauthConfiguration: oauthConfiguration, accessTokens: accountCredentials.tokens)
     }
 
     /// Whether notifications may be switched on: the desktop's notification server, asked.
@@ -74,15 +73,15 @@ public final class CommandSession {
 
     /// Switching notifications on and off, VIPs and muted conversations: the rules the web app shares.
     public var notificationSettings: NotificationSettings {
-        NotificationSettings(settings: settings, permission: notificationPermission, accounts: accounts, emails: emails)
+        dependencies.notificationSettings(permission: notificationPermission)
     }
 
     /// What an answer or a forward contains and the size limit: the rules the web composer shares.
-    public lazy var composition = Compose(emails: emails, accounts: accounts, settings: settings, sending: sending.compose, clock: clock)
+    public lazy var composition = dependencies.composition(sending: sending.compose)
 
     public func account(named name: String) async throws -> Account {
-        guard let account = try await accounts.getAccount(named: name) else {
-            let known = try await accounts.getAccounts().map(\.name)
+        guard let account = try await accountService.account(named: name) else {
+            let known = try await accountService.all().map(\.name)
             throw CommandError("no account named '\(name)'" + (known.isEmpty
                 ? "; add one with `vaultmail account add`"
                 : "; known accounts: \(known.joined(separator: ", "))"))
@@ -92,11 +91,11 @@ public final class CommandSession {
 
     /// The full thread id for an id or a unique prefix of one.
     public func threadId(_ prefix: String) async throws -> String {
-        try resolve(prefix, try await emails.threadIds(withPrefix: prefix), kind: "thread", listing: "vaultmail threads")
+        try resolve(prefix, try await mailboxes.threadIds(withPrefix: prefix), kind: "thread", listing: "vaultmail threads")
     }
 
     public func emailId(_ prefix: String) async throws -> String {
-        try resolve(prefix, try await emails.emailIds(withPrefix: prefix), kind: "email", listing: "vaultmail show THREAD-ID")
+        try resolve(prefix, try await mailboxes.emailIds(withPrefix: prefix), kind: "email", listing: "vaultmail show THREAD-ID")
     }
 
     private func resolve(_ prefix: String, _ matches: [String], kind: String, listing: String) throws -> String {
@@ -109,7 +108,7 @@ public final class CommandSession {
 
     /// A folder of the account by type keyword (inbox, sent, …) or by name or path.
     public func folder(_ name: String, of account: Account) async throws -> Folder {
-        let folders = try await emails.getFolders(accountId: account.id)
+        let folders = try await mailboxes.folders(accountId: account.id)
         let keyword = name.lowercased()
         if let type = FolderType(rawValue: keyword) ?? (keyword == "junk" ? .spam : nil),
            let folder = folders.first(where: { $0.folderType == type }) {

@@ -41,6 +41,11 @@ public struct Accounts: Sendable {
         try await repository.getAccounts()
     }
 
+    /// The accounts mail is read and written from (not switched off), in the store's order.
+    public func active() async throws -> [Account] {
+        try await repository.getAccounts().filter(\.isActive)
+    }
+
     public func account(id: String) async throws -> Account? {
         try await repository.getAccount(id: id)
     }
@@ -52,6 +57,11 @@ public struct Accounts: Sendable {
     /// The account's signature, if it has one.
     public func signature(of accountId: String) async -> String? {
         await settings.signatures[accountId]
+    }
+
+    /// Every account's signature, by account id.
+    public func signatures() async -> [String: String] {
+        await settings.signatures
     }
 
     // MARK: Adding and changing

@@ -47,6 +47,10 @@ public protocol EmailRepository: Sendable {
     func getOutboxEmails(accountId: String?) async throws -> [Email]
     /// Which of these thread ids still exist.
     func existingThreadIds(among ids: Set<String>) async throws -> Set<String>
+    /// Thread ids starting with `prefix`, any case (at most `limit`): an id typed short.
+    func threadIds(withPrefix prefix: String, limit: Int) async throws -> [String]
+    /// Email ids starting with `prefix`, any case (at most `limit`).
+    func emailIds(withPrefix prefix: String, limit: Int) async throws -> [String]
 
     // MARK: Thread actions
     func archiveThread(id: String) async throws

@@ -220,6 +220,16 @@ public struct NotificationSettings: Sendable {
         await settings.mutedThreadIds.sorted()
     }
 
+    /// The muted conversations, sorted by id, each with its subject; nil for one no longer
+    /// stored (muted, then deleted).
+    public func mutedConversations() async throws -> [(id: String, subject: String?)] {
+        var muted: [(id: String, subject: String?)] = []
+        for id in await mutedThreadIds() {
+            muted.append((id, try await emails.getThread(id: id)?.subject))
+        }
+        return muted
+    }
+
     @MainActor
     private func saved() throws(NotificationSettingsError) {
         if let error = settings.lastPersistenceError { throw .notSaved("\(error)") }

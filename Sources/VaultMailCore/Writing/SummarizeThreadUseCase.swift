@@ -36,6 +36,12 @@ public struct SummarizeThreadUseCase: Sendable {
         return try await isCurrent(summary, for: thread) ? summary : nil
     }
 
+    /// The stored summary whether or not it still covers the conversation (one that new mail
+    /// made stale is shown with Refresh); nil when there is none.
+    public func stored(threadId: String) async throws -> ThreadSummary? {
+        try await summaries.summary(threadId: threadId)
+    }
+
     /// Current for `thread`, and not key sentences made for want of a writing model that is
     /// installed now.
     private func isCurrent(_ summary: ThreadSummary, for thread: [Email]) async throws -> Bool {

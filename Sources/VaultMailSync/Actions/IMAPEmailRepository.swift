@@ -68,6 +68,14 @@ public struct IMAPEmailRepository: EmailRepository {
         try await local.existingThreadIds(among: ids)
     }
 
+    public func threadIds(withPrefix prefix: String, limit: Int) async throws -> [String] {
+        try await local.threadIds(withPrefix: prefix, limit: limit)
+    }
+
+    public func emailIds(withPrefix prefix: String, limit: Int) async throws -> [String] {
+        try await local.emailIds(withPrefix: prefix, limit: limit)
+    }
+
     // MARK: - Writes from sync and compose (local only)
 
     public func saveFolders(_ folders: [Folder]) async throws { try await local.saveFolders(folders) }

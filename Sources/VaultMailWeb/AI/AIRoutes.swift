@@ -21,12 +21,12 @@ extension WebApp {
             var view = AIModelsView(
                 models: await models.models(), storageUsed: await models.storageUsed(), directory: models.modelsDirectory,
                 confirmRemoval: nil, notice: query["notice"], csrf: self.csrf(context: context), display: await self.display())
-            if self.mail.summaries != nil { view.autoSummarize = await MainActor.run { self.mail.settings.autoSummarize } }
+            if self.mail.summaries != nil { view.autoSummarize = await self.mail.preferences.autoSummarize() }
             return Pages.html(view.render())
         }
         router.post("/settings/ai/writing") { request, context -> Response in
             let on = context.form["autoSummarize"] == "1"
-            await MainActor.run { self.mail.settings.autoSummarize = on }
+            await self.mail.preferences.setAutoSummarize(on)
             let message = on ? "Saved: conversations of 3 or more messages are summarized when you open them."
                 : "Saved: conversations are summarized when you ask (Summarize)."
             if request.headers[.accept]?.contains("application/json") == true { return Pages.json(JSONReply.Message(message: message)) }

@@ -6,7 +6,7 @@ extension WebApp {
     /// `GET /compose`: `kind=new|reply|reply-all|forward|draft`, `email=` the message answered
     /// or forwarded, `draft=` the draft to continue, `account=`, `to=` (a mailto), `return=`.
     func composer(_ query: FormFields, csrf: String) async -> Response {
-        let accounts = ((try? await mail.accounts.getAccounts()) ?? []).filter(\.isActive)
+        let accounts = (try? await mail.accountService.active()) ?? []
         guard let firstAccount = accounts.first else {
             return Pages.redirect(Self.withNotice("/mail", "Add an account before writing mail."))
         }
@@ -16,7 +16,7 @@ extension WebApp {
         var content = DraftContent(accountId: await defaultAccount(query, returnTo: returnTo, accounts: accounts) ?? firstAccount.id)
         var attachments: [ComposerView.AttachmentItem] = []
         var forwarded: [ComposerView.AttachmentItem] = []
-        let signatures = await MainActor.run { mail.settings.signatures }
+        let signatures = await mail.accountService.signatures()
         let given = query["body"].map(Self.prefill) ?? ""
 
         switch kind {
@@ -36,7 +36,7 @@ extension WebApp {
             }
             content = answer
             if kind == .forward {
-                forwarded = ((try? await mail.emails.getAttachments(emailId: id)) ?? []).filter { !$0.isInline }
+                forwarded = ((try? await mail.mailboxes.attachments(emailId: id)) ?? []).filter { !$0.isInline }
                     .map { .init(filename: $0.filename, size: $0.sizeBytes) }
             }
         case .new:
@@ -72,7 +72,7 @@ extension WebApp {
         }
         var forwarded: [ComposerView.AttachmentItem] = []
         if draft.entry.state == .none {
-            forwarded = ((try? await mail.emails.getAttachments(emailId: id)) ?? []).filter { !$0.isInline }
+            forwarded = ((try? await mail.mailboxes.attachments(emailId: id)) ?? []).filter { !$0.isInline }
                 .map { .init(filename: $0.filename, size: $0.sizeBytes) }
         }
         return (Self.content(of: draft.entry.email), draft.attachments.map { .init(filename: $0.filename, size: $0.data.count) }, forwarded)
@@ -89,7 +89,7 @@ extension WebApp {
     private func defaultAccount(_ query: FormFields, returnTo: String, accounts: [Account]) async -> String? {
         if let asked = query["account"], accounts.contains(where: { $0.id == asked }) { return asked }
         let back = FormFields(returnTo.split(separator: "?", maxSplits: 1).dropFirst().first ?? "")
-        if case .folder(let folderId)? = Mailbox(parameter: back["box"]), let folder = try? await mail.emails.getFolder(id: folderId) {
+        if case .folder(let folderId)? = Mailbox(parameter: back["box"]), let folder = try? await mail.mailboxes.folder(id: folderId) {
             return folder.accountId
         }
         return nil

@@ -2,8 +2,7 @@ import VaultMailCore
 
 extension WebApp {
     /// `one=categorize:CATEGORY:THREAD-ID` (or `categorize:CATEGORY` with the form's `t`): the
-    /// user's correction through `RecategorizeThreadUseCase`, the same as
-    /// `vaultmail categorize`.
+    /// user's correction through Core's `Categories`, the same as `vaultmail categorize`.
     func recategorize(_ argument: String, ids: [String]) async -> ActionOutcome {
         guard let categories = mail.categories else {
             return ActionOutcome(message: "Categories are not available here.", status: .notFound)
@@ -14,12 +13,11 @@ extension WebApp {
         }
         let threadIds = parts.count > 1 ? [parts[1]] : ids
         guard !threadIds.isEmpty else { return Self.nothingSelected }
-        let use = RecategorizeThreadUseCase(repository: categories)
         var senders: [String] = []
         var moved = 0
         for threadId in threadIds {
             do {
-                let outcome = try await use.recategorize(threadId: threadId, to: category)
+                let outcome = try await categories.recategorize(threadId: threadId, to: category)
                 let taught = outcome.sendersTaught + outcome.listsTaught.map { "the list <\($0)>" }
                 senders += taught.filter { !senders.contains($0) }
                 moved += outcome.otherEmailsMoved

@@ -92,7 +92,7 @@ extension WebApp {
         case "images":
             let address = argument.trimmingCharacters(in: .whitespaces)
             guard address.contains("@") else { return ActionOutcome(message: "No sender address to remember.", status: .badRequest) }
-            await MainActor.run { mail.settings.allowImages(from: address) }
+            await mail.preferences.allowImages(from: address)
             await events.publish(.changed)
             return ActionOutcome(done: 1, message: "Images from \(address) will be shown from now on.")
         case "mute", "unmute":

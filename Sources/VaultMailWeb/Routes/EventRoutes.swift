@@ -46,7 +46,7 @@ extension WebApp {
         case .unified(let type):
             return FolderOnScreen(type: type)
         case .folder(let id):
-            guard let found = try? await mail.emails.getFolder(id: id) else { return nil }
+            guard let found = try? await mail.mailboxes.folder(id: id) else { return nil }
             return FolderOnScreen(type: found.folderType, accountId: found.accountId)
         case .outbox, nil:
             return nil

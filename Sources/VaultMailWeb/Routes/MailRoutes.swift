@@ -55,7 +55,8 @@ extension WebApp {
 
     /// The theme and list density the user chose.
     func display() async -> Pages.Display {
-        await MainActor.run { Pages.Display(theme: mail.settings.theme, density: mail.settings.listDensity) }
+        let general = await mail.preferences.general()
+        return Pages.Display(theme: general.theme, density: general.listDensity)
     }
 
     var dates: RelativeDate { RelativeDate(now: mail.clock.now, timeZone: mail.clock.timeZone) }

@@ -26,14 +26,14 @@ struct MailScreen {
     /// The accounts and their folders; with `counts`, the unread counts the sidebar shows,
     /// read once for the whole page.
     func context(counts: Bool = false) async -> Context {
-        let accounts = ((try? await mail.accounts.getAccounts()) ?? []).filter(\.isActive)
+        let accounts = (try? await mail.accountService.active()) ?? []
         var context = Context(accounts: accounts, folders: [:])
         for account in accounts {
-            context.folders[account.id] = SidebarView.sorted((try? await mail.fetchThreads.fetchFolders(accountId: account.id)) ?? [])
+            context.folders[account.id] = SidebarView.sorted((try? await mail.mailboxes.folders(accountId: account.id)) ?? [])
         }
         guard counts else { return context }
         for folder in context.folders.values.joined() where Self.showsCount(folder.folderType) {
-            context.unread[folder.id] = try? await mail.fetchThreads.fetchUnreadCounts(folderId: folder.id)
+            context.unread[folder.id] = try? await mail.mailboxes.unreadCounts(folderId: folder.id)
         }
         return context
     }
@@ -43,7 +43,7 @@ struct MailScreen {
     }
 
     func sidebar(_ context: Context, current: Mailbox) async -> SidebarView {
-        let outbox = try? await mail.fetchThreads.fetchOutboxEmails(accountId: nil).count
+        let outbox = try? await mail.mailboxes.outbox(accountId: nil).count
         let sections = context.accounts.map { account in
             SidebarView.AccountSection(account: account, folders: (context.folders[account.id] ?? []).map { folder in
                 SidebarView.Entry(mailbox: .folder(id: folder.id), name: folder.name,
@@ -93,13 +93,13 @@ struct MailScreen {
         do {
             switch mailbox {
             case .unified(let type):
-                let page = try await mail.fetchThreads.fetchUnifiedThreads(folderType: type, category: category, cursor: cursor, pageSize: limit)
+                let page = try await mail.mailboxes.threads(ofType: type, category: category, cursor: cursor, limit: limit)
                 return .page(page, counts: context.unread(ofType: type))
             case .folder(let id):
                 guard let folder = context.folders.values.joined().first(where: { $0.id == id }) else {
                     return .failed("This folder no longer exists. Pick another from the list of mailboxes.")
                 }
-                let page = try await mail.fetchThreads.fetchThreads(accountId: folder.accountId, folderId: id, category: category, cursor: cursor, pageSize: limit)
+                let page = try await mail.mailboxes.threads(accountId: folder.accountId, folderId: id, category: category, cursor: cursor, limit: limit)
                 return .page(page, counts: context.unread[id] ?? [:])
             case .outbox:
                 return .page(.empty, counts: [:])
@@ -126,13 +126,12 @@ struct MailScreen {
             return .missing("This conversation no longer exists: it was deleted or moved away on the server.")
         }
         let (thread, emails) = (conversation.thread, conversation.messages)
-        let settings = await MainActor.run {
-            (mail.settings.mutedThreadIds, mail.settings.vipContacts, mail.settings.remoteImages)
-        }
+        let settings = (Set(await mail.notificationSettings.mutedThreadIds()), Set(await mail.notificationSettings.vips()),
+                        await mail.preferences.general().remoteImages)
         var messages: [ConversationView.Message] = []
         for (index, email) in emails.enumerated() {
-            let attachments = email.hasAttachments ? ((try? await mail.emails.getAttachments(emailId: email.id)) ?? []) : []
-            let allowed = await mail.remoteImagesAllowed(email, asked: imagesFor == email.id)
+            let attachments = email.hasAttachments ? ((try? await mail.mailboxes.attachments(emailId: email.id)) ?? []) : []
+            let allowed = await mail.preferences.remoteImagesAllowed(from: email.fromAddress, asked: imagesFor == email.id)
             let html = email.bodyHTML.map { sanitized.outline(emailId: email.id, html: $0) }
             messages.append(.init(email: email, attachments: attachments, html: html, imagesAllowed: allowed,
                                   expanded: !email.isRead || index == emails.count - 1))

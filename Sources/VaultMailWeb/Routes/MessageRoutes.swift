@@ -9,11 +9,11 @@ extension WebApp {
     /// come from the store as data: URIs). `/message/{id}/attachment/{attachment}`: a download.
     func addMessageRoutes(to router: Router<WebRequestContext>) {
         router.get("/message/{id}/body") { request, context -> Response in
-            guard let id = context.parameters.get("id"), let email = try? await self.mail.emails.getEmail(id: id) else {
+            guard let id = context.parameters.get("id"), let email = try? await self.mail.mailboxes.email(id: id) else {
                 return Pages.plain(.notFound, "This message no longer exists.")
             }
             let query = FormFields(request.uri.query ?? "")
-            let remote = await self.mail.remoteImagesAllowed(email, asked: query["images"] == "1")
+            let remote = await self.mail.preferences.remoteImagesAllowed(from: email.fromAddress, asked: query["images"] == "1")
             let body: Markup
             if let html = email.bodyHTML {
                 body = Markup(sanitized: await self.sanitized.frame(emailId: id, html: html, remoteImages: remote) {
@@ -49,7 +49,7 @@ extension WebApp {
 
     /// The images the message's HTML shows with `cid:`, as data: URIs by Content-ID.
     func inlineImages(_ email: Email) async -> [String: String] {
-        guard email.hasAttachments, let attachments = try? await mail.emails.getAttachments(emailId: email.id) else { return [:] }
+        guard email.hasAttachments, let attachments = try? await mail.mailboxes.attachments(emailId: email.id) else { return [:] }
         var images: [String: String] = [:]
         for (contentId, part) in await mail.attachments.inlineParts(emailId: email.id, attachments: attachments)
         where part.attachment.mimeType.hasPrefix("image/") {

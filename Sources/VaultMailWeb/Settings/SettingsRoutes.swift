@@ -14,14 +14,10 @@ extension WebApp {
         }
         router.post("/settings/general") { request, context -> Response in
             let form = context.form
-            await MainActor.run {
-                let settings = self.mail.settings
-                if let delay = Int(form["undoDelay"] ?? ""), (0...300).contains(delay) { settings.undoSendDelaySeconds = delay }
-                settings.markReadOnOpen = form["markReadOnOpen"] == "1"
-                if let policy = RemoteImagePolicy(rawValue: form["remoteImages"] ?? "") { settings.remoteImages = policy }
-                if let theme = Theme(rawValue: form["theme"] ?? "") { settings.theme = theme }
-                if let density = ListDensity(rawValue: form["density"] ?? "") { settings.listDensity = density }
-            }
+            await self.mail.preferences.change(
+                undoSendDelaySeconds: Int(form["undoDelay"] ?? ""), markReadOnOpen: form["markReadOnOpen"] == "1",
+                remoteImages: RemoteImagePolicy(rawValue: form["remoteImages"] ?? ""), theme: Theme(rawValue: form["theme"] ?? ""),
+                listDensity: ListDensity(rawValue: form["density"] ?? ""))
             return await self.settingsSaved(request, "Saved.", section: "general")
         }
         router.post("/settings/notifications") { request, context -> Response in
@@ -93,29 +89,25 @@ extension WebApp {
     func settingsView(_ query: FormFields, csrf: String) async -> SettingsView {
         let accounts = (try? await mail.accountService.all()) ?? []
         let notifications = await mail.notificationSettings.preferences(accountIds: accounts.map(\.id))
-        let values = await MainActor.run { () -> SettingsView.Values in
-            let s = mail.settings
-            return SettingsView.Values(
-                undoDelay: s.undoSendDelaySeconds, markReadOnOpen: s.markReadOnOpen, remoteImages: s.remoteImages, theme: s.theme,
-                density: s.listDensity, notificationsOn: notifications.on, sound: notifications.sound,
-                accountNotifications: notifications.accounts, categories: notifications.categories, vips: notifications.vips,
-                quietHoursOn: notifications.quietHoursOn, quietStart: notifications.quietHoursStart, quietEnd: notifications.quietHoursEnd)
-        }
-        let mutedIds = notifications.mutedThreadIds
-        var muted: [SettingsView.Muted] = []
-        for id in mutedIds {
-            let subject = (try? await mail.emails.getThread(id: id))?.subject
-            muted.append(.init(id: id, subject: subject.map { $0.isEmpty ? "(no subject)" : $0 } ?? "A conversation no longer here"))
+        let s = await mail.preferences.general()
+        let values = SettingsView.Values(
+            undoDelay: s.undoSendDelaySeconds, markReadOnOpen: s.markReadOnOpen, remoteImages: s.remoteImages, theme: s.theme,
+            density: s.listDensity, notificationsOn: notifications.on, sound: notifications.sound,
+            accountNotifications: notifications.accounts, categories: notifications.categories, vips: notifications.vips,
+            quietHoursOn: notifications.quietHoursOn, quietStart: notifications.quietHoursStart, quietEnd: notifications.quietHoursEnd)
+        let muted = ((try? await mail.notificationSettings.mutedConversations()) ?? []).map { conversation in
+            SettingsView.Muted(id: conversation.id, subject: conversation.subject.map { $0.isEmpty ? "(no subject)" : $0 }
+                ?? "A conversation no longer here")
         }
         var asked: NotificationDecision?
         var askedMissing: String?
         if let emailId = query["why"], !emailId.isEmpty {
-            asked = try? await mail.ledger.decision(forEmailId: emailId)
+            asked = try? await mail.notificationHistory.decision(emailId: emailId)
             if asked == nil { askedMissing = "No decision was recorded for that message: it arrived in a first sync, or before VaultMail kept decisions." }
         }
         return SettingsView(
             values: values, accounts: accounts, muted: muted, server: await mail.notificationServer(),
-            decisions: (try? await mail.ledger.recentDecisions(limit: 15)) ?? [], asked: asked, askedMissing: askedMissing,
+            decisions: (try? await mail.notificationHistory.recent(limit: 15)) ?? [], asked: asked, askedMissing: askedMissing,
             notice: query["notice"], csrf: csrf, dates: dates)
     }
 }

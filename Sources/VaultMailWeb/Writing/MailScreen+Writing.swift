@@ -9,13 +9,13 @@ extension MailScreen {
     /// written. Reading the store never waits for the model.
     func summaryPanel(threadId: String, messageCount: Int) async -> SummaryPanel? {
         guard let summaries = mail.summaries else { return nil }
-        let automatic = await MainActor.run { mail.settings.autoSummarize }
+        let automatic = await mail.preferences.autoSummarize()
             && messageCount >= SummarizeThreadUseCase.automaticMinimumMessages
         do {
             if let current = try await summaries.cached(threadId: threadId) {
                 return SummaryPanel(threadId: threadId, state: .summary(current, stale: false))
             }
-            if let stored = try await mail.storedSummaries?.summary(threadId: threadId) {
+            if let stored = try await summaries.stored(threadId: threadId) {
                 return SummaryPanel(threadId: threadId, state: .summary(stored, stale: true), automatic: automatic)
             }
         } catch {
