@@ -30,11 +30,19 @@ public struct AccountAdministrator: AccountAdministration {
         self.oauthTimeout = oauthTimeout
     }
 
+    /// Tries the servers of a new account as it will sign in (`Account.signingIn(with:)`): the
+    /// secret from the same provider as sync and sending (`AccountCredentials`, which runs a
+    /// command), sent by the same choice of mechanism (`AccountLogin`).
     public func check(_ account: Account, secret: AccountSecret) async -> ConnectionCheck {
+        let account = account.signingIn(with: secret)
         var steps: [ConnectionCheck.Step] = []
-        let password: String
+        let password: Secret
         do {
-            password = try await Self.resolve(secret, account: account, credentials: credentials)
+            if case .password(let given) = secret {
+                password = given
+            } else {
+                password = try await AccountCredentials(store: credentials).secret(for: account)
+            }
         } catch {
             return ConnectionCheck(steps: [.init(name: "Password", passed: false, detail: "\(error)")])
         }
@@ -46,7 +54,7 @@ public struct AccountAdministrator: AccountAdministration {
         }
         let imapAddress = "IMAP \(account.imapHost):\(account.imapPort)"
         if await step(&steps, "Connect to \(imapAddress) (\(account.security.rawValue))", { try await imap.connect() }),
-           await step(&steps, "Sign in to \(imapAddress) as \(account.username)", { try await imap.login(user: account.username, password: password) }) {
+           await step(&steps, "Sign in to \(imapAddress) as \(account.username)", { try await AccountLogin.signIn(imap, as: account, with: password) }) {
             await imap.logout()
         } else {
             await imap.disconnect()
@@ -56,7 +64,7 @@ public struct AccountAdministrator: AccountAdministration {
         let smtp = SMTPConnection(endpoint: smtpEndpoint)
         let smtpAddress = "SMTP \(account.smtpHost):\(account.smtpPort)"
         if await step(&steps, "Connect to \(smtpAddress) (\(smtpEndpoint.security.rawValue))", { try await smtp.connect() }),
-           await step(&steps, "Sign in to \(smtpAddress) as \(account.username)", { try await smtp.login(user: account.username, password: password) }) {
+           await step(&steps, "Sign in to \(smtpAddress) as \(account.username)", { try await AccountLogin.signIn(smtp, as: account, with: password) }) {
             await smtp.quit()
         } else {
             await smtp.disconnect()
@@ -73,18 +81,6 @@ public struct AccountAdministrator: AccountAdministration {
         } catch {
             steps.append(.init(name: name, passed: false, detail: "\(error)"))
             return false
-        }
-    }
-
-    /// The password: as given, or what the command prints.
-    static func resolve(_ secret: AccountSecret, account: Account, credentials: any CredentialStore) async throws -> String {
-        switch secret {
-        case .password(let password):
-            return password
-        case .passwordCommand(let command), .oauth2TokenCommand(let command):
-            var withCommand = account
-            withCommand.credentialCommand = command
-            return try await AccountCredentials(store: credentials).secret(for: withCommand)
         }
     }
 }

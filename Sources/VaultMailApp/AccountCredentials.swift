@@ -20,7 +20,7 @@ public struct AccountCredentials: CredentialProvider {
         tokens = OAuthAccessTokens(store: store, http: oauthHTTP, clock: clock)
     }
 
-    public func secret(for account: Account) async throws -> String {
+    public func secret(for account: Account) async throws -> Secret {
         if let command = account.credentialCommand {
             return try await run(command, account: account)
         }
@@ -40,7 +40,7 @@ public struct AccountCredentials: CredentialProvider {
 
     /// Runs `command` with /bin/sh; its first line of output is the secret. Past the timeout
     /// the shell's process group (everything it started) is killed.
-    private func run(_ command: String, account: Account) async throws -> String {
+    private func run(_ command: String, account: Account) async throws -> Secret {
         let result: ProcessCapture.Result
         do {
             result = try await ProcessCapture.run("/bin/sh", ["-c", command], includeErrors: false, timeout: timeout)
@@ -58,6 +58,6 @@ public struct AccountCredentials: CredentialProvider {
         guard !secret.isEmpty else {
             throw CommandError("the credential command of account '\(account.name)' printed nothing; make it print the password (or token) on its first line")
         }
-        return secret
+        return Secret(secret)
     }
 }

@@ -21,7 +21,7 @@ public actor SecretServiceCredentialStore: CredentialStore {
         self.environment = environment
     }
 
-    public func storeSecret(_ secret: String, for account: Account) async throws {
+    public func storeSecret(_ secret: Secret, for account: Account) async throws {
         let (connection, session) = try await open()
         let collection = try await call(connection, path: Self.servicePath, interface: Self.serviceInterface, member: "ReadAlias",
                                         [.string("default")]).first?.stringValue ?? "/"
@@ -37,7 +37,7 @@ public actor SecretServiceCredentialStore: CredentialStore {
         guard reply.count == 2, reply[1].stringValue == "/" else { throw SecretServiceError.locked }
     }
 
-    public func secret(for account: Account) async throws -> String? {
+    public func secret(for account: Account) async throws -> Secret? {
         let (connection, session) = try await open()
         let items = try await search(connection, account)
         guard let item = items.unlocked.first else {
@@ -52,7 +52,7 @@ public actor SecretServiceCredentialStore: CredentialStore {
             throw SecretServiceError.unreadable
         }
         let raw = bytes.compactMap { if case .byte(let b) = $0 { b } else { nil } }
-        return String(decoding: raw, as: UTF8.self)
+        return Secret(String(decoding: raw, as: UTF8.self))
     }
 
     public func deleteSecret(for account: Account) async throws {
@@ -112,8 +112,8 @@ public actor SecretServiceCredentialStore: CredentialStore {
     }
 
     /// The Secret Service's `(oayays)` secret: session, parameters, value, content type.
-    static func secretValue(_ secret: String, session: String) -> DBusValue {
-        .structure([.objectPath(session), .array(element: "y", []), .array(element: "y", Array(secret.utf8).map(DBusValue.byte)),
+    static func secretValue(_ secret: Secret, session: String) -> DBusValue {
+        .structure([.objectPath(session), .array(element: "y", []), .array(element: "y", Array(secret.revealed.utf8).map(DBusValue.byte)),
                     .string("text/plain; charset=utf8")])
     }
 }

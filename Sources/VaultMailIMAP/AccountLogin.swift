@@ -51,7 +51,7 @@ public struct AccountLogin: Sendable {
     private func loggedIn<Connection: LoginConnection>(
         _ account: Account, _ make: () throws -> Connection
     ) async throws -> Connection {
-        let secret: String
+        let secret: Secret
         do {
             secret = try await credentials.secret(for: account)
         } catch {
@@ -60,14 +60,32 @@ public struct AccountLogin: Sendable {
         let connection = try make()
         do {
             try await connection.connect()
-            switch account.authMethod {
-            case .password: try await connection.authenticate(user: account.username, password: secret)
-            case .oauth2: try await connection.authenticateOAuth(user: account.username, accessToken: secret)
-            }
+            try await Self.authenticate(connection, as: account, with: secret)
             return connection
         } catch {
             await connection.disconnect()
             throw error
+        }
+    }
+
+    /// Signs a connected IMAP connection in as `account` with `secret`, by the same choice of
+    /// mechanism as every login (Test connection tries a new account's servers with it).
+    public static func signIn(_ connection: IMAPConnection, as account: Account, with secret: Secret) async throws {
+        try await authenticate(connection, as: account, with: secret)
+    }
+
+    /// Signs a connected SMTP connection in as `account` with `secret`, as `signIn(_:as:with:)` for IMAP.
+    public static func signIn(_ connection: SMTPConnection, as account: Account, with secret: Secret) async throws {
+        try await authenticate(connection, as: account, with: secret)
+    }
+
+    /// The one choice of mechanism, by `account.authMethod`: the password by the protocol's
+    /// password login, an OAuth2 access token by XOAUTH2 or OAUTHBEARER.
+    private static func authenticate<Connection: LoginConnection>(_ connection: Connection, as account: Account,
+                                                                  with secret: Secret) async throws {
+        switch account.authMethod {
+        case .password: try await connection.authenticate(user: account.username, password: secret)
+        case .oauth2: try await connection.authenticateOAuth(user: account.username, accessToken: secret)
         }
     }
 }
@@ -76,7 +94,7 @@ public struct AccountLogin: Sendable {
 protocol LoginConnection: MailConnection {
     typealias Failure = ServerError<Service>
     /// The protocol's password login.
-    func authenticate(user: String, password: String) async throws
+    func authenticate(user: String, password: Secret) async throws
     /// The protocol's OAuth2 login with an access token.
-    func authenticateOAuth(user: String, accessToken: String) async throws
+    func authenticateOAuth(user: String, accessToken: Secret) async throws
 }

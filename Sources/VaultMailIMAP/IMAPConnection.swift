@@ -60,23 +60,23 @@ public actor IMAPConnection: MailConnection {
     }
 
     /// LOGIN with a password.
-    public func login(user: String, password: String) throws {
-        try session.login(user: user, password: password)
+    public func login(user: String, password: Secret) throws {
+        try session.login(user: user, password: password.revealed)
     }
 
     /// SASL XOAUTH2 with an access token obtained by the caller.
-    public func authenticateXOAuth2(user: String, accessToken: String) throws {
-        try session.authenticateXOAuth2(user: user, accessToken: accessToken)
+    public func authenticateXOAuth2(user: String, accessToken: Secret) throws {
+        try session.authenticateXOAuth2(user: user, accessToken: accessToken.revealed)
     }
 
     /// SASL OAUTHBEARER (RFC 7628) with an access token obtained by the caller.
-    public func authenticateOAuthBearer(user: String, accessToken: String) throws {
-        try session.authenticateOAuthBearer(user: user, accessToken: accessToken)
+    public func authenticateOAuthBearer(user: String, accessToken: Secret) throws {
+        try session.authenticateOAuthBearer(user: user, accessToken: accessToken.revealed)
     }
 
     /// An OAuth2 access token by XOAUTH2 (Gmail, Outlook) when offered, else OAUTHBEARER.
-    public func authenticateOAuth(user: String, accessToken: String) throws {
-        try session.authenticateOAuth(user: user, accessToken: accessToken)
+    public func authenticateOAuth(user: String, accessToken: Secret) throws {
+        try session.authenticateOAuth(user: user, accessToken: accessToken.revealed)
     }
 
     /// What the server announced; refreshed after connecting, STARTTLS and login.

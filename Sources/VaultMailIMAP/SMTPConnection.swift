@@ -53,25 +53,25 @@ public actor SMTPConnection: MailConnection {
     public var isAuthenticated: Bool { session.isAuthenticated }
 
     /// AUTH with a password: PLAIN when offered, else LOGIN, or the given mechanism.
-    public func login(user: String, password: String, mechanism: SMTPAuthMechanism? = nil) throws {
-        try session.login(user: user, password: password, mechanism: mechanism)
+    public func login(user: String, password: Secret, mechanism: SMTPAuthMechanism? = nil) throws {
+        try session.login(user: user, password: password.revealed, mechanism: mechanism)
     }
 
     /// AUTH XOAUTH2 with an access token obtained by the caller.
-    public func authenticateXOAuth2(user: String, accessToken: String) throws {
-        try session.authenticateXOAuth2(user: user, accessToken: accessToken)
+    public func authenticateXOAuth2(user: String, accessToken: Secret) throws {
+        try session.authenticateXOAuth2(user: user, accessToken: accessToken.revealed)
     }
 
     /// AUTH OAUTHBEARER (RFC 7628) with an access token obtained by the caller.
-    public func authenticateOAuthBearer(user: String, accessToken: String) throws {
-        try session.authenticateOAuthBearer(user: user, accessToken: accessToken)
+    public func authenticateOAuthBearer(user: String, accessToken: Secret) throws {
+        try session.authenticateOAuthBearer(user: user, accessToken: accessToken.revealed)
     }
 
     /// An OAuth2 access token by XOAUTH2 (Gmail, Outlook) when offered, else OAUTHBEARER.
-    public func authenticateOAuth(user: String, accessToken: String) throws {
+    public func authenticateOAuth(user: String, accessToken: Secret) throws {
         switch OAuthMechanism.preferred(among: session.capabilities.authMechanisms) {
-        case .oauthBearer: try session.authenticateOAuthBearer(user: user, accessToken: accessToken)
-        case .xoauth2, nil: try session.authenticateXOAuth2(user: user, accessToken: accessToken)
+        case .oauthBearer: try session.authenticateOAuthBearer(user: user, accessToken: accessToken.revealed)
+        case .xoauth2, nil: try session.authenticateXOAuth2(user: user, accessToken: accessToken.revealed)
         }
     }
 

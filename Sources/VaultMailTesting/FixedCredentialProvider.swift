@@ -17,9 +17,9 @@ public struct FixedCredentialProvider: CredentialProvider {
         everyAccount = secret
     }
 
-    public func secret(for account: Account) async throws -> String {
+    public func secret(for account: Account) async throws -> Secret {
         guard let secret = secrets[account.id] ?? everyAccount else { throw MissingSecret(accountId: account.id) }
-        return secret
+        return Secret(secret)
     }
 
     public struct MissingSecret: Error, CustomStringConvertible {

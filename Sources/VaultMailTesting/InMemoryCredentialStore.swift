@@ -2,6 +2,7 @@ import VaultMailCore
 
 /// A `CredentialStore` in memory, failing on demand.
 public actor InMemoryCredentialStore: CredentialStore {
+    /// What each account's secret reads, by account id (tests look inside).
     public private(set) var secrets: [String: String] = [:]
     public var failing = false
 
@@ -13,14 +14,14 @@ public actor InMemoryCredentialStore: CredentialStore {
 
     public func setFailing(_ failing: Bool) { self.failing = failing }
 
-    public func storeSecret(_ secret: String, for account: Account) async throws {
+    public func storeSecret(_ secret: Secret, for account: Account) async throws {
         if failing { throw Failure() }
-        secrets[account.id] = secret
+        secrets[account.id] = secret.revealed
     }
 
-    public func secret(for account: Account) async throws -> String? {
+    public func secret(for account: Account) async throws -> Secret? {
         if failing { throw Failure() }
-        return secrets[account.id]
+        return secrets[account.id].map { Secret($0) }
     }
 
     public func deleteSecret(for account: Account) async throws {

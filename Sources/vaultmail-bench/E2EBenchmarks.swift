@@ -172,9 +172,9 @@ enum E2EBenchmarks {
     /// a bare IDLE connection of our own.
     static func appendToNotify(_ world: World, user: String, client: ChildProcess, label: String) async throws -> Latency {
         let appender = try await IMAPConnection.connect(to: world.endpoint)
-        try await appender.login(user: user, password: password)
+        try await appender.login(user: user, password: Secret(password))
         let bare = try await IMAPConnection.connect(to: world.endpoint)
-        try await bare.login(user: user, password: password)
+        try await bare.login(user: user, password: Secret(password))
         _ = try await bare.select("INBOX")
         var latency = Latency()
         do {
@@ -315,7 +315,7 @@ enum E2EBenchmarks {
     /// Dovecot builds its index of a Maildir on first access: done before any client, so each sees the same server.
     static func warm(_ world: World, user: String) async throws {
         let connection = try await IMAPConnection.connect(to: world.endpoint)
-        try await connection.login(user: user, password: password)
+        try await connection.login(user: user, password: Secret(password))
         _ = try await connection.select("INBOX")
         _ = try await connection.fetchMessages(.all, items: [.flags, .size])
         await connection.logout()

@@ -29,7 +29,7 @@ enum FreshnessBenchmarks {
         let server = try await DovecotServer.start(users: [user: password])
         try corpus.writeMaildir(home: server.directory.appendingPathComponent("home/\(user)"))
         let other = try await IMAPConnection.connect(to: SyncBenchmarks.endpoint(server))
-        try await other.login(user: user, password: password)
+        try await other.login(user: user, password: Secret(password))
         for folder in 0..<userFolders {
             try await other.createMailbox("Project \(folder)")
             for n in 0..<perFolder { _ = try await other.append(message(id: "folder-\(folder)-\(n)"), to: "Project \(folder)") }

@@ -49,7 +49,7 @@ enum SyncBenchmarks {
 
         // Warm the server's index (Dovecot builds it on first access), so both clients see the same server.
         let warm = try await IMAPConnection.connect(to: endpoint(server))
-        try await warm.login(user: user, password: password)
+        try await warm.login(user: user, password: Secret(password))
         _ = try await warm.select("INBOX")
         _ = try await warm.fetchMessages(.all, items: [.flags, .size])
         await warm.logout()
@@ -164,7 +164,7 @@ enum SyncBenchmarks {
     /// 10 new messages APPENDed, then one timed sync; median of 7 rounds.
     static func incremental(server: DovecotServer, engine: Engine) async throws {
         let other = try await IMAPConnection.connect(to: endpoint(server))
-        try await other.login(user: user, password: password)
+        try await other.login(user: user, password: Secret(password))
         var samples: [Double] = []
         for round in 0..<7 {
             for n in 0..<10 {
@@ -182,12 +182,12 @@ enum SyncBenchmarks {
     /// APPEND → `.newMail` from the IDLE monitor, and APPEND → `* EXISTS` for a bare IDLE.
     static func idleLatency(server: DovecotServer, engine: Engine) async throws {
         let other = try await IMAPConnection.connect(to: endpoint(server))
-        try await other.login(user: user, password: password)
+        try await other.login(user: user, password: Secret(password))
         defer { Task { await other.logout() } }
 
         // The floor: a bare IDLE on its own connection.
         let bare = try await IMAPConnection.connect(to: endpoint(server))
-        try await bare.login(user: user, password: password)
+        try await bare.login(user: user, password: Secret(password))
         _ = try await bare.select("INBOX")
         var floor: [Double] = []
         for round in 0..<9 {

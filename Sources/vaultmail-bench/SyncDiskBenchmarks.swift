@@ -74,7 +74,7 @@ enum SyncDiskBenchmarks {
 
         // Dovecot builds its index on first access: before either client is timed.
         let warm = try await IMAPConnection.connect(to: IMAPEndpoint(host: server.host, port: server.imapPort, security: .plain))
-        try await warm.login(user: user, password: password)
+        try await warm.login(user: user, password: Secret(password))
         _ = try await warm.select("INBOX")
         _ = try await warm.fetchMessages(.all, items: [.flags, .size, .internalDate])
         await warm.logout()
@@ -139,7 +139,7 @@ enum SyncDiskBenchmarks {
 
         // 10 new messages, then each syncs.
         let other = try await IMAPConnection.connect(to: IMAPEndpoint(host: world.server.host, port: world.server.imapPort, security: .plain))
-        try await other.login(user: user, password: password)
+        try await other.login(user: user, password: Secret(password))
         var oursNew: [Double] = []
         var theirsNew: [Double] = []
         for round in 0..<6 {

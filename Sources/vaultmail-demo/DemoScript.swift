@@ -1,4 +1,5 @@
 import Foundation
+import VaultMailCore
 import VaultMailIMAP
 import VaultMailTesting
 
@@ -70,7 +71,7 @@ struct DemoScript {
         let now = Date()
         let imap = try await IMAPConnection.connect(
             to: IMAPEndpoint(host: dovecot.host, port: dovecot.imapPort, security: .starttls, caFile: dovecot.caFile))
-        try await imap.login(user: user, password: password)
+        try await imap.login(user: user, password: Secret(password))
         for message in mailbox.existing.sorted(by: { $0.age > $1.age }) {
             try await imap.append(message.rfc5322(to: SampleMailbox.owner, now: now), to: "INBOX",
                                   flags: message.isRead ? [.seen] : [], internalDate: now.addingTimeInterval(-message.age))

@@ -66,7 +66,7 @@ struct AccountCommand: AsyncParsableCommand {
             } else {
                 let input = FileHandle.standardInput.readDataToEndOfFile()
                 let line = String(decoding: input, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
-                credential = .password(String(line))
+                credential = .password(Secret(String(line)))
             }
             var new = CommandSession.NewAccount(name: name, email: email, imap: imap, smtp: smtp, credential: credential)
             new.security = security

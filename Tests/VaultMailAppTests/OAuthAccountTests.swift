@@ -52,11 +52,11 @@ struct OAuthAccountTests {
     @Test("AC-F-04b: a rotated refresh token replaces the old one in the keyring at once")
     func rotatedRefreshTokenStored() async throws {
         let fixture = try await OAuthAccountFixture()
-        let before = try #require(OAuthGrant.decode(await fixture.keyring.secrets[fixture.account.id] ?? ""))
+        let before = try #require(OAuthGrant.decode(Secret(await fixture.keyring.secrets[fixture.account.id] ?? "")))
         try await fixture.oauth.setRotatesRefreshTokens(true)
         try await fixture.oauth.expireAccessTokens()
         try await fixture.syncOnNewConnection()
-        let after = try #require(OAuthGrant.decode(await fixture.keyring.secrets[fixture.account.id] ?? ""))
+        let after = try #require(OAuthGrant.decode(Secret(await fixture.keyring.secrets[fixture.account.id] ?? "")))
         #expect(after.refreshToken != before.refreshToken)
         #expect(after.client == before.client)
         // The old one no longer works at the provider; the stored one does.

@@ -37,10 +37,29 @@ struct OAuthBearerIMAPTests {
         }
         #expect(error.kind == .authenticationFailed)
         #expect(error.description.contains("log in (OAUTHBEARER) to") && error.description.contains("as ada"), "\(error)")
-        #expect(!error.description.contains(token) && !String(reflecting: error).contains(token))
+        #expect(!error.description.contains(token.revealed) && !String(reflecting: error).contains(token.revealed))
         // The refused exchange ended cleanly: the connection still answers.
         #expect(await other.isConnected)
         _ = try await other.refreshCapabilities()
+    }
+
+    @Test("AC-F-04: Test connection signs a token command's account in with OAuth2 on IMAP and SMTP, as sync and sending do; the token is in no step")
+    func checkWithTokenCommand() async throws {
+        let fixture = try await OAuthAccountFixture()
+        let token = try await fixture.session.accountCredentials.tokens.accessToken(for: fixture.account)
+        // The command reads the token from a file: it is on no command line.
+        let file = fixture.home.appendingPathComponent("token")
+        try Data(token.revealed.utf8).write(to: file)
+        var candidate = fixture.account
+        candidate.name = "with-command"
+        candidate.authMethod = .password
+        let administrator = AccountAdministrator(accounts: fixture.session.accountService, credentials: fixture.keyring)
+        let check = await administrator.check(candidate, secret: .oauth2TokenCommand("cat '\(file.path)'"))
+        #expect(check.steps.count == 4 && check.steps.allSatisfy(\.passed), "\(check.steps)")
+        #expect(!"\(check.steps)".contains(token.revealed))
+        try await waitUntil("Dovecot logs an OAuth2 login of the check", timeout: .seconds(30)) {
+            fixture.dovecot.log().contains("Login: user=<ada>, method=XOAUTH2")
+        }
     }
 
     @Test("the initial responses: XOAUTH2 and OAUTHBEARER as their specifications write them, with the user name escaped and control characters refused")

@@ -56,7 +56,7 @@ struct OAuthCommandTests {
 
         let account = try await session.account(named: "gmail")
         #expect(account.authMethod == .oauth2 && account.credentialCommand == nil)
-        let grant = try #require(OAuthGrant.decode(await keyring.secrets[account.id] ?? ""))
+        let grant = try #require(OAuthGrant.decode(Secret(await keyring.secrets[account.id] ?? "")))
         #expect(grant.provider == "gmail" && grant.client == OAuthClient(id: "vaultmail-test-client", secret: "packager-secret"))
 
         #expect(try await session.sync(["gmail"]) { _ in }.contains("gmail: 1 new message"))
@@ -92,7 +92,7 @@ struct OAuthCommandTests {
         let (session, home) = try session(oauth, keyring: keyring)
         defer { try? FileManager.default.removeItem(at: home) }
         _ = try await session.addOAuthAccount(new(dovecot, smtp)) { _ in }
-        let grant = try #require(OAuthGrant.decode(await keyring.secrets.values.first ?? ""))
+        let grant = try #require(OAuthGrant.decode(Secret(await keyring.secrets.values.first ?? "")))
         let removed = try await session.removeAccount(named: "gmail")
         #expect(removed.contains("Its sign-in was removed from the keyring. Its sign-in was revoked at Google."))
         #expect(await keyring.secrets.isEmpty)

@@ -14,7 +14,7 @@ extension DovecotTests {
             let imap = try await fixture.connect(.plain)
             #expect(await imap.isConnected)
             #expect(await !imap.isAuthenticated)
-            try await imap.login(user: DovecotFixture.user, password: DovecotFixture.password)
+            try await imap.login(user: DovecotFixture.user, password: Secret(DovecotFixture.password))
             #expect(await imap.isAuthenticated)
             let capabilities = await imap.capabilities
             #expect(capabilities.idle && capabilities.condstore && capabilities.qresync)
@@ -44,7 +44,7 @@ extension DovecotTests {
             let fixture = try await DovecotFixture.start()
             let mark = fixture.server.logMark()
             let imap = try await IMAPConnection.connect(to: fixture.endpoint(.tls, host: host))
-            try await imap.login(user: DovecotFixture.user, password: DovecotFixture.password)
+            try await imap.login(user: DovecotFixture.user, password: Secret(DovecotFixture.password))
             _ = try await imap.select("INBOX")
             try await fixture.server.waitForLog(since: mark) { log in
                 log.split(separator: "\n").contains { $0.contains("Login: user=<ada>") && $0.contains("TLS") }
@@ -58,7 +58,7 @@ extension DovecotTests {
             let mark = fixture.server.logMark()
             let imap = try await fixture.connect(.starttls, host: "localhost")
             #expect(await !imap.capabilities.startTLS)  // the capabilities after TLS replace those before
-            try await imap.login(user: DovecotFixture.user, password: DovecotFixture.password)
+            try await imap.login(user: DovecotFixture.user, password: Secret(DovecotFixture.password))
             try await fixture.server.waitForLog(since: mark) { log in
                 log.split(separator: "\n").contains { $0.contains("Login: user=<ada>") && $0.contains("TLS") }
             }
@@ -84,7 +84,7 @@ extension DovecotTests {
             #expect(await !imap.isConnected)
             // Even a login attempted now goes nowhere.
             await #expect(throws: IMAPError.self) {
-                try await imap.login(user: DovecotFixture.user, password: DovecotFixture.password)
+                try await imap.login(user: DovecotFixture.user, password: Secret(DovecotFixture.password))
             }
             // Dovecot saw a connection end without any authentication attempt.
             try await fixture.server.waitForLog(since: mark, timeout: .seconds(90)) { $0.contains("no auth attempts") }
@@ -108,7 +108,7 @@ extension DovecotTests {
             let imap = try await fixture.connect(.plain)
             let wrong = "Tr0ub4dor&3-not-the-password"
             let error = try await #require(throws: IMAPError.self) {
-                try await imap.login(user: DovecotFixture.user, password: wrong)
+                try await imap.login(user: DovecotFixture.user, password: Secret(wrong))
             }
             #expect(error.kind == .authenticationFailed)
             #expect(error.serverResponse == "[AUTHENTICATIONFAILED] Authentication failed.")
@@ -119,7 +119,7 @@ extension DovecotTests {
             #expect(!String(reflecting: error).contains(wrong))
             #expect(!"\(error.localizedDescription)".contains(wrong))
             // The connection stays usable for a second attempt.
-            try await imap.login(user: DovecotFixture.user, password: DovecotFixture.password)
+            try await imap.login(user: DovecotFixture.user, password: Secret(DovecotFixture.password))
             #expect(await imap.isAuthenticated)
         }
 
@@ -133,14 +133,14 @@ extension DovecotTests {
 
             let imap = try await fixture.connect(.tls)
             #expect(await imap.capabilities.authMechanisms.contains("XOAUTH2"))
-            try await imap.authenticateXOAuth2(user: "grace@example.com", accessToken: token)
+            try await imap.authenticateXOAuth2(user: "grace@example.com", accessToken: Secret(token))
             #expect(await imap.isAuthenticated)
             try await fixture.server.waitForLog(since: mark) { $0.contains("Login: user=<grace@example.com>, method=XOAUTH2") }
 
             let other = try await fixture.connect(.tls)
             let revoked = "ya29.revoked-token-9876543210"
             let error = try await #require(throws: IMAPError.self) {
-                try await other.authenticateXOAuth2(user: "grace@example.com", accessToken: revoked)
+                try await other.authenticateXOAuth2(user: "grace@example.com", accessToken: Secret(revoked))
             }
             #expect(error.kind == .authenticationFailed)
             #expect(error.description.contains("as grace@example.com"))

@@ -34,7 +34,7 @@ struct DovecotFixture {
     /// A connection logged in as the test user.
     func loggedIn(_ security: ConnectionSecurity = .plain) async throws -> IMAPConnection {
         let connection = try await connect(security)
-        try await connection.login(user: Self.user, password: Self.password)
+        try await connection.login(user: Self.user, password: Secret(Self.password))
         return connection
     }
 

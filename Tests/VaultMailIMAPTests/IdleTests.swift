@@ -165,7 +165,7 @@ extension DovecotTests {
 
             try await fixture.server.restart()
             try await imap.connect()
-            try await imap.login(user: DovecotFixture.user, password: DovecotFixture.password)
+            try await imap.login(user: DovecotFixture.user, password: Secret(DovecotFixture.password))
             let status = try await imap.select("INBOX")
             #expect(status.exists == 1)
             let message = try await imap.fetchMessages(.all, items: .rawMessage)
@@ -181,7 +181,7 @@ extension DovecotTests {
         func frozenServer() async throws {
             let fixture = try await DovecotFixture.start()
             let imap = try await IMAPConnection.connect(to: fixture.endpoint(.plain, readTimeout: .seconds(1)))
-            try await imap.login(user: DovecotFixture.user, password: DovecotFixture.password)
+            try await imap.login(user: DovecotFixture.user, password: Secret(DovecotFixture.password))
             _ = try await imap.select("INBOX")
             fixture.server.suspend()
             let started = ContinuousClock.now
@@ -194,7 +194,7 @@ extension DovecotTests {
             #expect(await !imap.isConnected)
 
             try await imap.connect()
-            try await imap.login(user: DovecotFixture.user, password: DovecotFixture.password)
+            try await imap.login(user: DovecotFixture.user, password: Secret(DovecotFixture.password))
             #expect(try await imap.select("INBOX").exists == 0)
         }
     }

@@ -38,7 +38,7 @@ struct SMTPConnectionTests {
         let server = try await SMTPTestServer.start(password: Self.password)
         let smtp = try await SMTPConnection.connect(to: Self.endpoint(server, .tls))
         #expect(await smtp.capabilities.authMechanisms.isSuperset(of: ["PLAIN", "LOGIN"]))
-        try await smtp.login(user: "ada", password: Self.password)
+        try await smtp.login(user: "ada", password: Secret(Self.password))
         try await smtp.send(Self.trickyMessage, from: "ada@example.com", to: ["grace@example.com", "hidden@example.com"])
         // A second message on the same connection.
         try await smtp.send(Data("Subject: two\r\n\r\nsecond\r\n".utf8), from: "ada@example.com", to: ["grace@example.com"])
@@ -58,7 +58,7 @@ struct SMTPConnectionTests {
     func startTLS() async throws {
         let server = try await SMTPTestServer.start(password: Self.password)
         let smtp = try await SMTPConnection.connect(to: Self.endpoint(server, .starttls))
-        try await smtp.login(user: "ada", password: Self.password, mechanism: .login)
+        try await smtp.login(user: "ada", password: Secret(Self.password), mechanism: .login)
         let attachment = Data((0..<786_432).map { UInt8(truncatingIfNeeded: $0 &* 31) })
             .base64EncodedString(options: [.lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
         let big = Data(("Subject: big\r\n\r\n" + attachment + "\r\n").utf8)
@@ -77,7 +77,7 @@ struct SMTPConnectionTests {
         let endpoint = Self.endpoint(server, security)
         let error = try await #require(throws: SMTPError.self) {
             let smtp = try await SMTPConnection.connect(to: endpoint)
-            try await smtp.login(user: "ada", password: Self.password)
+            try await smtp.login(user: "ada", password: Secret(Self.password))
         }
         #expect(error.kind == .certificateRejected)
         #expect(error.description.contains("127.0.0.1:\(endpoint.port)"))
@@ -101,7 +101,7 @@ struct SMTPConnectionTests {
         let server = try await SMTPTestServer.start(password: Self.password)
         let smtp = try await SMTPConnection.connect(to: Self.endpoint(server, .tls))
         let secret = "hunter2-not-the-password"
-        let error = try await #require(throws: SMTPError.self) { try await smtp.login(user: "ada", password: secret) }
+        let error = try await #require(throws: SMTPError.self) { try await smtp.login(user: "ada", password: Secret(secret)) }
         #expect(error.kind == .authenticationFailed)
         #expect(error.replyCode == 535)
         #expect(error.description.hasPrefix("cannot log in to 127.0.0.1:\(server.tlsPort) as ada: 535"))
@@ -118,7 +118,7 @@ struct SMTPConnectionTests {
         let token = "ya29.test-token"
         let server = try await SMTPTestServer.start(password: Self.password, token: token)
         let good = try await SMTPConnection.connect(to: Self.endpoint(server, .tls))
-        try await good.authenticateXOAuth2(user: "ada", accessToken: token)
+        try await good.authenticateXOAuth2(user: "ada", accessToken: Secret(token))
         #expect(await good.isAuthenticated)
         await good.quit()
 
@@ -139,7 +139,7 @@ struct SMTPConnectionTests {
         let server = try await SMTPTestServer.start(password: Self.password)
         try await server.rejectRecipients(["nobody@example.com"])
         let smtp = try await SMTPConnection.connect(to: Self.endpoint(server, .tls))
-        try await smtp.login(user: "ada", password: Self.password)
+        try await smtp.login(user: "ada", password: Secret(Self.password))
         let refused = try await #require(throws: SMTPError.self) {
             try await smtp.send(Self.trickyMessage, from: "ada@example.com", to: ["grace@example.com", "nobody@example.com"])
         }
@@ -170,7 +170,7 @@ struct SMTPConnectionTests {
         let endpoint = Self.endpoint(server, .tls)
         let smtp = try await SMTPConnection.connect(to: endpoint)
         server.stop()
-        let dropped = try await #require(throws: SMTPError.self) { try await smtp.login(user: "ada", password: Self.password) }
+        let dropped = try await #require(throws: SMTPError.self) { try await smtp.login(user: "ada", password: Secret(Self.password)) }
         #expect(dropped.kind == .connectionLost)
         #expect(dropped.isTransient)
 
@@ -185,7 +185,7 @@ struct SMTPConnectionTests {
 
         try await server.restart()
         let again = try await SMTPConnection.connect(to: endpoint)
-        try await again.login(user: "ada", password: Self.password)
+        try await again.login(user: "ada", password: Secret(Self.password))
         await again.quit()
     }
 

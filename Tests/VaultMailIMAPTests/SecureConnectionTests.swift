@@ -153,7 +153,7 @@ extension DovecotTests {
             var refusals: Int { state.withLock { $0.refusals } }
             var asked: Int { state.withLock { $0.asked } }
 
-            func secret(for account: Account) async throws -> String {
+            func secret(for account: Account) async throws -> Secret {
                 state.withLock { state in
                     state.asked += 1
                     return state.refusals == 0 ? "stale" : "fresh"
@@ -201,7 +201,7 @@ extension DovecotTests {
         func secretUnavailableAndWrongPassword(wire: Wire) async throws {
             struct NoSecret: Error {}
             struct NoSecretProvider: CredentialProvider {
-                func secret(for account: Account) async throws -> String { throw NoSecret() }
+                func secret(for account: Account) async throws -> Secret { throw NoSecret() }
             }
             let server = try ScriptedLineServer(greeting: "") { _ in nil }
             let missing = AccountLogin(credentials: NoSecretProvider())

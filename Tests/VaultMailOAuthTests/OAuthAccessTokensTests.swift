@@ -30,12 +30,12 @@ struct OAuthAccessTokensTests {
         let server = try await OAuthTestServer.start()
         let clock = FixedClock(Date())
         let (cache, _, tokens) = try await signedIn(server, clock: clock)
-        #expect(try await cache.accessToken(for: account) == tokens.accessToken)
+        #expect(try await cache.accessToken(for: account) == Secret(tokens.accessToken))
         clock.set(tokens.expiresAt.addingTimeInterval(-61))
-        #expect(try await cache.accessToken(for: account) == tokens.accessToken)
+        #expect(try await cache.accessToken(for: account) == Secret(tokens.accessToken))
         clock.set(tokens.expiresAt.addingTimeInterval(-59))
         let fresh = try await cache.accessToken(for: account)
-        #expect(fresh != tokens.accessToken)
+        #expect(fresh != Secret(tokens.accessToken))
         #expect(try await cache.accessToken(for: account) == fresh)
         try await server.settle()
         #expect(server.refreshCount == 1)
@@ -47,9 +47,9 @@ struct OAuthAccessTokensTests {
         let (cache, _, _) = try await signedIn(server, clock: FixedClock(Date()))
         await cache.refused(account)
         let account = account
-        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+        let tokens = try await withThrowingTaskGroup(of: Secret.self) { group in
             for _ in 0..<8 { group.addTask { try await cache.accessToken(for: account) } }
-            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            return try await group.reduce(into: Set<Secret>()) { $0.insert($1) }
         }
         #expect(tokens.count == 1)
         try await server.settle()

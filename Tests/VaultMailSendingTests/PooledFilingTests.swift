@@ -36,7 +36,7 @@ extension RealServerSendingTests {
     static func uidNext(_ mailbox: String, _ fixture: ServerFixture) async throws -> UInt32 {
         let imap = try await IMAPConnection.connect(
             to: IMAPEndpoint(host: fixture.dovecot.host, port: fixture.dovecot.imapsPort, security: .tls, caFile: fixture.dovecot.caFile))
-        try await imap.login(user: ServerFixture.user, password: ServerFixture.password)
+        try await imap.login(user: ServerFixture.user, password: Secret(ServerFixture.password))
         let status = try await imap.examine(mailbox)
         await imap.logout()
         return status.uidNext

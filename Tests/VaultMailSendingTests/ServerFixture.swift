@@ -66,7 +66,7 @@ final class ServerFixture: @unchecked Sendable {
     func messages(in mailbox: String) async throws -> [IMAPMessage] {
         let imap = try await IMAPConnection.connect(
             to: IMAPEndpoint(host: dovecot.host, port: dovecot.imapsPort, security: .tls, caFile: dovecot.caFile))
-        try await imap.login(user: Self.user, password: Self.password)
+        try await imap.login(user: Self.user, password: Secret(Self.password))
         _ = try await imap.select(mailbox)
         let uids = try await imap.searchUIDs()
         let messages = uids.isEmpty ? [] : try await imap.fetchMessages(UIDSet(uids), items: [.rawMessage, .flags])

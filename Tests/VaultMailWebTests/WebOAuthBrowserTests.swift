@@ -50,7 +50,7 @@ struct WebOAuthBrowserTests {
             #expect(try await browser.string("return location.pathname") == "/welcome/oauth")
             let account = try #require(try await web.app.accountRepository.getAccount(named: "gmail"))
             #expect(account.authMethod == .oauth2)
-            #expect(OAuthGrant.decode(await web.keyring.secrets[account.id] ?? "") != nil)
+            #expect(OAuthGrant.decode(Secret(await web.keyring.secrets[account.id] ?? "")) != nil)
             let cookies = try await browser.cookies()
             #expect(cookies.contains { ($0["httpOnly"] as? Bool) == true && ($0["sameSite"] as? String) == "Strict" })
             // No token of the provider reached a page the browser kept.

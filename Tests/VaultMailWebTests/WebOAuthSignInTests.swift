@@ -77,7 +77,7 @@ struct WebOAuthSignInTests {
 
             let account = try #require(try await web.app.accountRepository.getAccount(named: "gmail"))
             #expect(account.authMethod == .oauth2 && account.credentialCommand == nil && account.imapHost == "imap.gmail.com")
-            let grant = try #require(OAuthGrant.decode(await web.keyring.secrets[account.id] ?? ""))
+            let grant = try #require(OAuthGrant.decode(Secret(await web.keyring.secrets[account.id] ?? "")))
             #expect(grant.provider == "gmail" && grant.client == OAuthClient(id: oauth.clientID, secret: "packager-secret"))
             // Nothing secret in the store (the account row is all the sign-in writes) or on the page.
             let issued = try await oauth.issuedTokens()
@@ -99,7 +99,7 @@ struct WebOAuthSignInTests {
             let reauthorized = try await web.get(try await consent(againLocation, oauth: oauth, web: web), cookie: cookie)
             #expect(reauthorized.status == 303)
             #expect(reauthorized.headers["location"]?.removingPercentEncoding?.contains("all its mail stayed on this computer") == true)
-            let newGrant = try #require(OAuthGrant.decode(await web.keyring.secrets[account.id] ?? ""))
+            let newGrant = try #require(OAuthGrant.decode(Secret(await web.keyring.secrets[account.id] ?? "")))
             #expect(newGrant.refreshToken != grant.refreshToken)
             // The account is the same one, with everything it kept.
             #expect(Set(try await web.app.accountRepository.getAccounts().map(\.id)) == [web.account.id, account.id])

@@ -94,24 +94,14 @@ public struct Accounts: Sendable {
     @discardableResult
     public func add(_ account: Account, secret: AccountSecret?) async throws -> Account {
         var account = try await checkNew(account)
-        switch secret {
-        case .passwordCommand(let command)?:
-            account.authMethod = .password
-            account.credentialCommand = command
-        case .oauth2TokenCommand(let command)?:
-            account.authMethod = .oauth2
-            account.credentialCommand = command
-        case .password(let password)?:
+        if let secret { account = account.signingIn(with: secret) }
+        if case .password(let password)? = secret {
             guard !password.isEmpty else { throw AccountError.emptyPassword }
-            account.authMethod = .password
-            account.credentialCommand = nil
             do {
                 try await credentials.storeSecret(password, for: account)
             } catch {
                 throw AccountError.keyringUnavailable(email: account.email, reason: "\(error)")
             }
-        case nil:
-            break
         }
         do {
             try await repository.addAccount(account)

@@ -7,7 +7,7 @@ import Foundation
 /// `OAuthError.signInAgain`. One refresh per account at a time: callers asking meanwhile wait for it.
 public actor OAuthAccessTokens {
     private struct Cached {
-        var token: String
+        var token: Secret
         var expiresAt: Date
     }
 
@@ -16,7 +16,7 @@ public actor OAuthAccessTokens {
     private let clock: any WallClock
     private let margin: TimeInterval
     private var cache: [String: Cached] = [:]
-    private var refreshing: [String: Task<String, any Error>] = [:]
+    private var refreshing: [String: Task<Secret, any Error>] = [:]
     /// Bumped by `forget(accountId:)`: a refresh that began before it keeps nothing.
     private var generation: [String: Int] = [:]
     /// How many times each account's token was refreshed (for tests and the log).
@@ -31,7 +31,7 @@ public actor OAuthAccessTokens {
     }
 
     /// An access token for `account` good for at least `margin` more seconds.
-    public func accessToken(for account: Account) async throws -> String {
+    public func accessToken(for account: Account) async throws -> Secret {
         if let cached = cache[account.id], cached.expiresAt.timeIntervalSince(clock.now) > margin {
             return cached.token
         }
@@ -49,7 +49,7 @@ public actor OAuthAccessTokens {
 
     /// Tokens a sign-in just gave: the access token is used until it expires.
     public func remember(_ tokens: OAuthTokens, for account: Account) {
-        cache[account.id] = Cached(token: tokens.accessToken, expiresAt: tokens.expiresAt)
+        cache[account.id] = Cached(token: Secret(tokens.accessToken), expiresAt: tokens.expiresAt)
     }
 
     /// Forgets the account's token (removed, or signed in again); a refresh under way for it
@@ -65,7 +65,7 @@ public actor OAuthAccessTokens {
         cache[accountId] != nil
     }
 
-    private func refresh(_ account: Account) async throws -> String {
+    private func refresh(_ account: Account) async throws -> Secret {
         let started = generation[account.id, default: 0]
         guard let secret = try await store.secret(for: account), var grant = OAuthGrant.decode(secret) else {
             throw OAuthError.noGrant(account: account.name)
@@ -77,13 +77,13 @@ public actor OAuthAccessTokens {
             cache[account.id] = nil
             throw OAuthError.signInAgain(account: account.name, reason: description ?? code)
         }
-        guard generation[account.id, default: 0] == started else { return tokens.accessToken }
+        guard generation[account.id, default: 0] == started else { return Secret(tokens.accessToken) }
         refreshCount[account.id, default: 0] += 1
         if let rotated = tokens.refreshToken, rotated != grant.refreshToken {
             grant.refreshToken = rotated
             try await store.storeSecret(grant.encoded(), for: account)
         }
-        cache[account.id] = Cached(token: tokens.accessToken, expiresAt: tokens.expiresAt)
-        return tokens.accessToken
+        cache[account.id] = Cached(token: Secret(tokens.accessToken), expiresAt: tokens.expiresAt)
+        return Secret(tokens.accessToken)
     }
 }

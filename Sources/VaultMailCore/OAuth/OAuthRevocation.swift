@@ -15,7 +15,7 @@ public struct OAuthRevocation: Sendable {
     }
 
     /// Revokes the grant kept as the keyring `secret`; best effort, never throws.
-    public func revoke(secret: String) async -> AccountRemoval.Revocation {
+    public func revoke(secret: Secret) async -> AccountRemoval.Revocation {
         guard let grant = OAuthGrant.decode(secret), let provider = provider(grant.provider),
               let url = provider.revocationEndpoint else { return .notApplicable }
         do {

@@ -31,14 +31,14 @@ public struct OAuthGrant: Sendable, Hashable, Codable {
     }
 
     /// The grant as the keyring keeps it (JSON).
-    public func encoded() -> String {
+    public func encoded() -> Secret {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+        return Secret(String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self))
     }
 
     /// The grant from a keyring secret; nil when the secret is something else.
-    public static func decode(_ secret: String) -> OAuthGrant? {
-        try? JSONDecoder().decode(OAuthGrant.self, from: Data(secret.utf8))
+    public static func decode(_ secret: Secret) -> OAuthGrant? {
+        try? JSONDecoder().decode(OAuthGrant.self, from: Data(secret.revealed.utf8))
     }
 }

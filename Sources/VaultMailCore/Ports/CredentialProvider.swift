@@ -5,7 +5,7 @@
 /// tests) hand out a fixed value. The secret never reaches logs, errors or the database.
 public protocol CredentialProvider: Sendable {
     /// The password or access token of `account`, by `account.authMethod`.
-    func secret(for account: Account) async throws -> String
+    func secret(for account: Account) async throws -> Secret
     /// The server refused the secret just given (an OAuth2 access token it no longer takes):
     /// a provider that caches tokens forgets this one, so the next `secret(for:)` is fresh.
     func secretRefused(for account: Account) async

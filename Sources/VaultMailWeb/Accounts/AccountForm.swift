@@ -86,7 +86,7 @@ struct AccountForm {
     /// The secret given, or nil with a problem added.
     mutating func secret() -> AccountSecret? {
         if !passwordCommand.isEmpty { return .passwordCommand(passwordCommand) }
-        if !password.isEmpty { return .password(password) }
+        if !password.isEmpty { return .password(Secret(password)) }
         problems.append("Type the password (or an app password), or give a command that prints it.")
         return nil
     }

@@ -57,7 +57,7 @@ struct SyncFixture {
     func otherClient(_ user: String = "ada") async throws -> IMAPConnection {
         let imap = try await IMAPConnection.connect(to: IMAPEndpoint(
             host: server.host, port: server.imapPort, security: .plain, connectTimeout: .seconds(30), readTimeout: .seconds(30)))
-        try await imap.login(user: user, password: Self.password)
+        try await imap.login(user: user, password: Secret(Self.password))
         return imap
     }
 
