@@ -11,7 +11,6 @@ public final class AppDependencies {
     public let emailRepository: any EmailRepository
     public let accountRepository: any AccountRepository
     public let settingsStore: SettingsStore
-    public let fetchThreads: FetchThreadsUseCase
     public let manageThreadActions: ManageThreadActionsUseCase
     public let markRead: MarkReadUseCase
     public let filterPipeline: NotificationFilterPipeline
@@ -37,7 +36,6 @@ public final class AppDependencies {
         let emails = emailRepository ?? GRDBEmailRepository(database: database)
         self.emailRepository = emails
         accountRepository = GRDBAccountRepository(database: database)
-        fetchThreads = FetchThreadsUseCase(repository: emails)
         manageThreadActions = ManageThreadActionsUseCase(repository: emails)
         markRead = MarkReadUseCase(repository: emails)
         notificationCenter = center
