@@ -11,11 +11,13 @@ public final class AppDependencies {
     public let emailRepository: any EmailRepository
     public let accountRepository: any AccountRepository
     public let settingsStore: SettingsStore
-    public let manageThreadActions: ManageThreadActionsUseCase
-    public let markRead: MarkReadUseCase
     public let filterPipeline: NotificationFilterPipeline
     public let notificationLedger: any NotificationLedger
     public let notificationService: NotificationService
+    /// Opening conversations and acting on them over this graph's repository (server first
+    /// when it is the IMAP-backed one), withdrawing their notifications through the engine.
+    /// The notification buttons and a click on a notification go through it.
+    public let conversations: Conversations
     public let notificationResponseHandler: NotificationResponseHandler
     public let notificationSyncCoordinator: NotificationSyncCoordinator
     public let notificationCenter: any NotificationCenterProviding
@@ -36,8 +38,6 @@ public final class AppDependencies {
         let emails = emailRepository ?? GRDBEmailRepository(database: database)
         self.emailRepository = emails
         accountRepository = GRDBAccountRepository(database: database)
-        manageThreadActions = ManageThreadActionsUseCase(repository: emails)
-        markRead = MarkReadUseCase(repository: emails)
         notificationCenter = center
 
         // 1. Settings
@@ -50,13 +50,18 @@ public final class AppDependencies {
         notificationService = NotificationService(
             center: center, settingsStore: settings, emailRepository: emails,
             filterPipeline: filterPipeline, ledger: notificationLedger, clock: clock)
-        // 5. The response handler
+        // 5. The coordinator (before the handler since issue 28: the conversations service the
+        //    handler acts through withdraws notifications through it, as the web app's does)
+        let coordinator = NotificationSyncCoordinator(notificationService: notificationService)
+        notificationSyncCoordinator = coordinator
+        conversations = Conversations(emails: emails, settings: settings) { threadId in
+            await coordinator.didMarkThreadRead(threadId: threadId)
+        }
+        // 6. The response handler, acting through the conversations service; the coordinator
+        //    takes its tap navigation
         notificationResponseHandler = NotificationResponseHandler(
-            manageThreadActions: manageThreadActions, markRead: markRead, composeEmail: composeEmail,
-            emailRepository: emails, notificationService: notificationService)
-        // 6. The coordinator, which the handler needs for tap navigation
-        notificationSyncCoordinator = NotificationSyncCoordinator(notificationService: notificationService)
-        notificationResponseHandler.coordinator = notificationSyncCoordinator
+            conversations: conversations, composeEmail: composeEmail, notificationService: notificationService)
+        notificationResponseHandler.coordinator = coordinator
         // 7. The handler receives the centre's responses
         center.setDelegate(notificationResponseHandler)
         // 8. Categories, then launch housekeeping: dedup set, muted threads (E-21), badge

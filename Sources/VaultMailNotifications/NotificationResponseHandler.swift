@@ -3,8 +3,10 @@ import Observation
 import VaultMailCore
 
 /// NOTIF-06: carries out what the user chose on a notification — mark read, archive, delete,
-/// reply, or open the thread — then removes the thread's notifications and updates the badge.
-/// A failed action changes nothing, keeps the notification and says why (E-18).
+/// reply, or open the thread. Opening and acting go through Core's `Conversations`, as the
+/// tool and the web app do: server first, then the thread's notifications withdrawn and the
+/// badge counted again. A failed action changes nothing, keeps the notification and says why
+/// (E-18).
 @MainActor
 @Observable
 public final class NotificationResponseHandler: NotificationCenterDelegate {
@@ -13,26 +15,28 @@ public final class NotificationResponseHandler: NotificationCenterDelegate {
     /// Set after creation by the composition root (the coordinator is built after the handler, §5.2).
     @ObservationIgnored public weak var coordinator: NotificationSyncCoordinator?
     /// Told every outcome of a response from the centre, once it is handled: the front end
-    /// reports failures to the user and opens the thread a tap asked for.
+    /// reports failures to the user and shows the thread a tap asked for. A conversation opened
+    /// from a notification that could not be marked read on the server is reported here too, as
+    /// a failed "mark read".
     @ObservationIgnored public var onOutcome: (@MainActor (NotificationActionOutcome) async -> Void)?
 
-    @ObservationIgnored private let manageThreadActions: ManageThreadActionsUseCase
-    @ObservationIgnored private let markRead: MarkReadUseCase
+    @ObservationIgnored private let conversations: Conversations
     @ObservationIgnored private let composeEmail: any ComposeEmailUseCase
-    @ObservationIgnored private let emailRepository: any EmailRepository
     @ObservationIgnored private let notificationService: any NotificationServiceProtocol
 
+    /// - Parameters:
+    ///   - conversations: opens conversations and acts on them; it withdraws their
+    ///     notifications (built over `notificationService`).
+    ///   - composeEmail: sends a reply typed into the notification.
+    ///   - notificationService: withdraws the notifications of a conversation that is gone or
+    ///     was answered.
     public init(
-        manageThreadActions: ManageThreadActionsUseCase,
-        markRead: MarkReadUseCase,
+        conversations: Conversations,
         composeEmail: any ComposeEmailUseCase,
-        emailRepository: any EmailRepository,
         notificationService: any NotificationServiceProtocol
     ) {
-        self.manageThreadActions = manageThreadActions
-        self.markRead = markRead
+        self.conversations = conversations
         self.composeEmail = composeEmail
-        self.emailRepository = emailRepository
         self.notificationService = notificationService
     }
 
@@ -55,20 +59,11 @@ public final class NotificationResponseHandler: NotificationCenterDelegate {
         case NotificationResponse.defaultActionIdentifier:
             outcome = await openThread(info.threadId)
         case AppConstants.notificationActionMarkRead:
-            outcome = await perform("mark read", info.threadId, .markedRead(threadId: info.threadId)) {
-                guard let thread = try await self.emailRepository.getThread(id: info.threadId) else {
-                    throw ThreadListError.threadNotFound(id: info.threadId)
-                }
-                try await self.markRead.markAllRead(in: thread)
-            }
+            outcome = await perform(.read, "mark read", info.threadId, .markedRead(threadId: info.threadId))
         case AppConstants.notificationActionArchive:
-            outcome = await perform("archive", info.threadId, .archived(threadId: info.threadId)) {
-                try await self.manageThreadActions.archiveThread(id: info.threadId)
-            }
+            outcome = await perform(.archive, "archive", info.threadId, .archived(threadId: info.threadId))
         case AppConstants.notificationActionDelete:
-            outcome = await perform("delete", info.threadId, .deleted(threadId: info.threadId)) {
-                try await self.manageThreadActions.deleteThread(id: info.threadId)
-            }
+            outcome = await perform(.delete, "delete", info.threadId, .deleted(threadId: info.threadId))
         case AppConstants.notificationActionReply:
             outcome = await reply(to: info, text: response.userText)
         case NotificationResponse.dismissActionIdentifier:
@@ -90,46 +85,58 @@ public final class NotificationResponseHandler: NotificationCenterDelegate {
 
     // MARK: - Actions
 
-    /// NOTIF-06e: hands the thread to whoever shows threads; a thread that is gone is reported.
+    /// NOTIF-06e: opens the conversation (`Conversations.open`: its notification withdrawn, marked
+    /// read on the server when the setting says so) and hands it to whoever shows threads; a
+    /// conversation that is gone is reported and its notifications cleared.
     private func openThread(_ threadId: String) async -> NotificationActionOutcome {
+        let conversation: Conversation
         do {
-            guard try await emailRepository.getThread(id: threadId) != nil else {
-                await notificationService.removeNotifications(forThreadId: threadId)
-                return .failed(action: "open", message: "that conversation no longer exists; it was deleted or moved since the notification")
-            }
+            conversation = try await conversations.open(threadId)
+        } catch .threadNotFound {
+            await notificationService.removeNotifications(forThreadId: threadId)
+            return .failed(action: "open", message: "that conversation no longer exists; it was deleted or moved since the notification")
         } catch {
             return .failed(action: "open", message: "could not look up the conversation: \(error)")
+        }
+        if let marking = conversation.markingRead {
+            Task { [weak self] in
+                guard let problem = await marking.value else { return }
+                await self?.onOutcome?(.failed(
+                    action: "mark read",
+                    message: "the conversation is open but still unread on the server: \(problem). It is marked read when you open it again"))
+            }
         }
         coordinator?.pendingThreadNavigation = threadId
         return .openedThread(threadId: threadId)
     }
 
+    /// One of the notification's buttons, through `Conversations.perform`, which withdraws the
+    /// notification and counts the badge again once the server has done it.
     private func perform(
-        _ action: String, _ threadId: String, _ success: NotificationActionOutcome,
-        _ body: () async throws -> Void
+        _ action: ConversationAction, _ name: String, _ threadId: String, _ success: NotificationActionOutcome
     ) async -> NotificationActionOutcome {
-        do {
-            try await body()
-        } catch {
-            return .failed(action: action, message: "could not \(action) the conversation: \(error)")
+        let result = await conversations.perform(action, on: [threadId])
+        if let failure = result.failed.first {
+            return .failed(action: name, message: "could not \(name) the conversation: \(failure.error)")
         }
-        await notificationService.removeNotifications(forThreadId: threadId)
-        await notificationService.updateBadgeCount()
         return success
     }
 
     /// NOTIF-06d: a reply draft with the 11 parameters, queued and sent now (no undo delay).
     private func reply(to info: NotificationUserInfo, text: String?) async -> NotificationActionOutcome {
         guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            coordinator?.pendingThreadNavigation = info.threadId
+            // The reply is written in full where the conversation is shown: open it there.
+            if case .failed(_, let message) = await openThread(info.threadId) { return .failed(action: "reply", message: message) }
             return .composeRequested(emailId: info.emailId)
         }
         let original: Email
         do {
-            guard let found = try await emailRepository.getEmail(id: info.emailId) else {
+            guard let found = try await conversations.conversation(info.threadId).messages.first(where: { $0.id == info.emailId }) else {
                 return .failed(action: "reply", message: "the email being answered no longer exists; nothing was sent")
             }
             original = found
+        } catch .threadNotFound {
+            return .failed(action: "reply", message: "the email being answered no longer exists; nothing was sent")
         } catch {
             return .failed(action: "reply", message: "could not read the email being answered: \(error); nothing was sent")
         }

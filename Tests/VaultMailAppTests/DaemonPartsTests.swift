@@ -69,8 +69,8 @@ struct DaemonPartsTests {
                                           filterPipeline: .standard(settings: settings, clock: clock),
                                           ledger: InMemoryNotificationLedger(), clock: clock)
         let handler = NotificationResponseHandler(
-            manageThreadActions: ManageThreadActionsUseCase(repository: repository), markRead: MarkReadUseCase(repository: repository),
-            composeEmail: RecordingComposeEmail(), emailRepository: repository, notificationService: service)
+            conversations: Conversations(emails: repository, settings: settings, withdrawNotifications: nil),
+            composeEmail: RecordingComposeEmail(), notificationService: service)
         center.setDelegate(handler)
         let account = MailFixtures.account()
         await health.report(.loginFailed("bad password"), for: account)

@@ -77,7 +77,7 @@ struct DBusNotificationCenterTests {
         #expect(try await plain.notifyCall()["body"] as? String == "Q&A <draft>\n1 < 2")
     }
 
-    @Test("AC-N-20: the default action opens the right thread")
+    @Test("AC-N-20: the default action opens the right thread through Conversations: read in the store, its notification closed")
     func defaultAction() async throws {
         let desktop = try await DesktopFixture()
         let email = try await desktop.email(1, thread: "T-open")
@@ -86,6 +86,8 @@ struct DBusNotificationCenterTests {
         try await desktop.server!.emitAction(id: UInt32(id), key: "default")
         #expect(try await desktop.waitForOutcome() == .openedThread(threadId: "T-open"))
         #expect(desktop.app.notificationSyncCoordinator.pendingThreadNavigation == "T-open")
+        #expect(try await desktop.server!.waitForCall("CloseNotification")["id"] as? Int == id)
+        try await waitUntil("the thread marked read on open") { try await desktop.emails.getThread(id: "T-open")?.unreadCount == 0 }
     }
 
     @Test("AC-N-16/17/18: Mark Read, Archive and Delete reach the handler for the right thread and change the store",

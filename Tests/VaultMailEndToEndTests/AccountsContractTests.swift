@@ -216,7 +216,7 @@ struct AccountsContractTests {
 
             // Unmuting a conversation that is not muted.
             let toolUnmute = try await world.vaultmail(["notify", "unmute", thread.id])
-            let webUnmute = try await Self.post(browser, "/actions", ["action": "unmute", "t": thread.id])
+            let webUnmute = try await Self.post(browser, "/actions", ["action": "unmute", "t[]": thread.id])
             #expect(toolUnmute.status == 1 && webUnmute.status == 400)
             #expect(toolUnmute.text == "error: \(webUnmute.message)\n", "tool \(toolUnmute.text) web \(webUnmute.message)")
             #expect(webUnmute.message == "The conversation '\(thread.id)' is not muted.")

@@ -22,11 +22,12 @@ final class EngineFixture {
         let pipeline = NotificationFilterPipeline.standard(settings: settings, clock: clock)
         service = NotificationService(center: center, settingsStore: settings, emailRepository: repository,
                                       filterPipeline: pipeline, ledger: ledger, clock: clock)
-        handler = NotificationResponseHandler(
-            manageThreadActions: ManageThreadActionsUseCase(repository: repository),
-            markRead: MarkReadUseCase(repository: repository), composeEmail: compose,
-            emailRepository: repository, notificationService: service)
-        coordinator = NotificationSyncCoordinator(notificationService: service)
+        let coordinator = NotificationSyncCoordinator(notificationService: service)
+        self.coordinator = coordinator
+        let conversations = Conversations(emails: repository, settings: settings) { threadId in
+            await coordinator.didMarkThreadRead(threadId: threadId)
+        }
+        handler = NotificationResponseHandler(conversations: conversations, composeEmail: compose, notificationService: service)
         handler.coordinator = coordinator
         center.setDelegate(handler)
         try await repository.saveFolders(folders)

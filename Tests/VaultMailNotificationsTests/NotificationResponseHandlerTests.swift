@@ -16,14 +16,14 @@ struct NotificationResponseHandlerTests {
         return (engine, email, NotificationRequest.identifier(forEmailId: email.id))
     }
 
-    @Test("AC-N-16: Mark Read marks the whole thread read, removes its notification, updates the badge")
+    @Test("AC-N-16: Mark Read marks the whole thread read (through Conversations, server first), removes its notification, updates the badge")
     func markRead() async throws {
         let (engine, _, identifier) = try await notified()
         #expect(engine.center.currentBadgeCount == 2)
         try await engine.center.respond(to: identifier, action: AppConstants.notificationActionMarkRead)
         #expect(engine.handler.lastOutcome == .markedRead(threadId: "T-456"))
         #expect(try await engine.repository.getThread(id: "T-456")?.unreadCount == 0)
-        #expect(await engine.repository.calls.contains("setEmailsRead"))
+        #expect(await engine.repository.calls.contains("markThreadsRead"))
         #expect(engine.center.removedIdentifiers == [identifier])
         #expect(engine.center.currentBadgeCount == 0)
     }
@@ -66,7 +66,7 @@ struct NotificationResponseHandlerTests {
         #expect(await engine.compose.sent == ["draft-1"])
         #expect(engine.handler.lastOutcome == .replied(draftId: "draft-1"))
         #expect(engine.center.removedIdentifiers == ["email-\(original.id)"])
-        #expect(await engine.repository.calls.contains("getEmail"))
+        #expect(await engine.repository.calls.contains("getEmails"), "the original is read from its conversation")
     }
 
     @Test("E-17: replying to \"Re: …\" (any case) does not double the prefix; no references gives just the Message-ID")
@@ -79,14 +79,47 @@ struct NotificationResponseHandlerTests {
         #expect(await engine.compose.drafts.first?.references == email.messageId)
     }
 
-    @Test("AC-N-20: tapping the notification sets pendingThreadNavigation to the thread")
+    @Test("AC-N-20: tapping the notification opens the conversation through Conversations (notification withdrawn, read on the server) and sets pendingThreadNavigation")
     func tap() async throws {
         let (engine, _, identifier) = try await notified()
         try await engine.center.respond(to: identifier, action: NotificationResponse.defaultActionIdentifier)
         #expect(engine.coordinator.pendingThreadNavigation == "T-456")
         #expect(engine.handler.lastOutcome == .openedThread(threadId: "T-456"))
+        #expect(engine.center.removedIdentifiers == [identifier])
+        try await waitUntil("the thread marked read on open") { try await engine.repository.getThread(id: "T-456")?.unreadCount == 0 }
+        #expect(await engine.repository.calls.contains("setEmailsRead"))
+        try await waitUntil("the badge counted again") { engine.center.currentBadgeCount == 0 }
         engine.coordinator.pendingThreadNavigation = nil
         #expect(engine.coordinator.pendingThreadNavigation == nil)
+    }
+
+    @Test("AC-N-20, E-18: a conversation opened from a notification that the server refuses to mark read is reported")
+    func tapMarkReadFails() async throws {
+        let (engine, _, identifier) = try await notified()
+        let reported = Reported()
+        engine.handler.onOutcome = { reported.outcomes.append($0) }
+        await engine.repository.failing("setEmailsRead", error: RepositoryError.storage("imap.example.com:993 unreachable"))
+        try await engine.center.respond(to: identifier, action: NotificationResponse.defaultActionIdentifier)
+        #expect(engine.handler.lastOutcome == .openedThread(threadId: "T-456"))
+        try await waitUntil("the failure reported") { reported.outcomes.count == 2 }
+        #expect(reported.outcomes.contains(.openedThread(threadId: "T-456")))
+        let failure = reported.outcomes.first { if case .failed = $0 { true } else { false } }
+        guard case .failed(let action, let message)? = failure else { Issue.record("expected a failure"); return }
+        #expect(action == "mark read")
+        #expect(message.contains("still unread on the server"))
+        #expect(message.contains("unreachable"))
+        #expect(try await engine.repository.getThread(id: "T-456")?.unreadCount == 2)
+    }
+
+    @Test("AC-N-20: with mark-read-on-open off, a tap opens the conversation and leaves it unread")
+    func tapWithoutMarkingRead() async throws {
+        let (engine, _, identifier) = try await notified()
+        engine.settings.markReadOnOpen = false
+        try await engine.center.respond(to: identifier, action: NotificationResponse.defaultActionIdentifier)
+        #expect(engine.handler.lastOutcome == .openedThread(threadId: "T-456"))
+        #expect(engine.center.removedIdentifiers == [identifier])
+        #expect(await !engine.repository.calls.contains("setEmailsRead"))
+        #expect(try await engine.repository.getThread(id: "T-456")?.unreadCount == 2)
     }
 
     @Test("Tapping a notification whose thread is gone says so, navigates nowhere, and clears it")
@@ -159,4 +192,10 @@ struct NotificationResponseHandlerTests {
         try await engine.center.respond(to: identifier, action: "SNOOZE")
         #expect(engine.handler.lastOutcome == .failed(action: "SNOOZE", message: "unknown notification action 'SNOOZE'"))
     }
+}
+
+/// What the handler told its front end.
+@MainActor
+private final class Reported {
+    var outcomes: [NotificationActionOutcome] = []
 }

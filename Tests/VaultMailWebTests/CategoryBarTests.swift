@@ -41,7 +41,7 @@ struct CategoryBarTests {
             #expect(after.contains("data-category=\"primary\">Primary</span>"))
             #expect(after.contains("You put this conversation here"))
 
-            let form = try await web.post("/actions", "one=categorize:forums&t=5a1e&csrf=\(session.csrf)&return=%2Fmail%3Fbox%3Dinbox%26t%3D5a1e",
+            let form = try await web.post("/actions", "one=categorize:forums&t[]=5a1e&csrf=\(session.csrf)&return=%2Fmail%3Fbox%3Dinbox%26t%3D5a1e",
                                           cookie: session.cookie)
             #expect(form.status == 303)
             #expect(form.headers["location"]?.hasPrefix("/mail?box=inbox&t=5a1e&notice=Moved") == true, "\(form.headers["location"] ?? "")")

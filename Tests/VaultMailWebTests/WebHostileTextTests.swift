@@ -53,13 +53,13 @@ struct WebHostileTextTests {
         try await WebFixture.with { web in
             let (account, email) = try await Self.hostileMail(web)
             let session = try await web.signIn()
-            let q = FormFields.encode(Self.evil)
+            let q = WebForm.escape(Self.evil)
             let pages = [
-                "/mail", "/mail?t=\(FormFields.encode(email.threadId))", "/mail?notice=\(q)", "/mail/search?q=\(q)",
+                "/mail", "/mail?t=\(WebForm.escape(email.threadId))", "/mail?notice=\(q)", "/mail/search?q=\(q)",
                 "/mail/sidebar", "/settings", "/settings?notice=\(q)", "/settings/account?id=\(account.id)",
-                "/settings/account/remove?id=\(account.id)", "/compose?kind=reply&email=\(FormFields.encode(email.id))",
-                "/compose?to=\(q)&problem=\(q)", "/message/\(FormFields.encode(email.id))/body",
-                "/mail/conversation?t=\(FormFields.encode(email.threadId))", "/welcome/servers?email=x%40example.com&displayName=\(q)",
+                "/settings/account/remove?id=\(account.id)", "/compose?kind=reply&email=\(WebForm.escape(email.id))",
+                "/compose?to=\(q)&problem=\(q)", "/message/\(WebForm.escape(email.id))/body",
+                "/mail/conversation?t=\(WebForm.escape(email.threadId))", "/welcome/servers?email=x%40example.com&displayName=\(q)",
             ]
             for page in pages {
                 let reply = try await web.get(page, cookie: session.cookie)
@@ -98,7 +98,7 @@ struct WebHostileTextTests {
             #expect(try await browser.js("return document.querySelector('#banners .banner span').textContent", []) as? String == evil + " — " + evil)
 
             // A search for the text itself, swapped in by the search script.
-            try await browser.get("\(web.origin)/mail/search?q=\(FormFields.encode(evil))")
+            try await browser.get("\(web.origin)/mail/search?q=\(WebForm.escape(evil))")
             try await browser.wait("const e = document.querySelector('#list-title'); return e !== null && e.textContent.includes('<script>window.pwned=1</script>')", timeout: 30)
 
             #expect(try await browser.js("return typeof window.pwned", []) as? String == "undefined", "a hostile field ran a script")

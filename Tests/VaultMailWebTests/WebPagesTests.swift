@@ -83,7 +83,7 @@ struct WebPagesTests {
             let session = try await web.signIn()
             let json = [("Accept", "application/json")]
 
-            let archived = try await web.post("/actions", "action=archive&t=\(a)&t=\(b)&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
+            let archived = try await web.post("/actions", "action=archive&t[]=\(a)&t[]=\(b)&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
             #expect(archived.status == 200)
             #expect(archived.text.contains("\"done\":2"))
             let inbox = try await web.app.emailRepository.getThreads(folderId: web.folders.of(.inbox).id, category: nil, cursor: nil, limit: 10)
@@ -93,12 +93,12 @@ struct WebPagesTests {
             #expect(starred.status == 200)
             #expect(try await web.app.emailRepository.getThread(id: c)?.isStarred == true)
 
-            let form = try await web.post("/actions", "action=read&t=\(c)&csrf=\(session.csrf)&return=%2Fmail%3Fbox%3Dinbox", cookie: session.cookie)
+            let form = try await web.post("/actions", "action=read&t[]=\(c)&csrf=\(session.csrf)&return=%2Fmail%3Fbox%3Dinbox", cookie: session.cookie)
             #expect(form.status == 303)
             #expect(form.headers["location"] == "/mail?box=inbox")
             #expect(try await web.app.emailRepository.getThread(id: c)?.unreadCount == 0)
 
-            _ = try await web.post("/actions", "action=mute&t=\(c)&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
+            _ = try await web.post("/actions", "action=mute&t[]=\(c)&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
             #expect(web.app.settingsStore.mutedThreadIds.contains(c))
             _ = try await web.post("/actions", "one=vip:grace@example.org&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
             #expect(web.app.settingsStore.isVIP("grace@example.org"))
@@ -106,8 +106,18 @@ struct WebPagesTests {
             let empty = try await web.post("/actions", "action=archive&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
             #expect(empty.status == 400)
             #expect(empty.text.contains("Select one or more conversations first"))
-            let evil = try await web.post("/actions", "action=read&t=\(c)&csrf=\(session.csrf)&return=https%3A%2F%2Fevil.example", cookie: session.cookie)
+            let evil = try await web.post("/actions", "action=read&t[]=\(c)&csrf=\(session.csrf)&return=https%3A%2F%2Fevil.example", cookie: session.cookie)
             #expect(evil.headers["location"] == "/mail", "a return address off the app is not followed")
+
+            // The decoder reads a list only as t[]: a repeated plain name is refused in words, with the page's headers, and changes nothing.
+            let repeated = try await web.post("/actions", "action=unread&t=\(c)&t=\(a)&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
+            #expect(repeated.status == 400)
+            #expect(repeated.text.contains("This form could not be read: it gives 't' more than once (a list is sent as 't[]')."))
+            #expect(repeated.headers["content-security-policy"] == SecurityHeaders.pagePolicy)
+            #expect(try await web.app.emailRepository.getThread(id: c)?.unreadCount == 0)
+            let address = try await web.get("/mail?box=inbox&t=\(c)&t=\(a)", cookie: session.cookie)
+            #expect(address.status == 400)
+            #expect(address.text.contains("This address could not be read: it gives 't' more than once"))
         }
     }
 

@@ -30,14 +30,43 @@ struct WebRenderingTests {
         #expect(PlainTextRenderer.linkify("\"><script>http://x.example/\"onmouseover=1").html.contains("&quot;&gt;&lt;script&gt;"))
     }
 
-    @Test("Form fields decode percent escapes and +, keep repeated names, and round-trip values")
-    func formFields() {
-        let form = FormFields("t=a&t=b&q=caf%C3%A9+au+lait&empty=&broken=%zz")
-        #expect(form.all("t") == ["a", "b"])
-        #expect(form["q"] == "café au lait")
-        #expect(form["empty"] == "")
-        #expect(form["broken"] == "%zz")
-        #expect(FormFields("x=" + FormFields.encode("a&b=c d/é"))["x"] == "a&b=c d/é")
+    /// A form as a route declares it: one value, a list (`t[]`), anything else ignored.
+    private struct SampleForm: Decodable, Equatable {
+        var q: String?
+        var empty: String?
+        var t: [String]?
+        var missing: String?
+    }
+
+    @Test("Forms decode into the route's struct: percent escapes and +, lists as t[], values round-trip through escape")
+    func formDecoding() throws {
+        let form = try WebForm.decode(SampleForm.self, from: "t[]=a&t[]=b&q=caf%C3%A9+au+lait&empty=&other=x")
+        #expect(form == SampleForm(q: "café au lait", empty: "", t: ["a", "b"], missing: nil))
+        let hostile = "a&b=c d/é+#%"
+        #expect(try WebForm.decode(SampleForm.self, from: "q=" + WebForm.escape(hostile)).q == hostile)
+        #expect(WebForm.escape("a b&c=d/é:x~") == "a%20b%26c%3Dd%2F%C3%A9:x~")
+        // A notice replaces the one an address had, so the address still names each field once.
+        #expect(WebApp.withNotice("/mail?box=inbox&notice=Old&t=x", "New one") == "/mail?box=inbox&t=x&notice=New%20one")
+        #expect(WebApp.withNotice("/mail", "Done.") == "/mail?notice=Done.")
+    }
+
+    @Test("A form the decoder cannot read is refused with what was wrong and what to do, never repeating a value")
+    func formRefusals() {
+        func refusal(_ encoded: String, source: FormError.Source = .form) -> String {
+            do {
+                _ = try WebForm.decode(SampleForm.self, from: encoded, source: source)
+                return ""
+            } catch {
+                #expect(error.status == .badRequest)
+                return error.description
+            }
+        }
+        #expect(refusal("t=a&t=b").contains("This form could not be read: it gives 't' more than once (a list is sent as 't[]')."))
+        #expect(refusal("t=a&t=b").contains("Reload the page and try again"))
+        #expect(refusal("q=secret%zz").contains("broken %-escape"))
+        #expect(!refusal("q=secret%zz").contains("secret"))
+        #expect(refusal("t=a").contains("'t' as one value where a list ('t[]') is expected"))
+        #expect(refusal("q[=x", source: .query).hasPrefix("This address could not be read: the field name 'q[' has brackets"))
     }
 
     @Test("The web secret signs with HMAC-SHA256 as RFC 4231's test cases 1 and 2, and accepts exactly its own signatures")

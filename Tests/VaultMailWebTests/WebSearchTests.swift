@@ -65,7 +65,7 @@ struct WebSearchTests {
         try await WebFixture.with { web in
             try await storeMail(web)
             let session = try await web.signIn()
-            let page = try await web.get("/mail/search?q=" + FormFields.encode("invoice (from:bob"), cookie: session.cookie)
+            let page = try await web.get("/mail/search?q=" + WebForm.escape("invoice (from:bob"), cookie: session.cookie)
             #expect(page.status == 200)
             #expect(page.text.contains("This search cannot be read: this &quot;(&quot; is never closed; add a &quot;)&quot;."))
             #expect(page.text.contains("<code>invoice <mark>(</mark>from:bob</code>"))
@@ -107,16 +107,16 @@ struct WebSemanticSearchTests {
         try await WebFixture.with(embedder: Self.embedder) { web in
             try await storeMail(web)
             let session = try await web.signIn()
-            let words = try await web.get("/mail/search?q=" + FormFields.encode("financial planning"), cookie: session.cookie).text
+            let words = try await web.get("/mail/search?q=" + WebForm.escape("financial planning"), cookie: session.cookie).text
             #expect(words.contains("No conversations match “financial planning”."))
             #expect(words.contains("<a href=\"/mail/search?q=financial%20planning&amp;meaning=1\">By meaning</a>"))
-            let page = try await web.get("/mail/search?q=" + FormFields.encode("financial planning") + "&meaning=1", cookie: session.cookie)
+            let page = try await web.get("/mail/search?q=" + WebForm.escape("financial planning") + "&meaning=1", cookie: session.cookie)
             #expect(page.status == 200)
             #expect(page.text.matches(of: /class="row-link"/).count == 1)
             #expect(page.text.contains("Quarterly budget review"))
             #expect(page.text.contains("href=\"/mail/search?q=financial%20planning&amp;meaning=1&amp;t=t1\""))
             #expect(page.text.contains("aria-current=\"page\">By meaning</a>"))
-            let pane = try await web.get("/mail/search/results?q=" + FormFields.encode("financial planning") + "&meaning=1", cookie: session.cookie).text
+            let pane = try await web.get("/mail/search/results?q=" + WebForm.escape("financial planning") + "&meaning=1", cookie: session.cookie).text
             #expect(pane.contains("Quarterly budget review"))
         }
     }

@@ -82,14 +82,14 @@ struct WebSecurityTests {
             let stored = try await web.store([MailFixtures.email(accountId: web.account.id, number: 1)])
             let thread = stored[0].threadId
             let session = try await web.signIn()
-            let body = "action=star&t=\(thread)&csrf=\(session.csrf)"
+            let body = "action=star&t[]=\(thread)&csrf=\(session.csrf)"
             for origin in ["http://evil.example", "null", "http://127.0.0.1:1"] {
                 let reply = try await web.post("/actions", body, cookie: session.cookie, origin: origin)
                 #expect(reply.status == 403, "Origin \(origin) answered \(reply.status)")
             }
             #expect(try await web.post("/actions", body, cookie: session.cookie, origin: nil).status == 403)
-            #expect(try await web.post("/actions", "action=star&t=\(thread)", cookie: session.cookie).status == 403)
-            #expect(try await web.post("/actions", "action=star&t=\(thread)&csrf=0000", cookie: session.cookie).status == 403)
+            #expect(try await web.post("/actions", "action=star&t[]=\(thread)", cookie: session.cookie).status == 403)
+            #expect(try await web.post("/actions", "action=star&t[]=\(thread)&csrf=0000", cookie: session.cookie).status == 403)
             #expect(try await web.app.emailRepository.getThread(id: thread)?.isStarred == false)
 
             let done = try await web.post("/actions", body, cookie: session.cookie)

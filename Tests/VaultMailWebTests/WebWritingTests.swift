@@ -83,7 +83,7 @@ struct WebWritingTests {
             #expect(page.contains("formaction=\"/threads/launch/summary\" name=\"refresh\" value=\"1\""))
 
             let back = "/mail?box=inbox&t=launch"
-            let posted = try await web.post("/threads/launch/summary", "csrf=\(session.csrf)&refresh=1&return=\(FormFields.encode(back))", cookie: session.cookie)
+            let posted = try await web.post("/threads/launch/summary", "csrf=\(session.csrf)&refresh=1&return=\(WebForm.escape(back))", cookie: session.cookie)
             #expect(posted.status == 303)
             #expect(posted.headers["location"] == back + "#summary")
             let fresh = try await web.get(back, cookie: session.cookie).text
@@ -175,7 +175,7 @@ struct WebWritingTests {
             #expect(items[0]["text"]?.contains("3pm tomorrow works for me") == true)
             let latest = thread[2].id
             for item in items {
-                #expect(item["href"] == "/compose?kind=reply&email=\(FormFields.encode(latest))&return=\(FormFields.encode("/mail?box=inbox&t=launch"))&body=\(FormFields.encode(item["text"] ?? ""))")
+                #expect(item["href"] == "/compose?kind=reply&email=\(WebForm.escape(latest))&return=\(WebForm.escape("/mail?box=inbox&t=launch"))&body=\(WebForm.escape(item["text"] ?? ""))")
             }
             let html = try #require(final["html"] as? String)
             #expect(html.contains("<a class=\"suggestion\"") && html.contains("Reply with: </span>"))

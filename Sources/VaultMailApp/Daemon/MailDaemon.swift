@@ -156,9 +156,9 @@ public final class MailDaemon {
                     interruptionLevel: .active))
             try? await center.add(request)
         case .openedThread(let threadId):
-            await open(threadId)
+            open(threadId)
         case .composeRequested:
-            if let threadId = app.notificationSyncCoordinator.pendingThreadNavigation { await open(threadId) }
+            if let threadId = app.notificationSyncCoordinator.pendingThreadNavigation { open(threadId) }
         case .markedRead(let threadId), .archived(let threadId), .deleted(let threadId):
             logger.info("notification action done on thread \(threadId.prefix(10)): \(outcome)")
         case .replied(let draftId):
@@ -168,23 +168,12 @@ public final class MailDaemon {
         }
     }
 
-    /// Opens the conversation as every face does (`Conversations`: its notification withdrawn,
-    /// marked read on the server), then shows it with the open command.
-    private func open(_ threadId: String) async {
+    /// Shows a conversation the handler opened (`Conversations.open`, as every face does: its
+    /// notification withdrawn, marked read on the server) with the open command.
+    private func open(_ threadId: String) {
         app.notificationSyncCoordinator.pendingThreadNavigation = nil
         logger.info("opening thread \(threadId.prefix(10))")
         let logger = self.logger
-        do {
-            let conversation = try await app.conversations.open(threadId)
-            if let marking = conversation.markingRead {
-                Task {
-                    if let problem = await marking.value { logger.warning("thread \(threadId.prefix(10)) not marked read: \(problem)") }
-                }
-            }
-        } catch {
-            logger.warning("cannot open thread \(threadId.prefix(10)): \(error)")
-            return
-        }
         opener.open(threadId: threadId) { problem in logger.warning("\(problem)") }
     }
 

@@ -17,20 +17,20 @@ extension WebApp {
         }
         router.get("/settings/ai") { request, context -> Response in
             guard let models else { return Self.noModels }
-            let query = FormFields(request.uri.query ?? "")
+            let query = try request.query(AIModelForm.self)
             var view = AIModelsView(
                 models: await models.models(), storageUsed: await models.storageUsed(), directory: models.modelsDirectory,
-                confirmRemoval: nil, notice: query["notice"], csrf: self.csrf(context: context), display: await self.display())
+                confirmRemoval: nil, notice: query.notice, csrf: self.csrf(context: context), display: await self.display())
             if self.mail.summaries != nil { view.autoSummarize = await self.mail.preferences.autoSummarize() }
             return Pages.html(view.render())
         }
         router.post("/settings/ai/writing") { request, context -> Response in
-            let on = context.form["autoSummarize"] == "1"
+            let on = try context.form(AIModelForm.self).autoSummarize == "1"
             await self.mail.preferences.setAutoSummarize(on)
             let message = on ? "Saved: conversations of 3 or more messages are summarized when you open them."
                 : "Saved: conversations are summarized when you ask (Summarize)."
             if request.headers[.accept]?.contains("application/json") == true { return Pages.json(JSONReply.Message(message: message)) }
-            return Pages.redirect("/settings/ai?notice=\(FormFields.encode(message))#writing")
+            return Pages.redirect("/settings/ai?notice=\(WebForm.escape(message))#writing")
         }
         router.get("/settings/ai/status") { _, _ -> Response in
             guard let models else { return Pages.json(JSONReply.ModelsStatus(storageUsed: "0 bytes", models: [])) }
@@ -48,7 +48,7 @@ extension WebApp {
         }
         router.get("/settings/ai/remove") { request, context -> Response in
             guard let models else { return Self.noModels }
-            let id = FormFields(request.uri.query ?? "")["id"] ?? ""
+            let id = try request.query(AIModelForm.self).id ?? ""
             let listed = await models.models()
             guard let status = listed.first(where: { $0.id == id }) else { return Pages.redirect("/settings/ai") }
             return Pages.html(AIModelsView(
@@ -62,23 +62,24 @@ extension WebApp {
     private func addAIModelActions(to router: Router<WebRequestContext>, models: (any AIModelAdministration)?) {
         router.post("/settings/ai/download") { request, context -> Response in
             guard let models else { return Self.noModels }
-            let id = context.form["id"] ?? ""
+            let form = try context.form(AIModelForm.self)
             var notice: String?
             do {
-                try await models.startDownload(id)
+                try await models.startDownload(form.id ?? "")
             } catch {
                 notice = "\(error)"
             }
-            return Self.done(request, context, notice: notice)
+            return Self.done(request, returnTo: form.returnTo, notice: notice)
         }
         router.post("/settings/ai/cancel") { request, context -> Response in
             guard let models else { return Self.noModels }
-            await models.cancelDownload(context.form["id"] ?? "")
-            return Self.done(request, context, notice: nil)
+            let form = try context.form(AIModelForm.self)
+            await models.cancelDownload(form.id ?? "")
+            return Self.done(request, returnTo: form.returnTo, notice: nil)
         }
         router.post("/settings/ai/remove") { request, context -> Response in
             guard let models else { return Self.noModels }
-            let id = context.form["id"] ?? ""
+            let id = try context.form(AIModelForm.self).id ?? ""
             let name = await models.models().first { $0.id == id }?.model.name ?? id
             let message: String
             do {
@@ -88,7 +89,7 @@ extension WebApp {
                 message = "\(name) was not removed: \(error)"
             }
             await self.events.publish(.changed)
-            return Pages.redirect("/settings/ai?notice=\(FormFields.encode(message))")
+            return Pages.redirect("/settings/ai?notice=\(WebForm.escape(message))")
         }
         router.get("/welcome/ai") { _, context -> Response in
             guard let models, let status = await models.models().first(where: { $0.id == AIModelCatalog.embeddingModelId }) else {
@@ -99,15 +100,28 @@ extension WebApp {
     }
 
     private static var noModels: Response {
-        Pages.redirect("/settings?notice=\(FormFields.encode("On-device AI is not managed by this VaultMail: use `vaultmail ai` in a terminal."))")
+        Pages.redirect("/settings?notice=\(WebForm.escape("On-device AI is not managed by this VaultMail: use `vaultmail ai` in a terminal."))")
     }
 
     /// JSON for a script, else back to the page the form came from (the settings page or the onboarding step).
-    private static func done(_ request: Request, _ context: WebRequestContext, notice: String?) -> Response {
+    private static func done(_ request: Request, returnTo: String?, notice: String?) -> Response {
         if request.headers[.accept]?.contains("application/json") == true {
             return Pages.json(JSONReply.Message(message: notice), status: notice == nil ? .ok : .badRequest)
         }
-        let back = context.form["return"] == "/welcome/ai" ? "/welcome/ai" : "/settings/ai"
-        return Pages.redirect(notice.map { "\(back)?notice=\(FormFields.encode($0))" } ?? back)
+        let back = returnTo == "/welcome/ai" ? "/welcome/ai" : "/settings/ai"
+        return Pages.redirect(notice.map { "\(back)?notice=\(WebForm.escape($0))" } ?? back)
+    }
+
+    /// What the On-device AI pages post and ask: a model (`id`), the page to go back to, the
+    /// writing switch; the notice to show.
+    private struct AIModelForm: Decodable {
+        var id: String?
+        var returnTo: String?
+        var autoSummarize: String?
+        var notice: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case id, returnTo = "return", autoSummarize, notice
+        }
     }
 }

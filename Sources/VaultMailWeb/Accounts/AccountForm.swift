@@ -39,21 +39,28 @@ struct AccountForm {
         passwordCommand = ""
     }
 
-    init(_ form: FormFields) {
-        func text(_ key: String) -> String { (form[key] ?? "").trimmingCharacters(in: .whitespaces) }
-        name = text("name")
-        email = text("email")
-        displayName = text("displayName")
-        username = text("username")
-        imapHost = text("imapHost")
-        imapPort = text("imapPort")
-        smtpHost = text("smtpHost")
-        smtpPort = text("smtpPort")
-        security = ConnectionSecurity(rawValue: text("security")) ?? .tls
-        caFile = text("caFile")
-        syncWindowDays = Int(text("syncWindow")) ?? AppConstants.defaultSyncWindowDays
-        password = form["password"] ?? ""
-        passwordCommand = text("passwordCommand")
+    /// The fields as the onboarding's servers form posts them.
+    struct Posted: Decodable {
+        var name, email, displayName, username: String?
+        var imapHost, imapPort, smtpHost, smtpPort, security: String?
+        var caFile, syncWindow, password, passwordCommand: String?
+    }
+
+    init(_ form: Posted) {
+        func text(_ value: String?) -> String { (value ?? "").trimmingCharacters(in: .whitespaces) }
+        name = text(form.name)
+        email = text(form.email)
+        displayName = text(form.displayName)
+        username = text(form.username)
+        imapHost = text(form.imapHost)
+        imapPort = text(form.imapPort)
+        smtpHost = text(form.smtpHost)
+        smtpPort = text(form.smtpPort)
+        security = ConnectionSecurity(rawValue: text(form.security)) ?? .tls
+        caFile = text(form.caFile)
+        syncWindowDays = Int(text(form.syncWindow)) ?? AppConstants.defaultSyncWindowDays
+        password = form.password ?? ""
+        passwordCommand = text(form.passwordCommand)
     }
 
     /// The account described, or nil with `problems` saying why not.
@@ -94,6 +101,14 @@ struct AccountForm {
 
 /// The fields of "Sign in with Google / Microsoft": no password, the provider signs the user in.
 struct OAuthFields {
+    /// The fields as the sign-in form posts them.
+    struct Posted: Decodable {
+        var name: String?
+        var email: String?
+        var clientId: String?
+        var provider: String?
+    }
+
     var name = ""
     var email = ""
     var clientID = ""

@@ -16,11 +16,11 @@ extension WebApp {
         // on to the consent page; the provider sends it to the loopback listener, whose page leads
         // back to GET /welcome/oauth.
         router.post("/welcome/oauth") { request, context -> Response in
-            let form = context.form
-            var fields = OAuthFields(name: (form["name"] ?? "").trimmingCharacters(in: .whitespaces),
-                                     email: (form["email"] ?? "").trimmingCharacters(in: .whitespaces),
-                                     clientID: (form["clientId"] ?? "").trimmingCharacters(in: .whitespaces))
-            let provider = form["provider"] ?? ""
+            let form = try context.form(OAuthFields.Posted.self)
+            var fields = OAuthFields(name: (form.name ?? "").trimmingCharacters(in: .whitespaces),
+                                     email: (form.email ?? "").trimmingCharacters(in: .whitespaces),
+                                     clientID: (form.clientId ?? "").trimmingCharacters(in: .whitespaces))
+            let provider = form.provider ?? ""
             do {
                 let started = try await self.mail.administration.startOAuthSignIn(
                     OAuthAccountRequest(name: fields.name, email: fields.email, provider: provider,
@@ -34,7 +34,7 @@ extension WebApp {
             }
         }
         router.get("/welcome/oauth") { request, context -> Response in
-            let id = FormFields(request.uri.query ?? "")["signin"] ?? ""
+            let id = try request.query(AccountQuery.self).signin ?? ""
             let accounts = (try? await self.mail.accountService.all()) ?? []
             switch await self.mail.administration.oauthSignInOutcome(id: id, wait: .seconds(30)) {
             case .signedIn(let accountId, let reauthorized, let message)?:
@@ -43,7 +43,7 @@ extension WebApp {
                 if !reauthorized, let account = try? await self.mail.accountService.account(id: accountId) {
                     return await self.onboarding(.done(account), context)
                 }
-                return Pages.redirect("/settings?notice=\(FormFields.encode(message))#accounts")
+                return Pages.redirect("/settings?notice=\(WebForm.escape(message))#accounts")
             case .failed(let message)?:
                 return await self.onboarding(.welcome(firstAccount: accounts.isEmpty), context, oauth: OAuthFields(problems: [message]))
             case nil:
@@ -58,14 +58,14 @@ extension WebApp {
     /// The onboarding's servers screen: filled in, tested, added.
     private func addAccountServerRoutes(to router: Router<WebRequestContext>) {
         router.get("/welcome/servers") { request, context -> Response in
-            let query = FormFields(request.uri.query ?? "")
-            var form = AccountForm(address: (query["email"] ?? "").trimmingCharacters(in: .whitespaces), displayName: query["displayName"] ?? "")
+            let query = try request.query(AccountQuery.self)
+            var form = AccountForm(address: (query.email ?? "").trimmingCharacters(in: .whitespaces), displayName: query.displayName ?? "")
             _ = form.account()
             form.problems = form.problems.filter { !$0.contains("password") }
             return await self.onboarding(.servers(form, check: nil), context)
         }
         router.post("/welcome/check") { request, context -> Response in
-            var form = AccountForm(context.form)
+            var form = AccountForm(try context.form(AccountForm.Posted.self))
             let account = form.account(), secret = form.secret()
             let check: ConnectionCheck
             if let account, let secret {
@@ -80,7 +80,7 @@ extension WebApp {
             return await self.onboarding(.servers(form, check: check), context)
         }
         router.post("/welcome/add") { _, context -> Response in
-            var form = AccountForm(context.form)
+            var form = AccountForm(try context.form(AccountForm.Posted.self))
             guard let account = form.account(), let secret = form.secret() else {
                 return await self.onboarding(.servers(form, check: nil), context)
             }
@@ -102,38 +102,38 @@ extension WebApp {
     /// One account's settings page: saved, signed in again, removed (asked first).
     private func addAccountSettingsRoutes(to router: Router<WebRequestContext>) {
         router.get("/settings/account") { request, context -> Response in
-            await self.accountPage(FormFields(request.uri.query ?? "")["id"], problems: [], confirm: false, context)
+            await self.accountPage(try request.query(AccountQuery.self).id, problems: [], confirm: false, context)
         }
         router.get("/settings/account/remove") { request, context -> Response in
-            await self.accountPage(FormFields(request.uri.query ?? "")["id"], problems: [], confirm: true, context)
+            await self.accountPage(try request.query(AccountQuery.self).id, problems: [], confirm: true, context)
         }
         router.post("/settings/account") { _, context -> Response in
-            let form = context.form
-            guard let id = form["id"], var account = try? await self.mail.accountService.account(id: id) else {
+            let form = try context.form(AccountSettingsForm.self)
+            guard let id = form.id, var account = try? await self.mail.accountService.account(id: id) else {
                 return Pages.redirect("/settings#accounts")
             }
             var problems: [String] = []
-            account.name = form["name"] ?? ""
-            let displayName = (form["displayName"] ?? "").trimmingCharacters(in: .whitespaces)
+            account.name = form.name ?? ""
+            let displayName = (form.displayName ?? "").trimmingCharacters(in: .whitespaces)
             account.displayName = displayName.isEmpty ? nil : displayName
-            if let days = Int(form["syncWindow"] ?? "") { account.syncWindowDays = days }
+            if let days = Int(form.syncWindow ?? "") { account.syncWindowDays = days }
             do {
                 try await self.mail.accountService.update(account)
             } catch {
                 problems.append("\(error)")
             }
             do {
-                try await self.mail.accountService.setSignature((form["signature"] ?? "").replacingOccurrences(of: "\r\n", with: "\n"), for: id)
-                try await self.mail.notificationSettings.setNotifications(form["notifications"] == "1", accountId: id)
+                try await self.mail.accountService.setSignature((form.signature ?? "").replacingOccurrences(of: "\r\n", with: "\n"), for: id)
+                try await self.mail.notificationSettings.setNotifications(form.notifications == "1", accountId: id)
             } catch {
                 problems.append("\(error)")
             }
             if !problems.isEmpty { return await self.accountPage(id, problems: problems, confirm: false, context) }
             await self.events.publish(.changed)
-            return Pages.redirect("/settings?notice=\(FormFields.encode("Saved \(account.name)."))#accounts")
+            return Pages.redirect("/settings?notice=\(WebForm.escape("Saved \(account.name)."))#accounts")
         }
         router.post("/settings/account/reauth") { request, context -> Response in
-            guard let id = context.form["id"], (try? await self.mail.accountService.account(id: id)) != nil else {
+            guard let id = try context.form(AccountSettingsForm.self).id, (try? await self.mail.accountService.account(id: id)) != nil else {
                 return Pages.redirect("/settings#accounts")
             }
             do {
@@ -144,7 +144,7 @@ extension WebApp {
             }
         }
         router.post("/settings/account/remove") { _, context -> Response in
-            guard let id = context.form["id"], let account = try? await self.mail.accountService.account(id: id) else {
+            guard let id = try context.form(AccountSettingsForm.self).id, let account = try? await self.mail.accountService.account(id: id) else {
                 return Pages.redirect("/settings#accounts")
             }
             let message: String
@@ -155,8 +155,27 @@ extension WebApp {
             }
             await self.mail.contacts.invalidate()
             await self.events.publish(.changed)
-            return Pages.redirect("/settings?notice=\(FormFields.encode(message))#accounts")
+            return Pages.redirect("/settings?notice=\(WebForm.escape(message))#accounts")
         }
+    }
+
+    /// The account pages' queries: an account (`id=`), the OAuth2 sign-in to report
+    /// (`signin=`), the address and name the welcome screen fills the servers from.
+    private struct AccountQuery: Decodable {
+        var id: String?
+        var signin: String?
+        var email: String?
+        var displayName: String?
+    }
+
+    /// An account's settings page posts (save, sign in again, remove: `id` alone).
+    private struct AccountSettingsForm: Decodable {
+        var id: String?
+        var name: String?
+        var displayName: String?
+        var syncWindow: String?
+        var signature: String?
+        var notifications: String?
     }
 
     private func onboarding(_ screen: OnboardingView.Screen, _ context: WebRequestContext, oauth: OAuthFields = OAuthFields()) async -> Response {
@@ -171,7 +190,7 @@ extension WebApp {
 
     private func accountPage(_ id: String?, problems: [String], confirm: Bool, _ context: WebRequestContext) async -> Response {
         guard let id, let account = try? await mail.accountService.account(id: id) else {
-            return Pages.redirect("/settings?notice=\(FormFields.encode("\(AccountError.notFound(id: id ?? ""))"))#accounts")
+            return Pages.redirect("/settings?notice=\(WebForm.escape("\(AccountError.notFound(id: id ?? ""))"))#accounts")
         }
         let signature = await mail.accountService.signature(of: id) ?? ""
         let notifications = await mail.notificationSettings.notificationsOn(accountId: id)

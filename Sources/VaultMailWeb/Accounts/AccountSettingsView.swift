@@ -33,7 +33,7 @@ struct AccountSettingsView {
         }
         let body = Self.template.render(Model(
             backIcon: Icon.back.svg(), csrf: csrf, id: account.id, name: account.name, email: account.email, confirmRemoval: confirmRemoval,
-            keepURL: "/settings/account?id=\(FormFields.encode(account.id))",
+            keepURL: "/settings/account?id=\(WebForm.escape(account.id))",
             servers: "IMAP \(account.imapHost):\(account.imapPort) · SMTP \(account.smtpHost):\(account.smtpPort)",
             problems: problems, hasProblems: !problems.isEmpty, signInAgain: signInAgain(), displayName: account.displayName ?? "",
             signature: signature, syncWindow: SyncWindow.select(account.syncWindowDays), notifications: notifications))

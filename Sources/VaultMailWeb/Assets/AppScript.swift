@@ -158,7 +158,7 @@ enum AppScript {
   function perform(action, ids, extra) {
     if (!ids.length) { toast("Select one or more conversations first."); return; }
     if (action === "move" && !(extra || {}).folder) { toast("Choose a folder to move to first."); return; }
-    const fields = [["action", action], ...ids.map(id => ["t", id]), ...Object.entries(extra || {})];
+    const fields = [["action", action], ...ids.map(id => ["t[]", id]), ...Object.entries(extra || {})];
     if (DESTRUCTIVE[action]) {
       hideRows(ids);
       if (ids.includes(openThreadId())) closeThread();
@@ -212,7 +212,7 @@ enum AppScript {
       }).catch(err => toast(err.message, { error: true }));
       return;
     }
-    const ids = form.id === "conv-form" ? [$('input[name="t"]', form).value] : selectedIds();
+    const ids = form.id === "conv-form" ? [$('input[name="t[]"]', form).value] : selectedIds();
     const folder = $('select[name="folder"]', form);
     perform(button.value, ids, button.value === "move" && folder ? { folder: folder.value } : {});
   });

@@ -5,18 +5,16 @@ import VaultMailCore
 extension WebApp {
     /// Saves, checks, and starts sending with the undo window (AC-U-11). Without the script
     /// the browser goes back where it came from with a notice.
-    func send(_ fields: FormFields, wantsJSON: Bool, csrf: String) async -> Response {
+    func send(_ fields: ComposeForm.Posted, wantsJSON: Bool, csrf: String) async -> Response {
         let form = ComposeForm(fields, defaultAccount: "")
         func refuse(_ message: String, draft: String?) -> Response {
             if wantsJSON {
                 return Pages.json(JSONReply.Failure(error: message, draft: draft ?? ""), status: .badRequest)
             }
-            var query = FormFields()
-            query.append("kind", draft == nil ? form.content.forwardedEmailId == nil ? "new" : "forward" : "draft")
-            if let draft { query.append("draft", draft) }
-            query.append("problem", message)
-            query.append("return", form.returnTo)
-            return Pages.redirect("/compose?" + query.encoded)
+            var url = "/compose?kind=" + (draft == nil ? form.content.forwardedEmailId == nil ? "new" : "forward" : "draft")
+            if let draft { url += "&draft=" + WebForm.escape(draft) }
+            url += "&problem=" + WebForm.escape(message) + "&return=" + WebForm.escape(form.returnTo)
+            return Pages.redirect(url)
         }
         if form.content.to.isEmpty && form.content.cc.isEmpty && form.content.bcc.isEmpty {
             return refuse("Add at least one recipient in To, Cc or Bcc.", draft: form.content.draftId)
@@ -51,9 +49,9 @@ extension WebApp {
 
     /// One file posted as the request body (`name=` in the query, its type in Content-Type),
     /// added to the draft (`draft=`).
-    func attach(_ request: Request, context: WebRequestContext) async -> Response {
-        let query = FormFields(request.uri.query ?? "")
-        guard let id = query["draft"], let name = query["name"], !name.isEmpty else {
+    func attach(_ request: Request, context: WebRequestContext) async throws(FormError) -> Response {
+        let query = try request.query(ComposerQuery.self)
+        guard let id = query.draft, let name = query.name, !name.isEmpty else {
             return Pages.plain(.badRequest, "Name the draft (draft=) and the file (name=).")
         }
         guard let draft = try? await mail.compose.draft(emailId: id) else {

@@ -8,30 +8,31 @@ extension WebApp {
     /// discard, attach and detach files, and recipient suggestions.
     func addComposeRoutes(to router: Router<WebRequestContext>) {
         router.get("/compose") { request, context -> Response in
-            let query = FormFields(request.uri.query ?? "")
+            let query = try request.query(ComposerQuery.self)
             return await self.composer(query, csrf: self.csrf(context: context))
         }
         router.get("/compose/contacts") { request, _ -> Response in
-            let query = FormFields(request.uri.query ?? "")
-            let found = await self.mail.contacts.suggestions(for: query["q"] ?? "", limit: 8)
+            let typed = try request.query(ComposerQuery.self).q ?? ""
+            let found = await self.mail.contacts.suggestions(for: typed, limit: 8)
             return Pages.json(found.map {
                 JSONReply.Contact(email: $0.email, name: $0.name ?? "", value: ComposeTemplate.formatted($0.participant))
             })
         }
         router.post("/compose/save") { _, context -> Response in
+            let form = try context.form(ComposeForm.Posted.self)
             do {
-                let id = try await self.saveDraft(context.form, checkAddresses: false)
-                return Pages.json(JSONReply.Saved(draft: id, problems: self.addressProblems(context.form)))
+                let id = try await self.saveDraft(form, checkAddresses: false)
+                return Pages.json(JSONReply.Saved(draft: id, problems: self.addressProblems(form)))
             } catch {
                 return Pages.json(JSONReply.Failure(error: "Not saved: \(error)"), status: .badRequest)
             }
         }
         router.post("/compose/send") { request, context -> Response in
-            await self.send(context.form, wantsJSON: request.headers[.accept]?.contains("application/json") == true,
+            await self.send(try context.form(ComposeForm.Posted.self), wantsJSON: request.headers[.accept]?.contains("application/json") == true,
                             csrf: self.csrf(context: context))
         }
         router.post("/compose/undo") { _, context -> Response in
-            guard let id = context.form["draft"], !id.isEmpty else { return Pages.plain(.badRequest, "Name the message to take back (draft=).") }
+            guard let id = try context.form(ComposeForm.Posted.self).draft, !id.isEmpty else { return Pages.plain(.badRequest, "Name the message to take back (draft=).") }
             do {
                 try await self.mail.compose.cancel(emailId: id)
                 return Pages.json(JSONReply.Draft(draft: id, url: Self.draftURL(id)))
@@ -40,7 +41,8 @@ extension WebApp {
             }
         }
         router.post("/compose/discard") { request, context -> Response in
-            let form = ComposeForm(context.form, defaultAccount: "")
+            let posted = try context.form(ComposeForm.Posted.self)
+            let form = ComposeForm(posted, defaultAccount: "")
             var message = "Draft discarded."
             if let id = form.content.draftId {
                 do {
@@ -60,7 +62,7 @@ extension WebApp {
     /// The Outbox's Send now and Cancel (back to a draft), and removing an attachment.
     private func addOutboxRoutes(to router: Router<WebRequestContext>) {
         router.post("/outbox/retry") { _, context -> Response in
-            guard let id = context.form["draft"], !id.isEmpty else { return Pages.plain(.badRequest, "Name the message (draft=).") }
+            guard let id = try context.form(ComposeForm.Posted.self).draft, !id.isEmpty else { return Pages.plain(.badRequest, "Name the message (draft=).") }
             let message: String
             do {
                 message = switch try await self.mail.compose.retry(emailId: id) {
@@ -75,7 +77,7 @@ extension WebApp {
             return Pages.redirect(Self.withNotice(Mailbox.outbox.url(), message))
         }
         router.post("/outbox/cancel") { _, context -> Response in
-            guard let id = context.form["draft"], !id.isEmpty else { return Pages.plain(.badRequest, "Name the message (draft=).") }
+            guard let id = try context.form(ComposeForm.Posted.self).draft, !id.isEmpty else { return Pages.plain(.badRequest, "Name the message (draft=).") }
             do {
                 try await self.mail.compose.cancel(emailId: id)
                 return Pages.redirect(Self.draftURL(id, returnTo: Mailbox.outbox.url()))
@@ -84,11 +86,12 @@ extension WebApp {
             }
         }
         router.post("/compose/attach") { request, context -> Response in
-            await self.attach(request, context: context)
+            try await self.attach(request, context: context)
         }
         router.post("/compose/detach") { request, context -> Response in
-            let form = ComposeForm(context.form, defaultAccount: "")
-            guard let id = form.content.draftId, let index = Int(context.form["index"] ?? ""),
+            let posted = try context.form(ComposeForm.Posted.self)
+            let form = ComposeForm(posted, defaultAccount: "")
+            guard let id = form.content.draftId, let index = Int(posted.index ?? ""),
                   let draft = try? await self.mail.compose.draft(emailId: id) else {
                 return Pages.plain(.badRequest, "Name the draft (draft=) and the attachment (index=).")
             }
@@ -112,17 +115,22 @@ extension WebApp {
     static let draftCopyDelay: Duration = .seconds(3)
 
     static func draftURL(_ id: String, returnTo: String? = nil) -> String {
-        var url = "/compose?kind=draft&draft=" + FormFields.encode(id)
-        if let returnTo { url += "&return=" + FormFields.encode(returnTo) }
+        var url = "/compose?kind=draft&draft=" + WebForm.escape(id)
+        if let returnTo { url += "&return=" + WebForm.escape(returnTo) }
         return url
     }
 
+    /// `target` with `notice=message`, in place of a notice it had (an address names each
+    /// field once, or the decoder refuses it).
     static func withNotice(_ target: String, _ message: String) -> String {
-        target + (target.contains("?") ? "&" : "?") + "notice=" + FormFields.encode(message)
+        let question = target.firstIndex(of: "?")
+        let path = question.map { target[..<$0] } ?? target[...]
+        let fields = question.map { target[target.index(after: $0)...].split(separator: "&").filter { !$0.hasPrefix("notice=") } } ?? []
+        return path + "?" + (fields + ["notice=" + WebForm.escape(message)]).joined(separator: "&")
     }
 
     /// Saves the posted composer as a draft; the HTML alternative is rendered for Markdown.
-    func saveDraft(_ fields: FormFields, checkAddresses: Bool) async throws -> String {
+    func saveDraft(_ fields: ComposeForm.Posted, checkAddresses: Bool) async throws -> String {
         let form = ComposeForm(fields, defaultAccount: "")
         let content = form.content
         let html = content.markdown ? mail.markdown.html(fromMarkdown: content.body) : nil
@@ -138,10 +146,10 @@ extension WebApp {
     }
 
     /// The addresses that cannot be sent to, as the user typed them, and why.
-    func addressProblems(_ fields: FormFields) -> [JSONReply.AddressProblem] {
+    func addressProblems(_ fields: ComposeForm.Posted) -> [JSONReply.AddressProblem] {
         var problems: [JSONReply.AddressProblem] = []
         for field in ["to", "cc", "bcc"] {
-            for address in fields.all(field).flatMap(EmailAddress.split) {
+            for address in fields.addresses(field) {
                 do {
                     _ = try EmailAddress.parse(address, field: field.capitalized)
                 } catch {

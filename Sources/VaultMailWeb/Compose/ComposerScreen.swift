@@ -4,31 +4,43 @@ import VaultMailCore
 
 extension WebApp {
     /// `GET /compose`: `kind=new|reply|reply-all|forward|draft`, `email=` the message answered
-    /// or forwarded, `draft=` the draft to continue, `account=`, `to=` (a mailto), `return=`.
-    func composer(_ query: FormFields, csrf: String) async -> Response {
+    /// or forwarded, `draft=` the draft to continue, `account=`, `to=` (addresses, separated by
+    /// commas), `subject=`, `body=`, `return=`.
+    /// What `/compose`, its suggestions (`q=`) and the attach route (`draft=`, `name=`) are asked with.
+    struct ComposerQuery: Decodable {
+        var kind, email, draft, account, to, subject, body, problem, returnTo: String?
+        var q, name: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case kind, email, draft, account, to, subject, body, problem, q, name
+            case returnTo = "return"
+        }
+    }
+
+    func composer(_ query: ComposerQuery, csrf: String) async -> Response {
         let accounts = (try? await mail.accountService.active()) ?? []
         guard let firstAccount = accounts.first else {
             return Pages.redirect(Self.withNotice("/mail", "Add an account before writing mail."))
         }
-        let returnTo = WebApp.safeReturn(query["return"])
-        var kind = ComposeKind(rawValue: query["kind"] ?? "") ?? .new
-        var problem = query["problem"]
+        let returnTo = WebApp.safeReturn(query.returnTo)
+        var kind = ComposeKind(rawValue: query.kind ?? "") ?? .new
+        var problem = query.problem
         var content = DraftContent(accountId: await defaultAccount(query, returnTo: returnTo, accounts: accounts) ?? firstAccount.id)
         var attachments: [ComposerView.AttachmentItem] = []
         var forwarded: [ComposerView.AttachmentItem] = []
         let signatures = await mail.accountService.signatures()
-        let given = query["body"].map(Self.prefill) ?? ""
+        let given = query.body.map(Self.prefill) ?? ""
 
         switch kind {
         case .draft:
-            if let draft = await continuedDraft(query["draft"]) {
+            if let draft = await continuedDraft(query.draft) {
                 (content, attachments, forwarded) = draft
             } else {
                 problem = problem ?? "That draft was sent or discarded; this is a new message."
                 kind = .new
             }
         case .reply, .replyAll, .forward:
-            guard let id = query["email"], let answer = try? await mail.composition.answer(kind, emailId: id, typed: given),
+            guard let id = query.email, let answer = try? await mail.composition.answer(kind, emailId: id, typed: given),
                   accounts.contains(where: { $0.id == answer.accountId }) else {
                 problem = "The message to answer is no longer here; this is a new message."
                 kind = .new
@@ -49,8 +61,8 @@ extension WebApp {
             cursor = given.utf16.count
         }
         if kind == .new {
-            content.to = query.all("to").flatMap(EmailAddress.split)
-            content.subject = query["subject"] ?? content.subject
+            content.to = query.to.map(EmailAddress.split) ?? []
+            content.subject = query.subject ?? content.subject
             if content.body.isEmpty || cursor == content.body.utf16.count, let signature = signatures[content.accountId], !signature.isEmpty {
                 content.body += "\n\n" + ComposeTemplate.signatureBlock(signature)
             }
@@ -86,10 +98,10 @@ extension WebApp {
 
     /// The account a new message is written from: the one asked for, else the one whose
     /// folder the user came from, else the first.
-    private func defaultAccount(_ query: FormFields, returnTo: String, accounts: [Account]) async -> String? {
-        if let asked = query["account"], accounts.contains(where: { $0.id == asked }) { return asked }
-        let back = FormFields(returnTo.split(separator: "?", maxSplits: 1).dropFirst().first ?? "")
-        if case .folder(let folderId)? = Mailbox(parameter: back["box"]), let folder = try? await mail.mailboxes.folder(id: folderId) {
+    private func defaultAccount(_ query: ComposerQuery, returnTo: String, accounts: [Account]) async -> String? {
+        if let asked = query.account, accounts.contains(where: { $0.id == asked }) { return asked }
+        let back = try? WebForm.decode(MailQuery.self, from: String(returnTo.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""))
+        if case .folder(let folderId)? = Mailbox(parameter: back?.box), let folder = try? await mail.mailboxes.folder(id: folderId) {
             return folder.accountId
         }
         return nil

@@ -75,7 +75,7 @@ struct ConversationView {
     private static let template = Template("""
         <article class="conversation" id="conversation" aria-labelledby="conv-title" data-thread="{{id}}" data-version="{{version}}"{{#latest}} data-latest="{{latest}}"{{/latest}}>\
         <form id="conv-form" method="post" action="/actions">\
-        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="t" value="{{id}}">\
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="t[]" value="{{id}}">\
         <input type="hidden" name="return" value="{{here}}">\
         <input type="hidden" name="leave" value="{{leave}}">\
         <header class="conv-head"><a class="back" href="{{leave}}">{{{backIcon}}}<span>Back to the list</span></a>\
@@ -93,7 +93,7 @@ struct ConversationView {
     private var here: String { mailbox.url(category: category, thread: thread.id) }
 
     static func composeURL(_ kind: ComposeKind, email: String, returnTo: String) -> String {
-        "/compose?kind=\(kind.rawValue)&email=\(FormFields.encode(email))&return=\(FormFields.encode(returnTo))"
+        "/compose?kind=\(kind.rawValue)&email=\(WebForm.escape(email))&return=\(WebForm.escape(returnTo))"
     }
 
     static let answers: [(kind: ComposeKind, label: String, icon: Icon, key: String)] = [
@@ -239,13 +239,13 @@ struct ConversationView {
             id: email.id, unread: !email.isRead, expanded: message.expanded, bucket: StableHash.bucket(email.fromAddress.lowercased(), 8),
             initials: ThreadListView.initials(email.from), from: isMe ? "me" : sender, snippet: String((email.snippet ?? "").prefix(120)),
             date: email.dateReceived.formatted(.iso8601), time: dates.string(for: email.dateReceived),
-            draftURL: isDraft ? "/compose?kind=draft&draft=\(FormFields.encode(email.id))&return=\(FormFields.encode(here))" : nil,
+            draftURL: isDraft ? "/compose?kind=draft&draft=\(WebForm.escape(email.id))&return=\(WebForm.escape(here))" : nil,
             composeIcon: Icon.compose.svg(), answers: answers, hasAnswers: !answers.isEmpty,
             answerSender: isMe ? "me" : sender, sender: Person(email.from),
             showVIP: !isMe && !email.fromAddress.isEmpty, isVIP: vips.contains(email.fromAddress.lowercased()), fromAddress: email.fromAddress,
             to: Person.list(email.toAddresses), hasTo: !email.toAddresses.isEmpty,
             cc: Person.list(email.ccAddresses), hasCc: !email.ccAddresses.isEmpty, fullDate: dates.full(email.dateSent ?? email.dateReceived),
-            why: isMe ? nil : "/settings?why=\(FormFields.encode(email.id))#why", body: body(message), attachments: attachments(message)))
+            why: isMe ? nil : "/settings?why=\(WebForm.escape(email.id))#why", body: body(message), attachments: attachments(message)))
     }
 
     private static let messageTemplate = Template("""

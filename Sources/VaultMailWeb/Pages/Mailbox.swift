@@ -39,9 +39,9 @@ enum Mailbox: Equatable, Sendable {
 
     /// The list's URL, with a category and an open thread when given.
     func url(category: AICategory? = nil, thread: String? = nil) -> String {
-        var url = "/mail?box=\(FormFields.encode(parameter))"
+        var url = "/mail?box=\(WebForm.escape(parameter))"
         if let category { url += "&cat=\(category.rawValue)" }
-        if let thread { url += "&t=\(FormFields.encode(thread))" }
+        if let thread { url += "&t=\(WebForm.escape(thread))" }
         return url
     }
 }

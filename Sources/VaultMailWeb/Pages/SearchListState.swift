@@ -15,9 +15,9 @@ struct SearchListState {
 
     /// The search page's URL, with a conversation open when given.
     func url(thread: String? = nil, byMeaning: Bool? = nil) -> String {
-        var url = "/mail/search?q=\(FormFields.encode(query))"
+        var url = "/mail/search?q=\(WebForm.escape(query))"
         if byMeaning ?? self.byMeaning { url += "&meaning=1" }
-        if let thread { url += "&t=\(FormFields.encode(thread))" }
+        if let thread { url += "&t=\(WebForm.escape(thread))" }
         return url
     }
 

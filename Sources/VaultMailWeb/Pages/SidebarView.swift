@@ -40,7 +40,7 @@ struct SidebarView {
                  what: entry.mailbox == .outbox ? "waiting" : "unread")
         }
         return Self.template.render(Model(
-            compose: accounts.isEmpty ? nil : "/compose?return=\(FormFields.encode(current.url()))", composeIcon: Icon.compose.svg(),
+            compose: accounts.isEmpty ? nil : "/compose?return=\(WebForm.escape(current.url()))", composeIcon: Icon.compose.svg(),
             top: top.map(item),
             accounts: accounts.map { section in
                 Section(headingId: "acct-\(section.account.id.prefix(12))", colour: Self.accountColour(section.account.id),

@@ -78,11 +78,11 @@ struct ThreadListView {
         struct Model { var rows: [Row]; var more: More? }
         var more: More?
         if let next = search.map({ $0.nextCursor?.encoded }) ?? page.nextCursor?.encoded {
-            var url = "/mail/list?box=\(FormFields.encode(mailbox.parameter))\(category.map { "&cat=\($0.rawValue)" } ?? "")&cursor=\(FormFields.encode(next))"
-            var fullPage = mailbox.url(category: category) + "&cursor=\(FormFields.encode(next))"
+            var url = "/mail/list?box=\(WebForm.escape(mailbox.parameter))\(category.map { "&cat=\($0.rawValue)" } ?? "")&cursor=\(WebForm.escape(next))"
+            var fullPage = mailbox.url(category: category) + "&cursor=\(WebForm.escape(next))"
             if let search {
-                url = "/mail/list?q=\(FormFields.encode(search.query))\(search.byMeaning ? "&meaning=1" : "")&cursor=\(FormFields.encode(next))"
-                fullPage = search.url() + "&cursor=\(FormFields.encode(next))"
+                url = "/mail/list?q=\(WebForm.escape(search.query))\(search.byMeaning ? "&meaning=1" : "")&cursor=\(WebForm.escape(next))"
+                fullPage = search.url() + "&cursor=\(WebForm.escape(next))"
             }
             more = More(fullPage: fullPage, url: url)
         }
@@ -146,7 +146,7 @@ struct ThreadListView {
 
     private static let rowsTemplate = Template("""
         {{#rows}}<li class="row{{#unread}} unread{{/unread}}{{#open}} open{{/open}}" data-id="{{id}}" data-version="{{version}}">\
-        <input type="checkbox" class="select" name="t" value="{{id}}" aria-label="Select: {{sender}}, {{subject}}">\
+        <input type="checkbox" class="select" name="t[]" value="{{id}}" aria-label="Select: {{sender}}, {{subject}}">\
         <a class="row-link" href="{{href}}" aria-label="{{label}}">{{{avatars}}}\
         <span class="row-main"><span class="row-top">\
         {{#unread}}<span class="dot" aria-hidden="true"></span>{{/unread}}\

@@ -4,31 +4,43 @@ import VaultMailCore
 
 extension WebApp {
     /// `POST /actions`: archive, delete, read, unread, star, unstar, move, mute, unmute on the
-    /// conversations named `t` (or one named by the button `one=verb:arg`), plus making a sender
-    /// VIP or trusting their images. Actions go through the same use cases as the command line
-    /// and reach the server first. The script asks for JSON; a form without it is sent back.
+    /// conversations named `t[]` (or one named by the button `one=verb:arg`), plus making a
+    /// sender VIP or trusting their images. Actions go through the same use cases as the command
+    /// line and reach the server first. The script asks for JSON; a form without it is sent back.
     func addActionRoutes(to router: Router<WebRequestContext>) {
         router.post("/actions") { request, context -> Response in
-            let form = context.form
-            var verb = form["action"] ?? ""
-            var ids = form.all("t").filter { !$0.isEmpty }
+            let form = try context.form(ActionForm.self)
+            var verb = form.action ?? ""
+            var ids = (form.threads ?? []).filter { !$0.isEmpty }
             var argument = ""
-            if let one = form["one"], let colon = one.firstIndex(of: ":") {
+            if let one = form.one, let colon = one.firstIndex(of: ":") {
                 verb = String(one[..<colon])
                 argument = String(one[one.index(after: colon)...])
                 if verb == "star" || verb == "unstar" { ids = [argument] }
             }
-            let outcome = await self.perform(verb, ids: ids, argument: argument, folder: form["folder"])
+            let outcome = await self.perform(verb, ids: ids, argument: argument, folder: form.folder)
             if request.headers[.accept]?.contains("application/json") == true {
                 return Pages.json(outcome, status: outcome.status)
             }
             // Back to the list after the conversation left it, or was marked unread (showing it would read it again).
             let leaves = ["archive", "delete", "move", "unread"].contains(verb) && outcome.failed.isEmpty
-            var target = Self.safeReturn(leaves ? form["leave"] ?? form["return"] : form["return"])
-            if let message = outcome.message {
-                target += (target.contains("?") ? "&" : "?") + "notice=" + FormFields.encode(message)
-            }
-            return Pages.redirect(target)
+            let target = Self.safeReturn(leaves ? form.leave ?? form.returnTo : form.returnTo)
+            return Pages.redirect(outcome.message.map { Self.withNotice(target, $0) } ?? target)
+        }
+    }
+
+    /// What the list's and the conversation's forms post to `/actions`.
+    private struct ActionForm: Decodable {
+        var action: String?
+        /// The conversations, `t[]=…&t[]=…`.
+        var threads: [String]?
+        var one: String?
+        var folder: String?
+        var returnTo: String?
+        var leave: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case action, threads = "t", one, folder, returnTo = "return", leave
         }
     }
 

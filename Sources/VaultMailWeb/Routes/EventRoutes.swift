@@ -23,9 +23,10 @@ extension WebApp {
             return response
         }
         router.post("/viewing") { _, context -> Response in
-            let threadId = context.form["t"] ?? ""
-            let folder = await self.folder(onScreen: Mailbox(parameter: context.form["box"]))
-            if context.form["state"] == "open" {
+            let form = try context.form(ViewingForm.self)
+            let threadId = form.t ?? ""
+            let folder = await self.folder(onScreen: Mailbox(parameter: form.box))
+            if form.state == "open" {
                 await MainActor.run { self.mail.coordinator.folderShown(folder) }
                 if !threadId.isEmpty { await self.mail.coordinator.threadOpened(threadId) }
             } else {
@@ -37,6 +38,13 @@ extension WebApp {
             }
             return Response(status: .noContent)
         }
+    }
+
+    /// What a focused window posts to `/viewing`.
+    private struct ViewingForm: Decodable {
+        var t: String?
+        var box: String?
+        var state: String?
     }
 
     /// The folder a list shows, as the engine weighs it: every account's folders of a type, or

@@ -10,13 +10,13 @@ extension WebApp {
         router.get("/mail") { request, context in try await self.mailPage(request, context) }
         router.get("/mail/search") { request, context in try await self.mailPage(request, context) }
         router.get("/mail/list") { request, requestContext -> Response in
-            let query = FormFields(request.uri.query ?? "")
-            if query["q"] != nil { return await self.searchRows(query, csrf: self.csrf(context: requestContext)) }
-            guard let mailbox = Mailbox(parameter: query["box"]) else { return Pages.plain(.badRequest, "Unknown mailbox.") }
+            let query = try request.query(MailQuery.self)
+            if query.q != nil { return await self.searchRows(query, csrf: self.csrf(context: requestContext)) }
+            guard let mailbox = Mailbox(parameter: query.box) else { return Pages.plain(.badRequest, "Unknown mailbox.") }
             let screen = self.screen
             let context = await screen.context()
-            let limit = min(200, max(1, Int(query["limit"] ?? "") ?? AppConstants.threadListPageSize))
-            let cursor = query["cursor"].flatMap(ThreadCursor.init(encoded:))
+            let limit = min(200, max(1, Int(query.limit ?? "") ?? AppConstants.threadListPageSize))
+            let cursor = query.cursor.flatMap(ThreadCursor.init(encoded:))
             var view = self.listView(mailbox, context, query: query, csrf: self.csrf(context: requestContext))
             if mailbox == .outbox {
                 view.outbox = (try? await self.mail.compose.outboxEntries(accountId: nil)) ?? []
@@ -28,27 +28,48 @@ extension WebApp {
             }
         }
         router.get("/mail/sidebar") { request, _ -> Response in
-            let query = FormFields(request.uri.query ?? "")
+            let query = try request.query(MailQuery.self)
             let context = await self.screen.context(counts: true)
-            return Pages.html(await self.screen.sidebar(context, current: Mailbox(parameter: query["box"]) ?? .allInboxes).render())
+            return Pages.html(await self.screen.sidebar(context, current: Mailbox(parameter: query.box) ?? .allInboxes).render())
         }
         router.get("/mail/conversation") { request, requestContext -> Response in
-            let query = FormFields(request.uri.query ?? "")
-            guard let threadId = query["t"], let mailbox = Mailbox(parameter: query["box"]) else {
+            let query = try request.query(MailQuery.self)
+            guard let threadId = query.t, let mailbox = Mailbox(parameter: query.box) else {
                 return Pages.plain(.badRequest, "Name a conversation (t=) and its list (box=).")
             }
             let context = await self.screen.context()
-            switch await self.screen.conversation(threadId, mailbox: mailbox, category: query["cat"].flatMap(AICategory.init(rawValue:)),
-                                                  context: context, imagesFor: query["images"],
+            switch await self.screen.conversation(threadId, mailbox: mailbox, category: query.cat.flatMap(AICategory.init(rawValue:)),
+                                                  context: context, imagesFor: query.images,
                                                   csrf: self.csrf(context: requestContext), dates: self.dates,
-                                                  opening: query["known"] == nil) {
+                                                  opening: query.known == nil) {
             case .shown(let view):
-                if query["known"] == view.version { return Response(status: .noContent) }
+                if query.known == view.version { return Response(status: .noContent) }
                 return Pages.html(view.render())
             case .missing(let message):
                 return Pages.html(ConversationView.missing(message), status: .notFound)
             }
         }
+    }
+
+    /// The query of the mail pages and their fragments (`/mail`, `/mail/search`, `/mail/list`,
+    /// `/mail/conversation`, `/mail/sidebar`, `/mail/search/results`).
+    struct MailQuery: Decodable {
+        /// The list (`Mailbox(parameter:)`), its category tab, the open conversation.
+        var box: String?
+        var cat: String?
+        var t: String?
+        /// A search, by meaning with `meaning=1`.
+        var q: String?
+        var meaning: String?
+        /// Where a page of the list starts, and how many rows (`/mail/list`).
+        var cursor: String?
+        var limit: String?
+        /// The message whose remote images are shown, the shown version of a conversation (a
+        /// refresh answers 204 when it is the same), suggested replies asked without the script.
+        var images: String?
+        var known: String?
+        var replies: String?
+        var notice: String?
     }
 
     var screen: MailScreen { MailScreen(mail: mail, sanitized: sanitized) }
@@ -65,18 +86,18 @@ extension WebApp {
         context.session?.csrfToken(secret: secret) ?? ""
     }
 
-    private func listView(_ mailbox: Mailbox, _ context: MailScreen.Context, query: FormFields, csrf: String) -> ThreadListView {
+    private func listView(_ mailbox: Mailbox, _ context: MailScreen.Context, query: MailQuery, csrf: String) -> ThreadListView {
         let described = screen.describe(mailbox, context)
         return ThreadListView(
-            mailbox: mailbox, title: described.title, category: query["cat"].flatMap(AICategory.init(rawValue:)),
-            categoryCounts: [:], page: .empty, openThread: query["t"], dates: dates, me: context.me,
+            mailbox: mailbox, title: described.title, category: query.cat.flatMap(AICategory.init(rawValue:)),
+            categoryCounts: [:], page: .empty, openThread: query.t, dates: dates, me: context.me,
             accountNames: mailbox.folderId == nil ? context.names : [:], csrf: csrf, moveTargets: described.moveTargets,
-            notice: query["notice"])
+            notice: query.notice)
     }
 
     private func mailPage(_ request: Request, _ requestContext: WebRequestContext) async throws -> Response {
-        let query = FormFields(request.uri.query ?? "")
-        guard let mailbox = Mailbox(parameter: query["box"]) else { return Pages.redirect("/mail") }
+        let query = try request.query(MailQuery.self)
+        guard let mailbox = Mailbox(parameter: query.box) else { return Pages.redirect("/mail") }
         let csrf = self.csrf(context: requestContext)
         let context = await screen.context(counts: true)
         if context.accounts.isEmpty { return Pages.redirect("/welcome") }
@@ -90,7 +111,7 @@ extension WebApp {
                 list.notice = "The Outbox could not be read. Reload the page to try again."
             }
         } else {
-            let cursor = query["cursor"].flatMap(ThreadCursor.init(encoded:))
+            let cursor = query.cursor.flatMap(ThreadCursor.init(encoded:))
             switch await screen.page(mailbox, context, category: list.category, cursor: cursor, limit: AppConstants.threadListPageSize) {
             case .page(let page, let counts):
                 list.page = page
@@ -102,11 +123,11 @@ extension WebApp {
         }
         var conversation: ConversationView?
         var problem: String?
-        if let threadId = query["t"] {
+        if let threadId = query.t {
             switch await screen.conversation(threadId, mailbox: mailbox, category: list.category, context: context,
-                                             imagesFor: query["images"], csrf: csrf, dates: dates, opening: true) {
+                                             imagesFor: query.images, csrf: csrf, dates: dates, opening: true) {
             case .shown(var view):
-                if query["replies"] == "1" { view.replies = await suggestedReplies(threadId: threadId) }
+                if query.replies == "1" { view.replies = await suggestedReplies(threadId: threadId) }
                 conversation = view
             case .missing(let message): problem = message
             }

@@ -12,8 +12,8 @@ extension WebApp {
             guard let id = context.parameters.get("id"), let email = try? await self.mail.mailboxes.email(id: id) else {
                 return Pages.plain(.notFound, "This message no longer exists.")
             }
-            let query = FormFields(request.uri.query ?? "")
-            let remote = await self.mail.preferences.remoteImagesAllowed(from: email.fromAddress, asked: query["images"] == "1")
+            let asked = try request.query(MailQuery.self).images == "1"
+            let remote = await self.mail.preferences.remoteImagesAllowed(from: email.fromAddress, asked: asked)
             let body: Markup
             if let html = email.bodyHTML {
                 body = Markup(sanitized: await self.sanitized.frame(emailId: id, html: html, remoteImages: remote) {

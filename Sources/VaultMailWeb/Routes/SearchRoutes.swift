@@ -8,7 +8,7 @@ extension WebApp {
     /// `/mail/list?q=` gives rows for the next page and live refreshes.
     func addSearchRoutes(to router: Router<WebRequestContext>) {
         router.get("/mail/search/results") { request, requestContext -> Response in
-            let query = FormFields(request.uri.query ?? "")
+            let query = try request.query(MailQuery.self)
             let context = await self.screen.context()
             var list = ThreadListView(
                 mailbox: .allInboxes, title: "Search", category: nil, categoryCounts: [:], page: .empty, openThread: nil,
@@ -20,20 +20,20 @@ extension WebApp {
     }
 
     /// Fills the list with the results of `q=` (from `cursor=` on), or the parser's error.
-    func fillSearch(_ list: inout ThreadListView, query: FormFields) async {
-        let text = (query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    func fillSearch(_ list: inout ThreadListView, query: MailQuery) async {
+        let text = (query.q ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         var state = SearchListState(query: text)
-        state.byMeaning = query["meaning"] == "1"
+        state.byMeaning = query.meaning == "1"
         defer { list.search = state }
         list.title = text.isEmpty ? "Search" : "Results for “\(text)”"
         list.category = nil
         guard !text.isEmpty else { return }
-        if state.byMeaning { return await fillSearchByMeaning(&list, &state, text: text, cursor: query["cursor"]) }
+        if state.byMeaning { return await fillSearchByMeaning(&list, &state, text: text, cursor: query.cursor) }
         guard let search = mail.search else {
             list.notice = "Search is not available in this VaultMail."
             return
         }
-        let cursor = query["cursor"].flatMap(SearchCursor.init(encoded:))
+        let cursor = query.cursor.flatMap(SearchCursor.init(encoded:))
         do {
             let page = try await search.threads(text, options: SearchOptions(cursor: cursor))
             list.page = ThreadPage(threads: page.hits.map(\.thread), nextCursor: nil, hasMore: page.hasMore)
@@ -71,7 +71,7 @@ extension WebApp {
     }
 
     /// The rows of a page of results (`/mail/list?q=…`): the next page, or a live refresh.
-    func searchRows(_ query: FormFields, csrf: String) async -> Response {
+    func searchRows(_ query: MailQuery, csrf: String) async -> Response {
         let context = await screen.context()
         var list = ThreadListView(
             mailbox: .allInboxes, title: "Search", category: nil, categoryCounts: [:], page: .empty, openThread: nil,

@@ -16,7 +16,8 @@ extension WebApp {
         }
         router.post("/signin") { _, context -> Response in
             let now = Date()
-            guard let token = context.form["token"], let nonce = SignInToken.validNonce(token, secret: self.secret, now: now) else {
+            let form = try context.form(SignInForm.self)
+            guard let token = form.token, let nonce = SignInToken.validNonce(token, secret: self.secret, now: now) else {
                 return Pages.signInNeeded(reason: "That sign-in link is not valid or has expired. Run `vaultmail open` again.")
             }
             guard await self.usedTokens.claim(nonce, now: now) else {
@@ -24,9 +25,15 @@ extension WebApp {
             }
             SignInPage.removeStale(in: self.configuration.signInDirectory, now: now)
             let session = WebSession.new(now: now)
-            var response = Pages.html(Pages.signedIn(next: Self.safeReturn(context.form["next"])))
+            var response = Pages.html(Pages.signedIn(next: Self.safeReturn(form.next)))
             response.headers[.setCookie] = "\(WebSession.cookieName)=\(session.cookieValue(secret: self.secret)); Path=/; Max-Age=\(Int(WebSession.lifetime)); HttpOnly; SameSite=Strict"
             return response
         }
+    }
+
+    /// What the sign-in page `vaultmail open` left posts: the one-time token and the page to show.
+    private struct SignInForm: Decodable {
+        var token: String?
+        var next: String?
     }
 }

@@ -41,7 +41,7 @@ struct RequestGuard: RouterMiddleware {
             }
             if request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
                 let body = try await request.collectBody(upTo: context.maxUploadSize)
-                context.form = FormFields(String(buffer: body))
+                context.formBody = String(buffer: body)
             }
         }
         if Self.isPublic(request.uri.path) { return try await next(request, context) }
@@ -53,7 +53,7 @@ struct RequestGuard: RouterMiddleware {
                 : Pages.plain(.unauthorized, "Not signed in: run `vaultmail open` to open VaultMail signed in.")
         }
         if !isSafe {
-            let token = request.headers[.csrfToken] ?? context.form["csrf"] ?? ""
+            let token = try request.headers[.csrfToken] ?? context.form(CSRFField.self).csrf ?? ""
             guard session.isCSRFToken(token, secret: secret) else {
                 return Pages.plain(.forbidden, "Refused: the page's security token is missing or stale. Reload the page and try again.")
             }
@@ -61,6 +61,11 @@ struct RequestGuard: RouterMiddleware {
         context.session = session
         return try await next(request, context)
     }
+}
+
+/// The CSRF token of a posted form (the script sends it as `X-CSRF-Token` instead).
+private struct CSRFField: Decodable {
+    var csrf: String?
 }
 
 extension HTTPField.Name {

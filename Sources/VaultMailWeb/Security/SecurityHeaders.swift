@@ -25,7 +25,13 @@ struct SecurityHeaders: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response = try await next(request, context)
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            // A form or address that cannot be read (`FormError`), a body too large: said with these headers too.
+            response = try error.response(from: request, context: context)
+        }
         if response.headers[.contentSecurityPolicy] == nil {
             response.headers[.contentSecurityPolicy] = Self.pagePolicy
         }

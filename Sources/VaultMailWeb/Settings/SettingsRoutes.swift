@@ -9,36 +9,36 @@ extension WebApp {
     /// decided by it; the command line beside the daemon sees it too.
     func addSettingsRoutes(to router: Router<WebRequestContext>) {
         router.get("/settings") { request, context -> Response in
-            let query = FormFields(request.uri.query ?? "")
+            let query = try request.query(SettingsQuery.self)
             return Pages.html(await self.settingsView(query, csrf: self.csrf(context: context)).render())
         }
         router.post("/settings/general") { request, context -> Response in
-            let form = context.form
+            let form = try context.form(GeneralSettingsForm.self)
             await self.mail.preferences.change(
-                undoSendDelaySeconds: Int(form["undoDelay"] ?? ""), markReadOnOpen: form["markReadOnOpen"] == "1",
-                remoteImages: RemoteImagePolicy(rawValue: form["remoteImages"] ?? ""), theme: Theme(rawValue: form["theme"] ?? ""),
-                listDensity: ListDensity(rawValue: form["density"] ?? ""))
+                undoSendDelaySeconds: Int(form.undoDelay ?? ""), markReadOnOpen: form.markReadOnOpen == "1",
+                remoteImages: RemoteImagePolicy(rawValue: form.remoteImages ?? ""), theme: Theme(rawValue: form.theme ?? ""),
+                listDensity: ListDensity(rawValue: form.density ?? ""))
             return await self.settingsSaved(request, "Saved.", section: "general")
         }
         router.post("/settings/notifications") { request, context -> Response in
-            let form = context.form
+            let form = try context.form(NotificationSettingsForm.self)
             let accounts = (try? await self.mail.accountService.all()) ?? []
             let service = self.mail.notificationSettings
             var problems: [String] = []
             func apply(_ change: () async throws -> Void) async {
                 do { try await change() } catch { problems.append("\(error)") }
             }
-            await apply { try await service.setSound(form["sound"] == "1") }
+            await apply { try await service.setSound(form.sound == "1") }
             for category in SettingsView.categories {
-                await apply { try await service.setCategory(category.rawValue, on: form["category:\(category.rawValue)"] == "1") }
+                await apply { try await service.setCategory(category.rawValue, on: form.switchedOn.contains("category:\(category.rawValue)")) }
             }
-            await apply { try await service.setQuietHours(from: form["quietStart"] ?? "", to: form["quietEnd"] ?? "") }
-            await apply { try await service.setQuietHoursOn(form["quietHours"] == "1") }
+            await apply { try await service.setQuietHours(from: form.quietStart ?? "", to: form.quietEnd ?? "") }
+            await apply { try await service.setQuietHoursOn(form.quietHours == "1") }
             // Switching on goes through the permission of the notification server (AC-N-02).
             await apply {
                 try await service.setNotifications(
-                    master: form["notifications"] == "1",
-                    accounts: Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, form["account:\($0.id)"] == "1") }))
+                    master: form.notifications == "1",
+                    accounts: Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, form.switchedOn.contains("account:\($0.id)")) }))
             }
             let problem = problems.first
             await self.events.publish(.changed)
@@ -51,13 +51,13 @@ extension WebApp {
     /// The VIP and muted lists: add or remove a VIP, unmute a conversation.
     private func addSettingsListRoutes(to router: Router<WebRequestContext>) {
         router.post("/settings/vip") { request, context -> Response in
-            let form = context.form
+            let form = try context.form(VIPForm.self)
             let message: String, failed: Bool
             do {
-                if let address = form["remove"] {
+                if let address = form.remove {
                     message = "\(try await self.mail.notificationSettings.removeVIP(address)) is no longer a VIP."
                 } else {
-                    message = "\(try await self.mail.notificationSettings.addVIP(form["add"] ?? "")) is a VIP: their mail always notifies, even in quiet hours or muted threads."
+                    message = "\(try await self.mail.notificationSettings.addVIP(form.add ?? "")) is a VIP: their mail always notifies, even in quiet hours or muted threads."
                 }
                 failed = false
             } catch {
@@ -66,9 +66,10 @@ extension WebApp {
             return await self.settingsSaved(request, message, section: "notifications", failed: failed)
         }
         router.post("/settings/unmute") { request, context -> Response in
+            let thread = try context.form(UnmuteForm.self).t ?? ""
             let message: String, failed: Bool
             do {
-                try await self.mail.notificationSettings.unmute(threadIds: [context.form["t"] ?? ""])
+                try await self.mail.notificationSettings.unmute(threadIds: [thread])
                 (message, failed) = ("Unmuted: new mail in it notifies again.", false)
             } catch {
                 (message, failed) = ("\(error)", true)
@@ -78,15 +79,73 @@ extension WebApp {
         }
     }
 
+    /// `GET /settings`: a message's "why (not) notified?" (`why=EMAIL`) and a notice.
+    struct SettingsQuery: Decodable {
+        var why: String?
+        var notice: String?
+    }
+
+    /// The general section: undo delay, mark-read-on-open, remote images, theme, density.
+    private struct GeneralSettingsForm: Decodable {
+        var undoDelay: String?
+        var markReadOnOpen: String?
+        var remoteImages: String?
+        var theme: String?
+        var density: String?
+    }
+
+    /// The notification section: its switches are `1` when on and absent when off (checkboxes);
+    /// a category's is `category:NAME`, an account's `account:ID`.
+    private struct NotificationSettingsForm: Decodable {
+        var notifications: String?
+        var sound: String?
+        var quietHours: String?
+        var quietStart: String?
+        var quietEnd: String?
+        /// The names of the category and account switches posted as on.
+        var switchedOn: Set<String> = []
+
+        private struct Field: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let fields = try decoder.container(keyedBy: Field.self)
+            func value(_ name: String) throws -> String? { try fields.decodeIfPresent(String.self, forKey: Field(stringValue: name)) }
+            notifications = try value("notifications")
+            sound = try value("sound")
+            quietHours = try value("quietHours")
+            quietStart = try value("quietStart")
+            quietEnd = try value("quietEnd")
+            for key in fields.allKeys where key.stringValue.hasPrefix("category:") || key.stringValue.hasPrefix("account:") {
+                if try fields.decode(String.self, forKey: key) == "1" { switchedOn.insert(key.stringValue) }
+            }
+        }
+    }
+
+    /// Add a VIP (`add=`) or remove one (`remove=`).
+    private struct VIPForm: Decodable {
+        var add: String?
+        var remove: String?
+    }
+
+    /// Unmute one conversation (`t=`).
+    private struct UnmuteForm: Decodable {
+        var t: String?
+    }
+
     /// JSON for the script, else back to the page's section with the message.
     private func settingsSaved(_ request: Request, _ message: String, section: String, failed: Bool = false) async -> Response {
         if request.headers[.accept]?.contains("application/json") == true {
             return Pages.json(JSONReply.Message(message: message), status: failed ? .badRequest : .ok)
         }
-        return Pages.redirect("/settings?notice=\(FormFields.encode(message))#\(section)")
+        return Pages.redirect("/settings?notice=\(WebForm.escape(message))#\(section)")
     }
 
-    func settingsView(_ query: FormFields, csrf: String) async -> SettingsView {
+    func settingsView(_ query: SettingsQuery, csrf: String) async -> SettingsView {
         let accounts = (try? await mail.accountService.all()) ?? []
         let notifications = await mail.notificationSettings.preferences(accountIds: accounts.map(\.id))
         let s = await mail.preferences.general()
@@ -101,13 +160,13 @@ extension WebApp {
         }
         var asked: NotificationDecision?
         var askedMissing: String?
-        if let emailId = query["why"], !emailId.isEmpty {
+        if let emailId = query.why, !emailId.isEmpty {
             asked = try? await mail.notificationHistory.decision(emailId: emailId)
             if asked == nil { askedMissing = "No decision was recorded for that message: it arrived in a first sync, or before VaultMail kept decisions." }
         }
         return SettingsView(
             values: values, accounts: accounts, muted: muted, server: await mail.notificationServer(),
             decisions: (try? await mail.notificationHistory.recent(limit: 15)) ?? [], asked: asked, askedMissing: askedMissing,
-            notice: query["notice"], csrf: csrf, dates: dates)
+            notice: query.notice, csrf: csrf, dates: dates)
     }
 }

@@ -258,7 +258,7 @@ struct SettingsView {
         struct Item { var name: String; var email: String; var url: String }
         struct Model { var accounts: [Item]; var empty: Bool }
         return Self.accountsTemplate.render(Model(accounts: accounts.map { account in
-            Item(name: account.name, email: account.email, url: "/settings/account?id=\(FormFields.encode(account.id))")
+            Item(name: account.name, email: account.email, url: "/settings/account?id=\(WebForm.escape(account.id))")
         }, empty: accounts.isEmpty))
     }
 

@@ -21,7 +21,7 @@ struct ReplySuggestionsView {
     /// The conversation's address: where the composer returns to, and the no-script link's base.
     var here: String
 
-    static func path(_ threadId: String) -> String { "/threads/\(FormFields.encode(threadId))/replies" }
+    static func path(_ threadId: String) -> String { "/threads/\(WebForm.escape(threadId))/replies" }
 
     func render() -> Markup {
         struct Model {
@@ -48,7 +48,7 @@ struct ReplySuggestionsView {
             failure = message
         }
         return Self.template.render(Model(
-            threadId: threadId, src: Self.path(threadId) + "?email=" + FormFields.encode(emailId) + "&return=" + FormFields.encode(here),
+            threadId: threadId, src: Self.path(threadId) + "?email=" + WebForm.escape(emailId) + "&return=" + WebForm.escape(here),
             state: stateName, icon: Icon.sparkle.svg(), loading: loading, askURL: here + "&replies=1#reply-suggestions", body: body,
             failure: failure, announcement: announcement))
     }
@@ -126,6 +126,6 @@ struct ReplySuggestionsView {
 
     /// The reply composer with `text` above the quote and the signature.
     static func composeURL(emailId: String, text: String, returnTo: String) -> String {
-        ConversationView.composeURL(.reply, email: emailId, returnTo: returnTo) + "&body=" + FormFields.encode(text)
+        ConversationView.composeURL(.reply, email: emailId, returnTo: returnTo) + "&body=" + WebForm.escape(text)
     }
 }

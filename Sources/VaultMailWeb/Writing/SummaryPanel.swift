@@ -26,7 +26,7 @@ struct SummaryPanel {
     var automatic = false
 
     /// Where the panel's fragment and its form go.
-    static func path(_ threadId: String) -> String { "/threads/\(FormFields.encode(threadId))/summary" }
+    static func path(_ threadId: String) -> String { "/threads/\(WebForm.escape(threadId))/summary" }
 
     private var stateName: String {
         switch state {

@@ -13,21 +13,41 @@ extension WebApp {
     ///   as it is written (all so far, rendered), then `done`, or `failure` with what went wrong.
     func addWritingRoutes(to router: Router<WebRequestContext>) {
         router.get("/threads/{id}/summary") { _, context -> Response in
-            let threadId = FormFields.decode(context.parameters.get("id") ?? "")
+            let threadId = Self.threadId(context)
             let panel = await self.writeSummary(threadId: threadId, refresh: false)
             return Self.fragment(panel)
         }
         router.post("/threads/{id}/summary") { request, context -> Response in
-            let threadId = FormFields.decode(context.parameters.get("id") ?? "")
-            let panel = await self.writeSummary(threadId: threadId, refresh: context.form["refresh"] == "1")
-            if FormFields(request.uri.query ?? "")["fragment"] == "1" { return Self.fragment(panel) }
-            return Pages.redirect(WebApp.safeReturn(context.form["return"]) + "#summary")
+            let threadId = Self.threadId(context)
+            let form = try context.form(WritingForm.self)
+            let panel = await self.writeSummary(threadId: threadId, refresh: form.refresh == "1")
+            if try request.query(WritingForm.self).fragment == "1" { return Self.fragment(panel) }
+            return Pages.redirect(WebApp.safeReturn(form.returnTo) + "#summary")
         }
         router.get("/threads/{id}/replies") { request, context -> Response in
-            let threadId = FormFields.decode(context.parameters.get("id") ?? "")
-            let query = FormFields(request.uri.query ?? "")
-            return self.replyStream(threadId: threadId, fallbackEmailId: query["email"] ?? "", here: WebApp.safeReturn(query["return"]))
+            let threadId = Self.threadId(context)
+            let query = try request.query(WritingForm.self)
+            return self.replyStream(threadId: threadId, fallbackEmailId: query.email ?? "", here: WebApp.safeReturn(query.returnTo))
         }
+    }
+
+    /// What Summarize and Refresh post (`refresh=1`, `return=`, `fragment=1` in the query for
+    /// the script) and what the reply stream is asked with (`email=`, `return=`).
+    private struct WritingForm: Decodable {
+        var refresh: String?
+        var fragment: String?
+        var email: String?
+        var returnTo: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case refresh, fragment, email, returnTo = "return"
+        }
+    }
+
+    /// The conversation named in the path (`/threads/{id}/…`), percent-decoded.
+    private static func threadId(_ context: WebRequestContext) -> String {
+        let raw = context.parameters.get("id") ?? ""
+        return raw.removingPercentEncoding ?? raw
     }
 
     private static func fragment(_ panel: SummaryPanel) -> Response {
