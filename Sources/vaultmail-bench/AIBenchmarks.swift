@@ -127,7 +127,7 @@ enum AIBenchmarks {
         let repository = GRDBCategoryRepository(database: database)
         // As the daemon builds it: the vectors the model computes are kept for search by meaning.
         let categorizer = CategorizeEmailsUseCase(
-            repository: repository, model: ModelCategorizer(embedder: session, index: GRDBSemanticIndex(database: database)))
+            repository: repository, model: ModelCategorizer(embedder: session))
         var sources: [CategorySource: Int] = [:]
         var rounds: [Double] = []
         // Round 0 also embeds the categories' written examples (once per model); reported apart.
@@ -184,7 +184,7 @@ enum AIBenchmarks {
         Measure.report("ai-semantic-budget-rank", Double(rank), "rank", n: n)
         let filteredPage = try await search.threads(filteredQuery)
         let filteredRank = (filteredPage.hits.firstIndex { $0.thread.subject == BudgetReviewMessage.subject } ?? -1) + 1
-        let budgetText = EmbedEmailsUseCase.text(subject: BudgetReviewMessage.subject,
+        let budgetText = CategorizationInput.modelText(subject: BudgetReviewMessage.subject,
                                                  opening: CategorizationInput.openingText(body: budgetBody, snippet: nil))
         let vectors = try await session.embed([query, budgetText])
         print("# '\(query)': \(page.hits.count) conversations on the first page, the budget review \(rank == 0 ? "absent" : "#\(rank)")"

@@ -48,7 +48,7 @@ extension CommandSession {
     /// nothing was waiting.
     public func categorizeWaitingMail(embedder: (any TextEmbedder)?,
                                       progress: (@Sendable (String) -> Void)? = nil) async throws -> String? {
-        let model = embedder.map { ModelCategorizer(embedder: $0, index: GRDBSemanticIndex(database: database)) }
+        let model = embedder.map { ModelCategorizer(embedder: $0) }
         let use = CategorizeEmailsUseCase(repository: categoryRepository, model: model)
         let count = try await use.categorizePending { done in
             if done % (use.batchSize * 10) == 0 { progress?("categorizing new mail: \(done) done…") }
