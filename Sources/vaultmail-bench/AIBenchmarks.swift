@@ -101,7 +101,8 @@ enum AIBenchmarks {
         let embedSeconds = (ContinuousClock.now - started).seconds
         precondition(embedded == n, "every email must be embedded: \(embedded) of \(n)")
         Measure.report("ai-embed-throughput", Double(embedded) / embedSeconds, "emails/s", n: n)
-        Measure.report("ai-embed-tokens-per-email", Double(tokens.reduce(0, +)) / Double(max(1, tokens.count)), "tokens", n: n)
+        Measure.report("ai-embed-tokens-per-email", Double(tokens.reduce(0, +)) / Double(max(1, n)), "tokens", n: n)
+        print("# \(tokens.count) chunks (\(String(format: "%.2f", Double(tokens.count) / Double(max(1, n)))) per email)")
         print("# embedding: \(embedded) emails in \(String(format: "%.1f", embedSeconds)) s,"
               + " \(String(format: "%.0f", Double(tokens.reduce(0, +)) / embedSeconds)) tokens/s;"
               + " \(tokens.filter { $0 >= MiniLMEngine.maxSequenceLength }.count) texts cut at \(MiniLMEngine.maxSequenceLength) tokens")
@@ -114,7 +115,7 @@ enum AIBenchmarks {
         try await searchProcess(tool: tool, home: home, scratch: scratch, modelDirectory: modelDirectory, n: n)
     }
 
-    /// Each pending email's token count as the model reads it (`[CLS]` and `[SEP]` included).
+    /// Each pending chunk's token count as the model reads it (`[CLS]` and `[SEP]` included).
     static func tokenCounts(index: GRDBSemanticIndex, modelId: String, modelDirectory: URL) async throws -> [Int] {
         let tokenizer = try BertTokenizer(vocabularyFile: modelDirectory.appendingPathComponent("vocab.txt"),
                                           maxLength: MiniLMEngine.maxSequenceLength)

@@ -120,10 +120,10 @@ enum SearchEvaluation {
         let missing = groups.filter { group in !samples.contains { $0.labels.contains(group) } }
         guard missing.isEmpty else { throw UsageError(message: "no message of \(missing.sorted().joined(separator: ", ")) found under the given folders") }
         let dev = queries.filter(\.isDev), test = queries.filter { !$0.isDev }
-        print("# eval-search: \(samples.count) messages sampled (\(options.perGroup) per group or list, by FNV-1a of the file name or Message-ID; patches left out of lists)")
+        say("# eval-search: \(samples.count) messages sampled (\(options.perGroup) per group or list, by FNV-1a of the file name or Message-ID; patches left out of lists)")
         for source in sources { print("#   \(source)") }
-        print("# queries: \(queries.count) from \(options.queries!.path); split by FNV-1a of the query text: dev \(dev.count), test \(test.count)")
-        print("# chunking: \(options.chunker.wordsPerChunk) words per chunk, at most \(options.chunker.maximumChunks) chunks; model all-MiniLM-L6-v2, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        say("# queries: \(queries.count) from \(options.queries!.path); split by FNV-1a of the query text: dev \(dev.count), test \(test.count)")
+        say("# chunking: \(options.chunker.wordsPerChunk) words per chunk, at most \(options.chunker.maximumChunks) chunks; model all-MiniLM-L6-v2, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
         let scratch = try SearchBenchmarks.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -134,7 +134,7 @@ enum SearchEvaluation {
         let reader = try DatabasePool(path: home.appendingPathComponent("vaultmail.sqlite").path, configuration: readOnly)
         let truth = try await relevance(reader: reader, samples: samples)
         let conversations = truth.count
-        print("# store: \(try await emailCount(reader)) emails in \(conversations) conversations")
+        say("# store: \(try await emailCount(reader)) emails in \(conversations) conversations")
 
         let modelId = AIModelCatalog.embeddingModelId
         let session = AIModelSession(engine: MiniLMEngine(), library: FixedModelLibrary([modelId: try AIModelFixture.installedMiniLMDirectory()]),
@@ -162,8 +162,10 @@ enum SearchEvaluation {
             let seconds = try await embedOpenings(reader: reader, index: oldIndex, embedder: old)
             let emails = try await emailCount(reader)
             costs.append(String(format: "old one-vector scheme: %.1f emails/s (%.1f s), one vector = %ld bytes per email", Double(emails) / seconds, seconds, old.dimensions * 4))
-            let semantic = SemanticSearchUseCase(search: search, index: oldIndex, embedder: old)
-            table.append(("old: one vector, subject + 300 chars, fused", try await precision(queries, truth) { try await semantic.threads($0, options: SearchOptions(limit: 10)).hits }))
+            for (name, ranking) in [("window 0.1 (issue 15's ranking)", SemanticSearchUseCase.Ranking(similarityWindow: 0.1)), ("no window", .standard)] {
+                let semantic = SemanticSearchUseCase(search: search, index: oldIndex, embedder: old, ranking: ranking)
+                table.append(("old: one vector (subject + 300 chars), \(name)", try await precision(queries, truth) { try await semantic.threads($0, options: SearchOptions(limit: 10)).hits }))
+            }
         }
 
         let index = GRDBSemanticIndex(database: database, chunker: options.chunker)
@@ -215,27 +217,26 @@ enum SearchEvaluation {
     /// The rankings compared on dev; `SemanticSearchUseCase.Ranking.standard` is the one chosen.
     static let rankings: [(String, SemanticSearchUseCase.Ranking)] = [
         ("fused with words, window 0.1 (issue 15's)", .init(similarityWindow: 0.1)),
-        ("fused with words, no window", .init(similarityWindow: nil)),
-        ("fused, words at half weight, no window", .init(wordWeight: 0.5, similarityWindow: nil)),
-        ("by meaning alone, no window", .init(wordWeight: 0, similarityWindow: nil)),
-        ("standard (the product's)", .standard),
+        ("fused with words, no window (the standard)", .standard),
+        ("fused, words at half weight", .init(wordWeight: 0.5)),
+        ("by meaning alone", .init(wordWeight: 0)),
     ]
 
     static func printReport(queries: [Query], table: [(name: String, scores: [Double])]) {
-        print("\n## P@10 per query (columns: \(table.indices.map { "[\($0)]" }.joined(separator: " ")))")
+        say("\n## P@10 per query (columns: \(table.indices.map { "[\($0)]" }.joined(separator: " ")))")
         for (index, row) in table.enumerated() { print("# [\(index)] \(row.name)") }
         for (index, query) in queries.enumerated() {
             let cells = table.map { String(format: "%.1f", $0.scores[index]) }.joined(separator: " ")
-            print("\(query.isDev ? "dev " : "test") \(cells)  \(query.group): \(query.text)")
+            say("\(query.isDev ? "dev " : "test") \(cells)  \(query.group): \(query.text)")
         }
-        print("\n## mean P@10")
-        print(String(format: "%-52@ %6@ %6@ %6@", "ranking" as NSString, "test" as NSString, "dev" as NSString, "all" as NSString))
+        say("\n## mean P@10")
+        say("ranking".padding(toLength: 64, withPad: " ", startingAt: 0) + "   test    dev    all")
         for row in table {
             func mean(_ keep: (Query) -> Bool) -> Double {
                 let values = zip(queries, row.scores).filter { keep($0.0) }.map(\.1)
                 return values.reduce(0, +) / Double(max(1, values.count))
             }
-            print(String(format: "%-52@ %6.3f %6.3f %6.3f", row.name as NSString, mean { !$0.isDev }, mean(\.isDev), mean { _ in true }))
+            say(row.name.padding(toLength: 64, withPad: " ", startingAt: 0) + String(format: " %6.3f %6.3f %6.3f", mean { !$0.isDev }, mean(\.isDev), mean { _ in true }))
         }
     }
 
@@ -421,7 +422,7 @@ enum SearchEvaluation {
                 server: server, path: home.appendingPathComponent("vaultmail.sqlite").path, expected: corpus.distinctMessages)
             await engine.sync.connections.closeAll()
             try await server.stop()
-            print("# synced \(corpus.distinctMessages) messages from Dovecot in \(String(format: "%.1f", seconds)) s")
+            say("# synced \(corpus.distinctMessages) messages from Dovecot in \(String(format: "%.1f", seconds)) s")
             return engine.database
         } catch {
             try? await server.stop()
@@ -448,6 +449,12 @@ enum SearchEvaluation {
     }
 
     // MARK: Small helpers
+
+    /// A line of the report, written at once (the run takes many minutes).
+    static func say(_ line: String) {
+        print(line)
+        fflush(nil)
+    }
 
     static func fnv1a(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -102,7 +102,7 @@ struct SemanticIndexTests {
         let semantic = SemanticSearchUseCase(search: search, index: index, embedder: embedder, clock: clock)
         let page = try await semantic.threads("financial planning")
         #expect(page.hits.map(\.thread.subject) == ["Quarterly budget review", "Team offsite"],
-                "orthogonal vectors (cosine 0) are below the similarity floor and left out; the offsite (0.96) is within the window of the nearest")
+                "orthogonal vectors (cosine 0) are below the similarity floor and left out; the offsite (0.96) is above it")
         let narrowed = try await semantic.threads("financial planning from:colleague")
         #expect(narrowed.hits.map(\.thread.subject) == ["Quarterly budget review"])
 
@@ -113,22 +113,22 @@ struct SemanticIndexTests {
 
 @Suite("Rank fusion for search by meaning (issue 15)")
 struct RankFusionTests {
-    @Test("a message both rankings find comes first; a meaning-only match needs the floor and the window")
+    @Test("a message both rankings find comes first; a meaning-only match needs the floor and, when set, the window")
     func fusion() {
         let near = [ScoredEmail(emailId: "a", similarity: 0.6), ScoredEmail(emailId: "b", similarity: 0.55),
                     ScoredEmail(emailId: "c", similarity: 0.45), ScoredEmail(emailId: "d", similarity: 0.1)]
-        #expect(SemanticSearchUseCase.fuse(words: ["b", "x"], near: near) == ["b", "a", "x"],
+        let window = SemanticSearchUseCase.Ranking(similarityWindow: 0.1)
+        #expect(SemanticSearchUseCase.fuse(words: ["b", "x"], near: near, ranking: window) == ["b", "a", "x"],
                 "b is in both; c is 0.15 from the nearest; d is below the floor")
-        #expect(SemanticSearchUseCase.fuse(words: ["d"], near: near) == ["d", "a", "b"], "a word match keeps its place whatever its vector")
+        #expect(SemanticSearchUseCase.fuse(words: ["d"], near: near, ranking: window) == ["d", "a", "b"], "a word match keeps its place whatever its vector")
         #expect(SemanticSearchUseCase.fuse(words: [], near: [ScoredEmail(emailId: "z", similarity: 0.12)]).isEmpty)
     }
 
-    @Test("without a window every meaning-only match above the floor is kept; the words' weight moves a word-only match")
+    @Test("by default every meaning-only match above the floor is kept; the words' weight moves a word-only match")
     func rankingOptions() {
         let near = [ScoredEmail(emailId: "a", similarity: 0.6), ScoredEmail(emailId: "c", similarity: 0.3), ScoredEmail(emailId: "d", similarity: 0.1)]
-        let open = SemanticSearchUseCase.Ranking(similarityWindow: nil)
-        #expect(SemanticSearchUseCase.fuse(words: [], near: near, ranking: open) == ["a", "c"], "c is 0.3 from the nearest, d below the floor")
-        #expect(SemanticSearchUseCase.fuse(words: ["x"], near: near, ranking: open) == ["x", "a", "c"], "equal ranks tie: the word ranking's order")
+        #expect(SemanticSearchUseCase.fuse(words: [], near: near) == ["a", "c"], "the standard ranking: c is 0.3 from the nearest, d below the floor")
+        #expect(SemanticSearchUseCase.fuse(words: ["x"], near: near) == ["x", "a", "c"], "equal ranks tie: the word ranking's order")
         let light = SemanticSearchUseCase.Ranking(wordWeight: 0.5, similarityWindow: nil)
         #expect(SemanticSearchUseCase.fuse(words: ["x"], near: near, ranking: light) == ["a", "c", "x"])
     }
