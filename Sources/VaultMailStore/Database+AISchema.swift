@@ -30,4 +30,21 @@ extension AppDatabase {
             );
             """)
     }
+
+    /// Search by meaning with several vectors per email (issue 35): `emailEmbedding` holds one
+    /// row per chunk of what the sender wrote (`EmbeddingChunker`), `chunk` 0 first. The single
+    /// vectors of `v7-ai` (subject and 300 characters) are dropped with their table, so every
+    /// email is pending and the indexer reads it again.
+    static func createChunkEmbeddings(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE emailEmbedding;
+            CREATE TABLE emailEmbedding (
+                emailId TEXT NOT NULL REFERENCES email(id) ON DELETE CASCADE,
+                chunk INTEGER NOT NULL,
+                modelId TEXT NOT NULL,
+                vector BLOB NOT NULL,
+                PRIMARY KEY (emailId, chunk)
+            );
+            """)
+    }
 }

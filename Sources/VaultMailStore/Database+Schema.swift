@@ -17,6 +17,7 @@ extension AppDatabase {
         migrator.registerMigration("v8-sync-window", migrate: createFolderHistoryWindow)
         migrator.registerMigration("v9-summaries", migrate: createSummarySchema)
         migrator.registerMigration("v10-message-identity", migrate: createMessageIdentity)
+        migrator.registerMigration("v11-chunk-embeddings", migrate: createChunkEmbeddings)
         return migrator
     }
 

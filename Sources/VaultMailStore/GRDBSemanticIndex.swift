@@ -2,40 +2,49 @@ import Foundation
 import GRDB
 import VaultMailCore
 
-/// `SemanticIndex` over `emailEmbedding`: vectors as little-endian Float32 blobs, compared by
-/// a scan (10,000 vectors of 384 floats are 15 MB, read and compared in milliseconds), within
-/// the rows a query's operators select through the search index.
+/// `SemanticIndex` over `emailEmbedding`: one row per chunk of an email (`EmbeddingChunker`),
+/// vectors as little-endian Float32 blobs, compared by a scan (30,000 vectors of 384 floats are
+/// 46 MB, read and compared in tens of milliseconds), within the rows a query's operators
+/// select through the search index; an email scores as its nearest chunk.
 public struct GRDBSemanticIndex: SemanticIndex {
     let database: AppDatabase
+    let chunker: EmbeddingChunker
 
-    public init(database: AppDatabase) {
+    public init(database: AppDatabase, chunker: EmbeddingChunker = .standard) {
         self.database = database
+        self.chunker = chunker
     }
 
     public func pendingInputs(modelId: String, limit: Int) async throws -> [EmbeddingInput] {
         try await database.writer.read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT e.id, e.subject, substr(e.bodyPlain, 1, \(CategorizationInput.openingLength + 100)) AS opening, e.snippet
-                FROM email e LEFT JOIN emailEmbedding v ON v.emailId = e.id AND v.modelId = ?
+                SELECT e.id, e.subject, e.bodyPlain, e.bodyHTML, e.snippet
+                FROM email e LEFT JOIN emailEmbedding v ON v.emailId = e.id AND v.chunk = 0 AND v.modelId = ?
                 WHERE v.emailId IS NULL
                 ORDER BY e.dateReceived DESC LIMIT ?
                 """, arguments: [modelId, max(1, limit)])
-            return rows.map { row in
-                let opening = CategorizationInput.openingText(body: row["opening"], snippet: row["snippet"])
-                return EmbeddingInput(emailId: row["id"], text: EmbedEmailsUseCase.text(subject: row["subject"], opening: opening))
+            return rows.flatMap { row in
+                let plain = MessageText.plain(plain: row["bodyPlain"], html: row["bodyHTML"])
+                let body = plain.isEmpty ? (row["snippet"] as String? ?? "") : plain
+                return chunker.chunks(subject: row["subject"], body: body).enumerated().map { chunk, text in
+                    EmbeddingInput(emailId: row["id"], chunk: chunk, text: text)
+                }
             }
         }
     }
 
-    public func save(_ vectors: [(emailId: String, vector: [Float])], modelId: String) async throws {
+    public func save(_ vectors: [(emailId: String, vectors: [[Float]])], modelId: String) async throws {
         guard !vectors.isEmpty else { return }
         try await database.writer.write { db in
+            let clear = try db.cachedStatement(sql: "DELETE FROM emailEmbedding WHERE emailId = ?")
             let insert = try db.cachedStatement(sql: """
-                INSERT INTO emailEmbedding(emailId, modelId, vector) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM email WHERE id = ?)
-                ON CONFLICT(emailId) DO UPDATE SET modelId = excluded.modelId, vector = excluded.vector
+                INSERT INTO emailEmbedding(emailId, chunk, modelId, vector) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM email WHERE id = ?)
                 """)
-            for (emailId, vector) in vectors {
-                try insert.execute(arguments: [emailId, modelId, Self.blob(vector), emailId])
+            for (emailId, chunks) in vectors {
+                try clear.execute(arguments: [emailId])
+                for (chunk, vector) in chunks.enumerated() {
+                    try insert.execute(arguments: [emailId, chunk, modelId, Self.blob(vector), emailId])
+                }
             }
         }
     }
@@ -51,22 +60,33 @@ public struct GRDBSemanticIndex: SemanticIndex {
             }
             sql += " WHERE v.modelId = ?"
             arguments += [modelId]
-            var best = NearestList(capacity: max(1, limit))
+            // Each email's best chunk, emails in the order first read (ties keep it).
+            var emails: [ScoredEmail] = []
+            var position: [String: Int] = [:]
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {
                 let similarity = try row.withUnsafeData(atIndex: 1) { data -> Float? in
                     guard let data, data.count == vector.count * MemoryLayout<Float>.size else { return nil }
                     return Self.similarity(vector, data)
                 }
-                if let similarity { best.offer(ScoredEmail(emailId: row[0], similarity: similarity)) }
+                guard let similarity else { continue }
+                let emailId: String = row[0]
+                if let known = position[emailId] {
+                    emails[known].similarity = max(emails[known].similarity, similarity)
+                } else {
+                    position[emailId] = emails.count
+                    emails.append(ScoredEmail(emailId: emailId, similarity: similarity))
+                }
             }
-            return best.sorted
+            var nearest = NearestList(capacity: max(1, limit))
+            for email in emails { nearest.offer(email) }
+            return nearest.sorted
         }
     }
 
     public func coverage(modelId: String) async throws -> (embedded: Int, pending: Int) {
         try await database.writer.read { db in
-            let embedded = try Int.fetchOne(db, sql: "SELECT count(*) FROM emailEmbedding WHERE modelId = ?", arguments: [modelId]) ?? 0
+            let embedded = try Int.fetchOne(db, sql: "SELECT count(*) FROM emailEmbedding WHERE chunk = 0 AND modelId = ?", arguments: [modelId]) ?? 0
             let emails = try Int.fetchOne(db, sql: "SELECT count(*) FROM email") ?? 0
             return (embedded, max(0, emails - embedded))
         }

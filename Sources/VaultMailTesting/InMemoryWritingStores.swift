@@ -50,7 +50,7 @@ public final class FixedSemanticIndex: SemanticIndex {
 
     public func pendingInputs(modelId: String, limit: Int) async throws -> [EmbeddingInput] { [] }
 
-    public func save(_ vectors: [(emailId: String, vector: [Float])], modelId: String) async throws {}
+    public func save(_ vectors: [(emailId: String, vectors: [[Float]])], modelId: String) async throws {}
 
     public func nearest(to vector: [Float], modelId: String, filter: SearchQuery?, limit: Int) async throws -> [ScoredEmail] {
         asked.withLock { $0.append(vector) }

@@ -101,7 +101,8 @@ enum AIBenchmarks {
         let embedSeconds = (ContinuousClock.now - started).seconds
         precondition(embedded == n, "every email must be embedded: \(embedded) of \(n)")
         Measure.report("ai-embed-throughput", Double(embedded) / embedSeconds, "emails/s", n: n)
-        Measure.report("ai-embed-tokens-per-email", Double(tokens.reduce(0, +)) / Double(max(1, tokens.count)), "tokens", n: n)
+        Measure.report("ai-embed-tokens-per-email", Double(tokens.reduce(0, +)) / Double(max(1, n)), "tokens", n: n)
+        print("# \(tokens.count) chunks (\(String(format: "%.2f", Double(tokens.count) / Double(max(1, n)))) per email)")
         print("# embedding: \(embedded) emails in \(String(format: "%.1f", embedSeconds)) s,"
               + " \(String(format: "%.0f", Double(tokens.reduce(0, +)) / embedSeconds)) tokens/s;"
               + " \(tokens.filter { $0 >= MiniLMEngine.maxSequenceLength }.count) texts cut at \(MiniLMEngine.maxSequenceLength) tokens")
@@ -114,7 +115,7 @@ enum AIBenchmarks {
         try await searchProcess(tool: tool, home: home, scratch: scratch, modelDirectory: modelDirectory, n: n)
     }
 
-    /// Each pending email's token count as the model reads it (`[CLS]` and `[SEP]` included).
+    /// Each pending chunk's token count as the model reads it (`[CLS]` and `[SEP]` included).
     static func tokenCounts(index: GRDBSemanticIndex, modelId: String, modelDirectory: URL) async throws -> [Int] {
         let tokenizer = try BertTokenizer(vocabularyFile: modelDirectory.appendingPathComponent("vocab.txt"),
                                           maxLength: MiniLMEngine.maxSequenceLength)
@@ -127,7 +128,7 @@ enum AIBenchmarks {
         let repository = GRDBCategoryRepository(database: database)
         // As the daemon builds it: the vectors the model computes are kept for search by meaning.
         let categorizer = CategorizeEmailsUseCase(
-            repository: repository, model: ModelCategorizer(embedder: session, index: GRDBSemanticIndex(database: database)))
+            repository: repository, model: ModelCategorizer(embedder: session))
         var sources: [CategorySource: Int] = [:]
         var rounds: [Double] = []
         // Round 0 also embeds the categories' written examples (once per model); reported apart.
@@ -184,7 +185,7 @@ enum AIBenchmarks {
         Measure.report("ai-semantic-budget-rank", Double(rank), "rank", n: n)
         let filteredPage = try await search.threads(filteredQuery)
         let filteredRank = (filteredPage.hits.firstIndex { $0.thread.subject == BudgetReviewMessage.subject } ?? -1) + 1
-        let budgetText = EmbedEmailsUseCase.text(subject: BudgetReviewMessage.subject,
+        let budgetText = CategorizationInput.modelText(subject: BudgetReviewMessage.subject,
                                                  opening: CategorizationInput.openingText(body: budgetBody, snippet: nil))
         let vectors = try await session.embed([query, budgetText])
         print("# '\(query)': \(page.hits.count) conversations on the first page, the budget review \(rank == 0 ? "absent" : "#\(rank)")"

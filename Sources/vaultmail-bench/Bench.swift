@@ -35,6 +35,7 @@ struct Bench {
                 exit(1)
             }
         }
+        if requested.first == "eval-search" { await SearchEvaluation.main(Array(requested.dropFirst())) }
         for name in requested {
             guard let suite = suites[name] else {
                 FileHandle.standardError.write(Data("vaultmail-bench: unknown suite '\(name)'; known: \(suites.keys.sorted().joined(separator: ", "))\n".utf8))

@@ -158,7 +158,7 @@ struct SmartReplyTests {
     @Test("Without a writing model: the user's own past replies to similar messages, grounded, distinct, most similar first")
     func pastReplies() async throws {
         let message = F.email(9, thread: "t9", body: Self.meeting)
-        let query = EmbedEmailsUseCase.text(subject: "Budget", opening: CategorizationInput.openingText(
+        let query = CategorizationInput.modelText(subject: "Budget", opening: CategorizationInput.openingText(
             body: MessageText.newText(of: message, limit: SmartReplyUseCase.messageLength), snippet: message.snippet))
         let embedder = FixedTextEmbedder(modelId: "mini", vectors: [query: [1, 0, 0]])
         let index = FixedSemanticIndex(neighbours: [

@@ -21,7 +21,7 @@ struct StoreIntegrityTests {
             _ = try await GRDBCategoryRepository(database: store.database).teach(
                 accountId: account, address: "p1@example.com", CategoryDecision(category: .primary, source: .user, reason: "test"), at: Date())
             try await GRDBSemanticIndex(database: store.database).save(
-                [(MailFixtures.email(accountId: account, number: 99).id, [1, 0, 0])], modelId: "test-model")
+                [(MailFixtures.email(accountId: account, number: 99).id, [[1, 0, 0]])], modelId: "test-model")
             // A conversation's summary (issue 16).
             let summarized = MailFixtures.email(accountId: account, number: 99)
             try await GRDBThreadSummaryRepository(database: store.database).save(ThreadSummary(

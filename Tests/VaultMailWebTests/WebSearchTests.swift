@@ -99,7 +99,7 @@ struct WebSemanticSearchTests {
         let vectors: [[Float]] = [[0.8, 0.6, 0], [0, 1, 0], [0, 0, 1]]
         let bySubject = Dictionary(uniqueKeysWithValues: stored.map { ($0.subject, $0.id) })
         try await GRDBSemanticIndex(database: web.database).save(
-            subjects.enumerated().map { (bySubject[$1]!, vectors[$0]) }, modelId: Self.model)
+            subjects.enumerated().map { (bySubject[$1]!, [vectors[$0]]) }, modelId: Self.model)
     }
 
     @Test("By meaning lists what the words mean, with the switch back to words; the query's URL keeps the mode")

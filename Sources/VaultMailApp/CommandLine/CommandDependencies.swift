@@ -86,7 +86,7 @@ public final class CommandDependencies {
 
     /// Categorizes waiting mail: header rules, and `embedder`'s model when given.
     public func categorizing(embedder: (any TextEmbedder)?) -> (use: CategorizeEmailsUseCase, model: ModelCategorizer?) {
-        let model = embedder.map { ModelCategorizer(embedder: $0, index: GRDBSemanticIndex(database: database)) }
+        let model = embedder.map { ModelCategorizer(embedder: $0) }
         return (CategorizeEmailsUseCase(repository: categoryRepository, model: model), model)
     }
 

@@ -93,7 +93,7 @@ public final class MailDaemon {
         let semanticIndex = GRDBSemanticIndex(database: database)
         let indexer = MailIndexer(
             categorize: CategorizeEmailsUseCase(repository: GRDBCategoryRepository(database: database),
-                                                model: ModelCategorizer(embedder: embedder, index: semanticIndex)),
+                                                model: ModelCategorizer(embedder: embedder)),
             logger: logger)
         let embedEmails = EmbedEmailsUseCase(index: semanticIndex, embedder: embedder)
         await indexer.afterEachRound {

@@ -1,10 +1,12 @@
 import Foundation
 
-/// Gives every email its sentence vector for search by meaning (AC-A-07): in the daemon after
-/// each sync, and before `vaultmail search --semantic` for mail no model has read yet.
+/// Gives every email its sentence vectors for search by meaning (AC-A-07), one per chunk of
+/// what its sender wrote (`EmbeddingChunker`): in the daemon after each sync, and before
+/// `vaultmail search --semantic` for mail no model has read yet.
 public struct EmbedEmailsUseCase: Sendable {
-    /// Emails embedded per round trip to the store.
-    public static let batchSize = 64
+    /// Emails embedded per round trip to the store (up to `EmbeddingChunker.maximumChunks`
+    /// texts each).
+    public static let batchSize = 16
 
     private let index: any SemanticIndex
     private let embedder: any TextEmbedder
@@ -27,18 +29,25 @@ public struct EmbedEmailsUseCase: Sendable {
         var done = 0
         while !inputs.isEmpty, !Task.isCancelled {
             let vectors = try await embedder.embed(inputs.map(\.text))
-            try await index.save(zip(inputs, vectors).map { ($0.emailId, $1) }, modelId: embedder.modelId)
-            done += inputs.count
+            let emails = Self.grouped(inputs, vectors)
+            try await index.save(emails, modelId: embedder.modelId)
+            done += emails.count
             progress?(done, max(total, done))
             inputs = try await index.pendingInputs(modelId: embedder.modelId, limit: Self.batchSize)
         }
         return done
     }
 
-    /// The text an email's vector is made from: its subject and the first 300 characters of its
-    /// opening text (`CategorizationInput.openingText`). The categorizer reads the same text, so
-    /// a vector it computed is stored for search by meaning and never computed twice.
-    public static func text(subject: String, opening: String) -> String {
-        "\(subject). \(opening.prefix(300))"
+    /// Each email's vectors in chunk order, emails in the order of their first chunk.
+    static func grouped(_ inputs: [EmbeddingInput], _ vectors: [[Float]]) -> [(emailId: String, vectors: [[Float]])] {
+        var emails: [(emailId: String, vectors: [[Float]])] = []
+        for (input, vector) in zip(inputs, vectors) {
+            if let last = emails.last, last.emailId == input.emailId {
+                emails[emails.count - 1].vectors.append(vector)
+            } else {
+                emails.append((input.emailId, [vector]))
+            }
+        }
+        return emails
     }
 }

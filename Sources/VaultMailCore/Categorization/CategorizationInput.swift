@@ -109,6 +109,13 @@ public struct CategorizationInput: Sendable, Hashable {
     /// name and domain are left out: measured on the evaluation set, they pulled mail from
     /// people towards the social examples.)
     public var modelText: String {
-        EmbedEmailsUseCase.text(subject: subject, opening: openingText)
+        Self.modelText(subject: subject, opening: openingText)
+    }
+
+    /// The short text of an email the model reads: its subject and the first 300 characters of
+    /// its opening text (`openingText(body:snippet:)`). Smart replies look up the user's past
+    /// replies by the same text.
+    public static func modelText(subject: String, opening: String) -> String {
+        "\(subject). \(opening.prefix(300))"
     }
 }

@@ -7,9 +7,6 @@ import Foundation
 /// The examples' vectors are computed once per model and kept.
 public actor ModelCategorizer {
     public nonisolated let embedder: any TextEmbedder
-    /// Where the vectors of the emails it reads are kept for search by meaning (the same text,
-    /// `EmbedEmailsUseCase.text`), so the semantic indexer does not compute them again.
-    private let index: (any SemanticIndex)?
     private let examples: [AICategory: [String]]
     private let neighbours: Int
     private let leanWeight: Float
@@ -18,11 +15,9 @@ public actor ModelCategorizer {
     /// - Parameters:
     ///   - neighbours: how many nearest examples of a category make its score.
     ///   - leanWeight: what the headers' lean adds to its category's score (cosine units).
-    ///   - index: keeps the vectors `decide` computes, for search by meaning.
-    public init(embedder: any TextEmbedder, index: (any SemanticIndex)? = nil, examples: [AICategory: [String]] = CategoryExamples.all,
+    public init(embedder: any TextEmbedder, examples: [AICategory: [String]] = CategoryExamples.all,
                 neighbours: Int = 3, leanWeight: Float = 0.05) {
         self.embedder = embedder
-        self.index = index
         self.examples = examples
         self.neighbours = max(1, neighbours)
         self.leanWeight = leanWeight
@@ -44,7 +39,6 @@ public actor ModelCategorizer {
         guard !inputs.isEmpty else { return [] }
         let entries = try await loadExamples()
         let vectors = try await embedder.embed(inputs.map(\.modelText))
-        try await index?.save(zip(inputs, vectors).map { ($0.emailId, $1) }, modelId: embedder.modelId)
         return vectors.indices.map { index in
             let lean = index < leans.count ? leans[index] : nil
             let scored = scores(of: vectors[index], entries)

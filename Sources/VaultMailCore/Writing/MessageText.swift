@@ -7,8 +7,13 @@ public enum MessageText {
     /// The body as plain text: the plain part when it has any letters or digits, else the text
     /// of the HTML part, else "".
     public static func plain(of email: Email) -> String {
-        if let plain = email.bodyPlain, plain.contains(where: \.isLetterOrDigit) { return plain }
-        if let html = email.bodyHTML {
+        plain(plain: email.bodyPlain, html: email.bodyHTML)
+    }
+
+    /// The body as plain text from its two parts (see `plain(of:)`).
+    public static func plain(plain: String?, html: String?) -> String {
+        if let plain, plain.contains(where: \.isLetterOrDigit) { return plain }
+        if let html {
             let text = HTMLText.plainText(html)
             if text.contains(where: \.isLetterOrDigit) { return text }
         }
@@ -66,6 +71,32 @@ public enum MessageText {
         }
         while out.last?.isEmpty == true { out.removeLast() }
         return out.joined(separator: "\n")
+    }
+
+    /// Every line the sender wrote, for search by meaning: like `ownText(_:)`, but a reply
+    /// written between or below quotes ("> …", "In article … writes:") keeps its lines after
+    /// them, since only the quoted lines and their attribution are left out. Stops at what is
+    /// not the sender's: the signature ("-- "), a list footer (a line of underscores), a quoted
+    /// original ("-----Original Message-----", an Outlook header block). Greeting and sign-off
+    /// stay; lines with no letter or digit go; one line per kept line.
+    public static func writtenText(_ text: String) -> String {
+        let raw = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines: [String] = []
+        for index in raw.indices {
+            let line = raw[index]
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix(">") || trimmed.hasPrefix("|>") { continue }
+            if line == "-- " || trimmed == "--" || trimmed == "—" { break }
+            if isSignatureStart(trimmed) || isQuoteMarker(trimmed) || isOutlookHeader(raw, at: index) { break }
+            if isAttribution(trimmed) {
+                if let last = lines.last, startsAttribution(last) { lines.removeLast() }
+                continue
+            }
+            let kept = trimmed.filter { !isInvisible($0) }
+            if kept.contains(where: \.isLetterOrDigit) { lines.append(kept) }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// `text` with its lines joined into one line (a paragraph break becomes a space too).

@@ -202,8 +202,8 @@ public struct SmartReplyUseCase: Sendable {
     /// look (no sentence model, no vectors, no history).
     private func pastReplies(threadId: String, target: Target) async throws -> ReplySuggestions? {
         guard let embedder, let semanticIndex, let replyHistory, await embedder.isAvailable() else { return nil }
-        let query = EmbedEmailsUseCase.text(subject: target.email.subject,
-                                            opening: CategorizationInput.openingText(body: target.text, snippet: target.email.snippet))
+        let query = CategorizationInput.modelText(subject: target.email.subject,
+                                                  opening: CategorizationInput.openingText(body: target.text, snippet: target.email.snippet))
         let vector: [Float]
         do {
             vector = try await embedder.embed(query)

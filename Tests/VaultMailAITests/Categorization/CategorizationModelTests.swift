@@ -79,33 +79,3 @@ struct CategorizationModelTests {
         #expect(meeting.reason.hasPrefix("nearest to the written examples of primary"))
     }
 }
-
-/// The categorizer and search by meaning read the same text: a vector the model computed to
-/// categorize an email is kept for search, never computed twice.
-@Suite("Categorization: vectors shared with search by meaning")
-struct SharedVectorsTests {
-    @Test("the vectors the categorizer computed are stored, equal the semantic indexer's, and leave nothing pending", .timeLimit(.minutes(1)))
-    func shared() async throws {
-        let (database, emails) = try await CategorizationModelTests.store([
-            ("Dinner on Friday?", "We are cooking on Friday, would you like to come over around seven?"),
-            ("Notes from the call", "Here is what we agreed and who does what before the deadline next week."),
-        ])
-        let library = FixedModelLibrary([AIModelCatalog.embeddingModelId: try AIModelFixture.installedMiniLMDirectory()])
-        let embedder = AIModelSession(engine: MiniLMEngine(), library: library, modelId: AIModelCatalog.embeddingModelId)
-        let index = GRDBSemanticIndex(database: database)
-        let pending = try await index.pendingInputs(modelId: embedder.modelId, limit: 10)
-        #expect(pending.count == 2)
-        let model = ModelCategorizer(embedder: embedder, index: index)
-        #expect(try await CategorizeEmailsUseCase(repository: GRDBCategoryRepository(database: database), model: model).categorizePending() == 2)
-
-        #expect(try await index.pendingInputs(modelId: embedder.modelId, limit: 10).isEmpty, "the semantic indexer has nothing left to read")
-        #expect(try await EmbedEmailsUseCase(index: index, embedder: embedder).run() == 0)
-        for input in pending {
-            let own = try await embedder.embed(input.text)
-            let nearest = try #require(try await index.nearest(to: own, modelId: embedder.modelId, filter: nil, limit: 1).first)
-            #expect(nearest.emailId == input.emailId)
-            #expect(nearest.similarity > 0.9999, "the stored vector is the one of the semantic indexer's text")
-        }
-        #expect(Set(pending.map(\.emailId)) == Set(emails.map(\.id)))
-    }
-}
