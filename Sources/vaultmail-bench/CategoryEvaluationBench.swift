@@ -18,10 +18,12 @@ import VaultMailTesting
 ///   List-Id is labelled forums by that provenance. `--per-list N` (default 300) messages
 ///   are taken, evenly spread.
 /// - `--ham-dir PATH` (repeatable): a folder of raw messages (SpamAssassin's ham): mail with
-///   a List-Id is labelled forums; a reply with no list or bulk header is labelled primary
-///   (person-to-person); the rest is shown as a distribution, not scored.
+///   a List-Id is labelled forums; a reply with no list or bulk header and no `[list]` tag in
+///   its subject is labelled primary (person-to-person); the rest is shown as a
+///   distribution, not scored.
 /// - `--split dev|test|all` (default test): which half of the Takeout mail to report;
 ///   `--model DIR` (default `.build/models/all-minilm-l6-v2`), `--no-model`;
+///   `--neighbours K`, `--lean-weight W`: the model's settings, to tune them on the dev half;
 ///   `--misses`: prints the dev half's misses (never the test half's).
 enum CategoryEvaluationBench {
     struct Failure: Error, CustomStringConvertible {
@@ -40,10 +42,13 @@ enum CategoryEvaluationBench {
         var model: String? = ".build/models/all-minilm-l6-v2"
         var perList = 300
         var misses = false
+        /// The model's settings, for tuning on the dev half (defaults: the product's).
+        var neighbours: Int?
+        var leanWeight: Float?
 
         static let usage = """
             usage: vaultmail-bench eval-categories [--mbox TAKEOUT.mbox] [--split dev|test|all] \
-            [--forums-mbox LIST.mbox]... [--per-list N] [--ham-dir DIR]... [--model DIR | --no-model] [--misses]
+            [--forums-mbox LIST.mbox]... [--per-list N] [--ham-dir DIR]... [--model DIR | --no-model] [--neighbours K] [--lean-weight W] [--misses]
             """
 
         init(_ arguments: [String]) throws {
@@ -62,6 +67,8 @@ enum CategoryEvaluationBench {
                 case "--model": model = try value(flag)
                 case "--no-model": model = nil
                 case "--misses": misses = true
+                case "--neighbours": neighbours = Int(try value(flag))
+                case "--lean-weight": leanWeight = Float(try value(flag))
                 case "--per-list":
                     let text = try value(flag)
                     guard let count = Int(text), count > 0 else { throw Failure(description: "--per-list takes a positive number, not '\(text)'") }
@@ -100,8 +107,15 @@ enum CategoryEvaluationBench {
                 throw Failure(description: "no sentence model in \(path): run `make deps`, pass --model DIR, or --no-model")
             }
             let modelId = AIModelCatalog.embeddingModelId
-            modelCategorizer = ModelCategorizer(embedder: AIModelSession(
-                engine: MiniLMEngine(), library: FixedModelLibrary([modelId: directory]), modelId: modelId, idleTimeout: .seconds(3600)))
+            let embedder = AIModelSession(engine: MiniLMEngine(), library: FixedModelLibrary([modelId: directory]), modelId: modelId,
+                                          idleTimeout: .seconds(3600))
+            if options.neighbours != nil || options.leanWeight != nil {
+                let standard = ModelCategorizer(embedder: embedder)
+                modelCategorizer = ModelCategorizer(embedder: embedder, neighbours: options.neighbours ?? standard.neighbours,
+                                                    leanWeight: options.leanWeight ?? standard.leanWeight)
+            } else {
+                modelCategorizer = ModelCategorizer(embedder: embedder)
+            }
         }
         print("# eval-categories: model \(options.model ?? "none")")
 
@@ -125,7 +139,7 @@ enum CategoryEvaluationBench {
         }
         for path in options.hamDirectories {
             let (scored, unlabelled) = try hamSamples(path)
-            try await report("ham \(path) (List-Id → forums, a reply without list or bulk headers → primary)", scored,
+            try await report("ham \(path) (List-Id → forums; a reply without list or bulk headers or a [tag] → primary)", scored,
                              model: modelCategorizer, misses: options.misses)
             if !unlabelled.isEmpty {
                 let decided = try await runUseCase(unlabelled, model: modelCategorizer)
@@ -272,7 +286,7 @@ enum CategoryEvaluationBench {
             if headers["list-id"] != nil {
                 sample.label = .forums
                 scored.append(sample)
-            } else if input.isReply && !listHeaders && !bulk {
+            } else if input.isReply && !listHeaders && !bulk && !input.subject.contains("[") {
                 scored.append(sample)
             } else {
                 unlabelled.append(sample)
@@ -399,7 +413,10 @@ enum CategoryEvaluationBench {
         print("  (\(samples.count) messages, all runs, in \(ContinuousClock.now - started))")
         if misses, let decided = decisions[main.name] {
             for sample in samples where decided[sample.input.emailId] != sample.label {
-                print("  miss: \(sample.label.rawValue) → \(decided[sample.input.emailId]?.rawValue ?? "?") \(sample.input.from.email) | \(sample.input.subject.prefix(70))")
+                let verdict = HeaderCategoryRules.evaluate(sample.input)
+                let rules = verdict.decision.map { "decided \($0.category.rawValue): \($0.reason)" }
+                    ?? verdict.lean.map { "lean \($0.category.rawValue) among \($0.candidates.map(\.rawValue).sorted()): \($0.reason)" } ?? "undecided"
+                print("  miss: \(sample.label.rawValue) → \(decided[sample.input.emailId]?.rawValue ?? "?") \(sample.input.from.email) | \(sample.input.subject.prefix(70))\n      rules: \(rules.prefix(160))")
             }
         }
         fflush(nil)

@@ -3,7 +3,8 @@ import Foundation
 /// Categorizes by meaning: an email goes to the category whose written examples
 /// (`CategoryExamples`) its text is nearest to — the mean cosine similarity of its `neighbours`
 /// nearest examples in each category — among the categories the headers left open, with the
-/// category they leaned to given a small bonus (`leanWeight`, measured on the evaluation set).
+/// category they leaned to given a small bonus (`leanWeight`, chosen on the dev half of the
+/// Gmail-labelled evaluation, docs/ai-evaluation/categories.md).
 /// The examples' vectors are computed once per model and kept.
 public actor ModelCategorizer {
     public nonisolated let embedder: any TextEmbedder
@@ -11,8 +12,10 @@ public actor ModelCategorizer {
     /// `EmbedEmailsUseCase.text`), so the semantic indexer does not compute them again.
     private let index: (any SemanticIndex)?
     private let examples: [AICategory: [String]]
-    private let neighbours: Int
-    private let leanWeight: Float
+    /// How many nearest examples of a category make its score.
+    public nonisolated let neighbours: Int
+    /// What the headers' lean adds to its category's score (cosine units).
+    public nonisolated let leanWeight: Float
     private var exampleVectors: (modelId: String, entries: [(category: AICategory, text: String, vector: [Float])])?
 
     /// - Parameters:
