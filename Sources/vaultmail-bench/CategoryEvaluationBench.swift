@@ -231,6 +231,7 @@ enum CategoryEvaluationBench {
             to: parsed.to, cc: parsed.cc, subject: parsed.subject,
             openingText: CategorizationInput.openingText(body: parsed.textPlain.map { String($0.prefix(CategorizationInput.openingLength + 100)) },
                                                          snippet: parsed.snippet),
+            closingText: CategorizationInput.closingText(body: parsed.textPlain.map { String($0.suffix(CategorizationInput.closingLength * 2)) }),
             headers: headers, isReply: parsed.inReplyTo != nil || !parsed.references.isEmpty, ownAddresses: own)
         return (input, parsed.date ?? .distantPast)
     }

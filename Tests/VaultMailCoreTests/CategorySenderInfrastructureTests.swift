@@ -93,4 +93,25 @@ struct CategorySenderInfrastructureTests {
                       "return-path": "<tools+bounces-1234-me=example.com@vger.example.org>"])).decision)
         #expect(decision.category == .forums)
     }
+
+    @Test("A campaign's 'Paid for by' disclaimer at the end of the body makes mail promotions, even with no bulk header; a person's reply quoting it stays primary")
+    func campaignDisclaimer() throws {
+        let body = "Dear friend,\n\nThe vote is next week.\n\n" + String(repeating: "More words. ", count: 80)
+            + "\n\nPaid for by Friends of Dana Reyes\nPO Box 1, Springfield"
+        let campaign = CategorizationInput(
+            emailId: "e1", accountId: "a1", threadId: "t1", from: Participant(name: "Dana Reyes", email: "dana@reyes.example"),
+            to: [Participant(email: "me@example.com")], subject: "The vote is next week",
+            openingText: CategorizationInput.openingText(body: body, snippet: nil), closingText: CategorizationInput.closingText(body: body),
+            ownAddresses: ["me@example.com"])
+        #expect(campaign.closingText.hasSuffix("Paid for by Friends of Dana Reyes PO Box 1, Springfield"))
+        let decision = try #require(HeaderCategoryRules.evaluate(campaign).decision)
+        #expect(decision.category == .promotions)
+        #expect(decision.reason.contains("Paid for by"))
+        var reply = campaign
+        reply.isReply = true
+        #expect(HeaderCategoryRules.evaluate(reply).decision?.category == .primary)
+        var official = campaign
+        official.closingText = "This mass communication was paid for by official funds."
+        #expect(HeaderCategoryRules.evaluate(official).decision?.category == .primary)
+    }
 }

@@ -7,6 +7,8 @@ struct CategorySignals {
     /// Subject and opening text, lowercased.
     let text: String
     let opening: String
+    /// The end of the body, lowercased.
+    let closing: String
     let domain: String
     let local: String
     let listId: String?
@@ -21,6 +23,7 @@ struct CategorySignals {
         self.input = input
         subject = input.subject.lowercased()
         opening = input.openingText.lowercased()
+        closing = input.closingText.lowercased()
         text = subject + " \n " + opening
         domain = input.senderDomain
         local = input.senderLocalPart
@@ -253,6 +256,16 @@ struct CategorySignals {
         if listId != nil, marketingPlatform == nil, !oneClickUnsubscribe,
            header(withPrefixIn: CategoryVocabulary.marketingHeaderPrefixes) == nil { open.insert(.forums) }
         return open
+    }
+
+    /// The disclaimer election law puts on a campaign's mail ("Paid for by … for Congress"),
+    /// at the end of the body: such mail asks for votes, money or time — Gmail's Promotions
+    /// holds fundraising with the offers. Not the notice of mail sent at public expense.
+    var campaignDisclaimer: String? {
+        guard CategoryText.contains(closing, "paid for by"),
+              !["official funds", "taxpayer expense", "public expense"].contains(where: { CategoryText.contains(closing, $0) })
+        else { return nil }
+        return "paid for by"
     }
 
     /// True when the sender writes like a person: not an automated address and not bulk mail.

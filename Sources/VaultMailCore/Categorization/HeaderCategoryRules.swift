@@ -17,7 +17,8 @@
 /// - H8 bulk or automated mail (List-Unsubscribe, Precedence: bulk, Feedback-ID, a mailing
 ///   or sending platform's domain or header fields, a bulk return path, noreply@) whose words
 ///   are a receipt, order, subscription or account notice → updates; an offer or a
-///   fundraising ask → promotions; otherwise it only leans, among promotions and updates
+///   fundraising ask, or a campaign's "Paid for by" disclaimer at the end of the body (which
+///   also makes mail with no bulk header bulk) → promotions; otherwise it only leans, among promotions and updates
 ///   (social only when it speaks like a social network, forums only for a list with no
 ///   marketing behind it): updates when it mentions a notice, else promotions, except a bare
 ///   no-reply address with no bulk header, which leans updates.
@@ -149,13 +150,19 @@ public enum HeaderCategoryRules {
     /// H8
     static func bulkMail(_ s: CategorySignals) -> HeaderVerdict {
         let bulk = s.bulkMarker
-        guard bulk != nil || s.isAutomatedSender else { return .undecided }
-        let evidence = bulk ?? "it came from \(s.input.from.email), an address that sends automatically"
+        // A person's reply may quote a campaign's mail: it stays theirs.
+        let disclaimer = s.input.isReply && s.isPersonal ? nil : s.campaignDisclaimer
+        guard bulk != nil || s.isAutomatedSender || disclaimer != nil else { return .undecided }
+        let evidence = bulk ?? (s.isAutomatedSender ? "it came from \(s.input.from.email), an address that sends automatically"
+            : "it came from \(s.input.from.email)")
         let open = s.bulkAlternatives
         let promotion = s.promotionScore
         let transaction = s.transactionScore
         if transaction.score >= 4 && transaction.score > promotion.score {
             return decide(.updates, "\(evidence), and it reads like a notice ('\(transaction.example ?? "")')")
+        }
+        if disclaimer != nil {
+            return decide(.promotions, "\(evidence), and it ends with a campaign's disclaimer ('Paid for by …')")
         }
         if promotion.score >= 4 && promotion.score > transaction.score + 1 {
             return decide(.promotions, "\(evidence), and it reads like an offer ('\(promotion.example ?? "")')")
