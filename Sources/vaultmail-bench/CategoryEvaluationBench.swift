@@ -67,8 +67,14 @@ enum CategoryEvaluationBench {
                 case "--model": model = try value(flag)
                 case "--no-model": model = nil
                 case "--misses": misses = true
-                case "--neighbours": neighbours = Int(try value(flag))
-                case "--lean-weight": leanWeight = Float(try value(flag))
+                case "--neighbours":
+                    let text = try value(flag)
+                    guard let count = Int(text), count > 0 else { throw Failure(description: "--neighbours takes a positive number, not '\(text)'") }
+                    neighbours = count
+                case "--lean-weight":
+                    let text = try value(flag)
+                    guard let weight = Float(text), weight >= 0 else { throw Failure(description: "--lean-weight takes a number ≥ 0, not '\(text)'") }
+                    leanWeight = weight
                 case "--per-list":
                     let text = try value(flag)
                     guard let count = Int(text), count > 0 else { throw Failure(description: "--per-list takes a positive number, not '\(text)'") }
@@ -109,13 +115,8 @@ enum CategoryEvaluationBench {
             let modelId = AIModelCatalog.embeddingModelId
             let embedder = AIModelSession(engine: MiniLMEngine(), library: FixedModelLibrary([modelId: directory]), modelId: modelId,
                                           idleTimeout: .seconds(3600))
-            if options.neighbours != nil || options.leanWeight != nil {
-                let standard = ModelCategorizer(embedder: embedder)
-                modelCategorizer = ModelCategorizer(embedder: embedder, neighbours: options.neighbours ?? standard.neighbours,
-                                                    leanWeight: options.leanWeight ?? standard.leanWeight)
-            } else {
-                modelCategorizer = ModelCategorizer(embedder: embedder)
-            }
+            modelCategorizer = ModelCategorizer(embedder: embedder, neighbours: options.neighbours ?? ModelCategorizer.defaultNeighbours,
+                                                leanWeight: options.leanWeight ?? ModelCategorizer.defaultLeanWeight)
         }
         print("# eval-categories: model \(options.model ?? "none")")
 

@@ -12,10 +12,8 @@ public actor ModelCategorizer {
     /// `EmbedEmailsUseCase.text`), so the semantic indexer does not compute them again.
     private let index: (any SemanticIndex)?
     private let examples: [AICategory: [String]]
-    /// How many nearest examples of a category make its score.
-    public nonisolated let neighbours: Int
-    /// What the headers' lean adds to its category's score (cosine units).
-    public nonisolated let leanWeight: Float
+    private let neighbours: Int
+    private let leanWeight: Float
     private var exampleVectors: (modelId: String, entries: [(category: AICategory, text: String, vector: [Float])])?
 
     /// - Parameters:
@@ -23,13 +21,18 @@ public actor ModelCategorizer {
     ///   - leanWeight: what the headers' lean adds to its category's score (cosine units).
     ///   - index: keeps the vectors `decide` computes, for search by meaning.
     public init(embedder: any TextEmbedder, index: (any SemanticIndex)? = nil, examples: [AICategory: [String]] = CategoryExamples.all,
-                neighbours: Int = 3, leanWeight: Float = 0.05) {
+                neighbours: Int = defaultNeighbours, leanWeight: Float = defaultLeanWeight) {
         self.embedder = embedder
         self.index = index
         self.examples = examples
         self.neighbours = max(1, neighbours)
         self.leanWeight = leanWeight
     }
+
+    /// How many nearest examples of a category make its score, unless told otherwise.
+    public static let defaultNeighbours = 3
+    /// What the headers' lean adds to its category's score (cosine units), unless told otherwise.
+    public static let defaultLeanWeight: Float = 0.05
 
     /// True when the model is installed.
     public func isAvailable() async -> Bool { await embedder.isAvailable() }
