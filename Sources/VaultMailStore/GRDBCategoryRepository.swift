@@ -20,7 +20,8 @@ public struct GRDBCategoryRepository: CategoryRepository {
 
     private static let inputColumns = """
         e.id, e.accountId, e.threadId, e.fromAddress, e.fromName, e.toAddresses, e.ccAddresses, e.subject,
-        substr(e.bodyPlain, 1, \(CategorizationInput.openingLength + 100)) AS opening, e.snippet, e.inReplyTo,
+        substr(e.bodyPlain, 1, \(CategorizationInput.openingLength + 100)) AS opening,
+        substr(e.bodyPlain, -\(CategorizationInput.closingLength * 2)) AS closing, e.snippet, e.inReplyTo,
         e."references", e.categorySource,
         (SELECT substr(s.raw, 1, \(headerPrefixBytes)) FROM emailSource s WHERE s.emailId = e.id) AS head
         """
@@ -63,6 +64,7 @@ public struct GRDBCategoryRepository: CategoryRepository {
                 to: Participant.decode(from: row["toAddresses"]), cc: Participant.decode(from: row["ccAddresses"]),
                 subject: row["subject"],
                 openingText: CategorizationInput.openingText(body: row["opening"], snippet: row["snippet"]),
+                closingText: CategorizationInput.closingText(body: row["closing"]),
                 headers: head.map { MessageHeaderFields.parse($0) } ?? [:],
                 isReply: !(inReplyTo ?? "").isEmpty || !(references ?? "").isEmpty,
                 ownAddresses: own[accountId] ?? [],

@@ -36,6 +36,7 @@ struct Bench {
             }
         }
         if requested.first == "eval-search" { await SearchEvaluation.main(Array(requested.dropFirst())) }
+        if requested.first == "eval-categories" { await evaluation(CategoryEvaluationBench.run, Array(requested.dropFirst())) }
         for name in requested {
             guard let suite = suites[name] else {
                 FileHandle.standardError.write(Data("vaultmail-bench: unknown suite '\(name)'; known: \(suites.keys.sorted().joined(separator: ", "))\n".utf8))
@@ -48,6 +49,17 @@ struct Bench {
                 exit(1)
             }
         }
+    }
+}
+
+/// Runs an evaluation subcommand (`eval-…`, which takes options, not suite names) and exits.
+func evaluation(_ body: ([String]) async throws -> Void, _ arguments: [String]) async -> Never {
+    do {
+        try await body(arguments)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("vaultmail-bench: \(error)\n".utf8))
+        exit(1)
     }
 }
 

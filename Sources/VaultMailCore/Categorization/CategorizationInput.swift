@@ -14,6 +14,9 @@ public struct CategorizationInput: Sendable, Hashable {
     /// The start of the body as plain text (the snippet, or the first `openingLength`
     /// characters of the body).
     public var openingText: String
+    /// The end of the plain body, whitespace made one space (at most `closingLength`
+    /// characters): where bulk mail puts its footer — who paid for it, why you get it.
+    public var closingText: String
     /// Header fields by lowercased name (the first occurrence, unfolded): `list-id`,
     /// `list-unsubscribe`, `precedence`, `auto-submitted`, … (`MessageHeaderFields`).
     public var headers: [String: String]
@@ -27,9 +30,11 @@ public struct CategorizationInput: Sendable, Hashable {
 
     /// How much of the body the categorizer reads.
     public static let openingLength = 500
+    /// How much of the body's end the header rules read.
+    public static let closingLength = 1_000
 
     public init(emailId: String, accountId: String, threadId: String, from: Participant, to: [Participant] = [],
-                cc: [Participant] = [], subject: String, openingText: String = "", headers: [String: String] = [:],
+                cc: [Participant] = [], subject: String, openingText: String = "", closingText: String = "", headers: [String: String] = [:],
                 isReply: Bool = false, ownAddresses: Set<String> = [], currentSource: CategorySource? = nil) {
         self.emailId = emailId
         self.accountId = accountId
@@ -39,6 +44,7 @@ public struct CategorizationInput: Sendable, Hashable {
         self.cc = cc
         self.subject = subject
         self.openingText = String(openingText.prefix(Self.openingLength))
+        self.closingText = String(closingText.suffix(Self.closingLength))
         self.headers = headers
         self.isReply = isReply
         self.ownAddresses = Set(ownAddresses.map { $0.lowercased() })
@@ -69,6 +75,14 @@ public struct CategorizationInput: Sendable, Hashable {
             if !out.isEmpty { return out }
         }
         return snippet ?? ""
+    }
+
+    /// The closing text of a body: its last `closingLength` characters with runs of
+    /// whitespace made one space ("" when there is no plain body).
+    public static func closingText(body: String?) -> String {
+        guard let body else { return "" }
+        let collapsed = body.suffix(closingLength * 2).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return String(collapsed.suffix(closingLength))
     }
 
     /// What a correction of this email teaches and later mail is matched by: its mailing list

@@ -19,8 +19,7 @@ public struct CategoryLean: Sendable, Hashable {
     /// The categories the model chooses among.
     public var candidates: Set<AICategory> { alternatives.union([category]) }
 
-    /// What a person's mail may be besides personal.
+    /// What a person's mail may be besides personal. (What bulk mail may be depends on its
+    /// headers: `CategorySignals.bulkAlternatives`.)
     public static let personal: Set<AICategory> = [.primary, .promotions, .updates]
-    /// What bulk or automated mail may be.
-    public static let bulk: Set<AICategory> = [.promotions, .updates, .social, .forums]
 }

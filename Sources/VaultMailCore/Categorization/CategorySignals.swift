@@ -7,6 +7,8 @@ struct CategorySignals {
     /// Subject and opening text, lowercased.
     let text: String
     let opening: String
+    /// The end of the body, lowercased.
+    let closing: String
     let domain: String
     let local: String
     let listId: String?
@@ -21,6 +23,7 @@ struct CategorySignals {
         self.input = input
         subject = input.subject.lowercased()
         opening = input.openingText.lowercased()
+        closing = input.closingText.lowercased()
         text = subject + " \n " + opening
         domain = input.senderDomain
         local = input.senderLocalPart
@@ -99,10 +102,15 @@ struct CategorySignals {
         let head = parts.first ?? local
         return CategoryVocabulary.automatedLocalParts.contains(local)
             || CategoryVocabulary.automatedLocalParts.contains(head)
-            || ["noreply", "no-reply", "no.reply", "no_reply", "donotreply", "do-not-reply", "do_not_reply"].contains { local.contains($0) }
+            || isNoReplySender
             || local.hasPrefix("bounce") || local.contains("newsletter") || local.contains("notification")
             || ["bounce.", "bounces.", "e.", "em.", "mailer.", "news.", "newsletter.", "marketing.", "notifications.",
                 "notify.", "alerts.", "updates.", "info."].contains { domain.hasPrefix($0) }
+    }
+
+    /// True when the sender's address says not to answer it (noreply@, do-not-reply@, …).
+    var isNoReplySender: Bool {
+        ["noreply", "no-reply", "no.reply", "no_reply", "donotreply", "do-not-reply", "do_not_reply"].contains { local.contains($0) }
     }
 
     /// True when the sender's address sells (newsletter@, offers@, …).
@@ -120,6 +128,33 @@ struct CategorySignals {
         if let name = header(withPrefixIn: CategoryVocabulary.marketingHeaderPrefixes) { return "the \(Self.fieldName(name)) header of a mailing platform" }
         if input.headers["feedback-id"] != nil { return "a Feedback-ID header, as bulk senders use" }
         if let platform = marketingPlatform { return "it was sent through \(platform)" }
+        if let name = header(withPrefixIn: CategoryVocabulary.sendingPlatformHeaderPrefixes) {
+            return "the \(Self.fieldName(name)) header of a sending platform"
+        }
+        if let path = bulkReturnPath { return "a bulk sender's return path (\(path))" }
+        return nil
+    }
+
+    /// A Return-Path that bulk senders use — one address per recipient or per message
+    /// (VERP: `bounce-…@`, `bounces+…@`, a long generated local part) — rather than the
+    /// address of a person; nil otherwise.
+    var bulkReturnPath: String? {
+        guard let value = input.headers["return-path"]?.lowercased() else { return nil }
+        let address = value.trimmingCharacters(in: CharacterSet(charactersIn: "<> "))
+        guard let at = address.lastIndex(of: "@"), address != input.senderAddress else { return nil }
+        let local = address[..<at]
+        // Tokens of ordinary mail: bounce address tag validation and sender rewriting (BATV, SRS).
+        if ["prvs=", "btv1=", "srs0=", "srs1="].contains(where: { local.hasPrefix($0) }) { return nil }
+        if local.hasPrefix("bounce") || local.hasPrefix("bnc") || local.contains("bounces+") || local.contains("bounce-")
+            || local.contains("bounce_") || local.contains("bounce+") {
+            return address
+        }
+        // A generated token: long, and more than a quarter digits or no vowels.
+        let characters = Array(local)
+        let digits = characters.filter(\.isNumber).count
+        if characters.count >= 24 && (digits * 4 >= characters.count || !characters.contains(where: { "aeiou".contains($0) })) {
+            return address
+        }
         return nil
     }
 
@@ -203,12 +238,34 @@ struct CategorySignals {
             let address = value.trimmingCharacters(in: CharacterSet(charactersIn: "<> "))
             let local = address.split(separator: "@").first.map(String.init) ?? address
             if local.hasPrefix("owner-") || local.hasSuffix("-owner") || local.hasSuffix("-bounces") || local.hasSuffix("-request")
-                || local.contains("-bounces+") {
+                || local.contains("-bounces+") || local.contains("+bounces-") {
                 return "\(name.capitalized): \(address)"
             }
         }
         for name in ["mailing-list", "x-mailing-list"] where input.headers[name] != nil { return name.capitalized }
         return nil
+    }
+
+    /// What bulk or automated mail the rules did not decide may still be: promotions or
+    /// updates; social only when it speaks like a social network, forums only when it came
+    /// through a list with no marketing platform behind it. (Issue 35: with all five open, the
+    /// model read commercial newsletters as forums or social one time in five.)
+    var bulkAlternatives: Set<AICategory> {
+        var open: Set<AICategory> = [.promotions, .updates]
+        if socialPhrase != nil { open.insert(.social) }
+        if listId != nil, marketingPlatform == nil, !oneClickUnsubscribe,
+           header(withPrefixIn: CategoryVocabulary.marketingHeaderPrefixes) == nil { open.insert(.forums) }
+        return open
+    }
+
+    /// The disclaimer election law puts on a campaign's mail ("Paid for by … for Congress"),
+    /// at the end of the body: such mail asks for votes, money or time — Gmail's Promotions
+    /// holds fundraising with the offers. Not the notice of mail sent at public expense.
+    var campaignDisclaimer: String? {
+        guard CategoryText.contains(closing, "paid for by"),
+              !["official funds", "taxpayer expense", "public expense"].contains(where: { CategoryText.contains(closing, $0) })
+        else { return nil }
+        return "paid for by"
     }
 
     /// True when the sender writes like a person: not an automated address and not bulk mail.

@@ -40,6 +40,15 @@ public enum CategoryVocabulary {
         "x-iterable", "x-ems-", "x-newsletter", "x-mandrill-user", "x-cm-", "x-mailer-campaign",
     ]
 
+    /// Header fields of sending platforms (SendGrid, Amazon SES, Mailgun, SparkPost, Postmark,
+    /// Mandrill, Marketo, iContact, Constant Contact): mail that came through them is sent by a
+    /// program to many, never typed by a person to you.
+    public static let sendingPlatformHeaderPrefixes: [String] = [
+        "x-sg-eid", "x-sg-id", "x-ses-outgoing", "x-mailgun-", "x-msfbl", "x-pm-message-id", "x-mandrill",
+        "x-sparkpost", "x-marketoid", "x-mktarchive", "x-ctct-id", "x-unsubscribe-web", "x-report-abuse",
+        "x-complaints-to", "x-binding", "x-maillist-id", "x-job",
+    ]
+
     /// Domains of marketing platforms, seen in Return-Path, List-Unsubscribe, List-Id or the
     /// sender.
     public static let marketingPlatformDomains: [String] = [
@@ -105,6 +114,10 @@ public enum CategoryVocabulary {
         "view it in your browser", "you're receiving this", "you are receiving this", "%", "brand new",
         "guaranteed", "amazing", "don't miss", "hurry", "limited", "cheap", "cash", "earn", "money",
         "order today", "click here", "visit our", "our new", "check out", "weekly", "this week's",
+        // Fundraising and advocacy asks ("Paid for by" is the disclaimer of campaign mail).
+        "donate", "donation", "donations", "chip in", "pitch in", "contribute", "contribution", "petition",
+        "fundraising", "fundraiser", "paid for by", "add your name", "give today", "matched", "rush",
+        "volunteer", "deadline",
     ]
 
     /// What receipts, orders, shipping, bills, statements and account or security notices
@@ -128,6 +141,8 @@ public enum CategoryVocabulary {
         ("your application", 2), ("status", 1), ("build", 1), ("pull request", 3), ("merge request", 3),
         ("commented on", 1), ("assigned to you", 3), ("ticket #", 3), ("case #", 3), ("new device", 2),
         ("security code", 3), ("access code", 2), ("your code", 2), ("password reset", 3),
+        ("confirm your subscription", 3), ("confirm subscription", 3), ("subscription confirmed", 3),
+        ("confirmation of subscription", 3), ("activate your account", 3), ("email preferences", 2),
     ]
 
     /// What social networks' notifications say.

@@ -6,17 +6,22 @@
 /// - H2 a delivery report (bounce) → updates.
 /// - H3 the sender is a social network (`CategoryVocabulary.socialDomains`) → social.
 /// - H4 it came through a discussion list: List-Post, or a List-Id with no marketing
-///   platform behind it, or a list manager's Sender (owner-x@, x-bounces@), or a `[tag]`
-///   subject sent to a list's address, or a list's digest → forums.
+///   platform behind it (one-click unsubscribe alone does not make a list marketing when it
+///   has List-Post), or a list manager's Sender or Return-Path (owner-x@, x-bounces@,
+///   x+bounces-…@), or a `[tag]` subject sent to a list's address, or a list's digest → forums.
 /// - H5 the sender is a notification service (code hosting, trackers, accounts) or sends
 ///   a tracker's header fields → updates.
 /// - H6 `Auto-Submitted: auto-generated` → updates (promotions when the subject is an offer).
 /// - H7 the subject is an offer ("50% off", "free shipping", "ADV:"), and it is not a
 ///   person's reply → promotions.
-/// - H8 bulk or automated mail (List-Unsubscribe, Precedence: bulk, a mailing platform,
-///   noreply@) whose words are a receipt, order or account notice → updates; an offer →
-///   promotions; otherwise it only leans (promotions for marketing senders, social for
-///   social phrases, updates for the rest).
+/// - H8 bulk or automated mail (List-Unsubscribe, Precedence: bulk, Feedback-ID, a mailing
+///   or sending platform's domain or header fields, a bulk return path, noreply@) whose words
+///   are a receipt, order, subscription or account notice → updates; an offer or a
+///   fundraising ask, or a campaign's "Paid for by" disclaimer at the end of the body (which
+///   also makes mail with no bulk header bulk) → promotions; otherwise it only leans, among promotions and updates
+///   (social only when it speaks like a social network, forums only for a list with no
+///   marketing behind it): updates when it mentions a notice, else promotions, except a bare
+///   no-reply address with no bulk header, which leans updates.
 /// - H9 a person's reply → primary; a subject that reads like a notice ("Booking
 ///   confirmation", "Your invoice") only leans updates; a person's mail addressed to the
 ///   user → primary; other mail from a person leans primary.
@@ -76,10 +81,16 @@ public enum HeaderCategoryRules {
         let notificationService = s.senderDomain(in: CategoryVocabulary.notificationDomains) != nil
             || s.header(withPrefixIn: CategoryVocabulary.notificationHeaderPrefixes) != nil
         if let listId = s.listId, !notificationService {
-            let marketing = s.marketingPlatform != nil || s.oneClickUnsubscribe || s.isMarketingSender
+            let platform = s.marketingPlatform != nil || s.isMarketingSender
                 || s.header(withPrefixIn: CategoryVocabulary.marketingHeaderPrefixes) != nil
-            if s.listPost != nil && !marketing {
+            // One-click unsubscribe (RFC 8058) is required of every bulk sender now, discussion
+            // lists included: with List-Post it does not make a list a newsletter.
+            let marketing = platform || s.oneClickUnsubscribe
+            if s.listPost != nil && !platform {
                 return decide(.forums, "it came through the mailing list <\(listId)> (List-Id, List-Post)")
+            }
+            if !marketing, let manager = s.listManager {
+                return decide(.forums, "it came through the mailing list <\(listId)> (List-Id, \(manager))")
             }
             if !marketing && !s.isAutomatedSender {
                 return decide(.forums, "it came through the mailing list <\(listId)> (List-Id) from a person")
@@ -139,23 +150,35 @@ public enum HeaderCategoryRules {
     /// H8
     static func bulkMail(_ s: CategorySignals) -> HeaderVerdict {
         let bulk = s.bulkMarker
-        guard bulk != nil || s.isAutomatedSender else { return .undecided }
-        let evidence = bulk ?? "it came from \(s.input.from.email), an address that sends automatically"
+        // A person's reply may quote a campaign's mail: it stays theirs.
+        let disclaimer = s.input.isReply && s.isPersonal ? nil : s.campaignDisclaimer
+        guard bulk != nil || s.isAutomatedSender || disclaimer != nil else { return .undecided }
+        let evidence = bulk ?? (s.isAutomatedSender ? "it came from \(s.input.from.email), an address that sends automatically"
+            : "it came from \(s.input.from.email)")
+        let open = s.bulkAlternatives
         let promotion = s.promotionScore
         let transaction = s.transactionScore
         if transaction.score >= 4 && transaction.score > promotion.score {
             return decide(.updates, "\(evidence), and it reads like a notice ('\(transaction.example ?? "")')")
         }
+        if disclaimer != nil {
+            return decide(.promotions, "\(evidence), and it ends with a campaign's disclaimer ('Paid for by …')")
+        }
         if promotion.score >= 4 && promotion.score > transaction.score + 1 {
             return decide(.promotions, "\(evidence), and it reads like an offer ('\(promotion.example ?? "")')")
         }
-        if let phrase = s.socialPhrase { return lean(.social, "\(evidence), and it says '\(phrase)'", among: CategoryLean.bulk) }
-        if let platform = s.marketingPlatform { return lean(.promotions, "it was sent through \(platform)", among: CategoryLean.bulk) }
-        if s.isMarketingSender { return lean(.promotions, "it came from \(s.input.from.email), a newsletter or offers address", among: CategoryLean.bulk) }
-        if transaction.score > promotion.score { return lean(.updates, "\(evidence), and it mentions '\(transaction.example ?? "")'", among: CategoryLean.bulk) }
-        if promotion.score > 0 && bulk != nil { return lean(.promotions, "\(evidence), and it mentions '\(promotion.example ?? "")'", among: CategoryLean.bulk) }
-        if s.listUnsubscribe != nil { return lean(.promotions, "it has a List-Unsubscribe header, as newsletters and offers do", among: CategoryLean.bulk) }
-        return lean(.updates, evidence, among: CategoryLean.bulk)
+        if let phrase = s.socialPhrase { return lean(.social, "\(evidence), and it says '\(phrase)'", among: open) }
+        if let platform = s.marketingPlatform { return lean(.promotions, "it was sent through \(platform)", among: open) }
+        if s.isMarketingSender { return lean(.promotions, "it came from \(s.input.from.email), a newsletter or offers address", among: open) }
+        if transaction.score >= 3 && transaction.score > promotion.score {
+            return lean(.updates, "\(evidence), and it mentions '\(transaction.example ?? "")'", among: open)
+        }
+        if promotion.score > 0 && bulk != nil { return lean(.promotions, "\(evidence), and it mentions '\(promotion.example ?? "")'", among: open) }
+        if s.listUnsubscribe != nil { return lean(.promotions, "it has a List-Unsubscribe header, as newsletters and offers do", among: open) }
+        // Sent to many with nothing of a notice: most such mail sells; a no-reply address
+        // with nothing else is a system's notice.
+        if bulk != nil || !s.isNoReplySender { return lean(.promotions, "\(evidence), and it reads like no notice", among: open) }
+        return lean(.updates, evidence, among: open)
     }
 
     /// H9

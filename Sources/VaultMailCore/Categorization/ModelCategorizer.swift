@@ -3,7 +3,8 @@ import Foundation
 /// Categorizes by meaning: an email goes to the category whose written examples
 /// (`CategoryExamples`) its text is nearest to — the mean cosine similarity of its `neighbours`
 /// nearest examples in each category — among the categories the headers left open, with the
-/// category they leaned to given a small bonus (`leanWeight`, measured on the evaluation set).
+/// category they leaned to given a small bonus (`leanWeight`, chosen on the dev half of the
+/// Gmail-labelled evaluation, docs/ai-evaluation/categories.md).
 /// The examples' vectors are computed once per model and kept.
 public actor ModelCategorizer {
     public nonisolated let embedder: any TextEmbedder
@@ -16,12 +17,17 @@ public actor ModelCategorizer {
     ///   - neighbours: how many nearest examples of a category make its score.
     ///   - leanWeight: what the headers' lean adds to its category's score (cosine units).
     public init(embedder: any TextEmbedder, examples: [AICategory: [String]] = CategoryExamples.all,
-                neighbours: Int = 3, leanWeight: Float = 0.05) {
+                neighbours: Int = defaultNeighbours, leanWeight: Float = defaultLeanWeight) {
         self.embedder = embedder
         self.examples = examples
         self.neighbours = max(1, neighbours)
         self.leanWeight = leanWeight
     }
+
+    /// How many nearest examples of a category make its score, unless told otherwise.
+    public static let defaultNeighbours = 3
+    /// What the headers' lean adds to its category's score (cosine units), unless told otherwise.
+    public static let defaultLeanWeight: Float = 0.05
 
     /// True when the model is installed.
     public func isAvailable() async -> Bool { await embedder.isAvailable() }
