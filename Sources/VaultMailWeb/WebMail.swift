@@ -75,7 +75,7 @@ public struct WebMail: Sendable {
         self.coordinator = coordinator
         self.clock = clock
         conversations = Conversations(emails: emails, settings: settings) { [coordinator] threadId in
-            await coordinator.didMarkThreadRead(threadId: threadId)
+            await coordinator.withdrawNotifications(forThreadId: threadId)
         }
         composition = Compose(emails: emails, accounts: accounts, settings: settings, sending: compose, clock: clock)
     }
