@@ -55,9 +55,13 @@ public actor AIModelSession<Engine: EmbeddingEngine>: TextEmbedder {
     }
 
     private func loadIfNeeded() async throws {
-        guard let directory = library.installedDirectory(for: modelId), engine.isModelAvailable(at: directory) else {
+        let directory: URL
+        do {
+            directory = try library.loadableDirectory(for: modelId, feature: feature)
+            guard engine.isModelAvailable(at: directory) else { throw AIError.modelNotInstalled(modelId: modelId, feature: feature) }
+        } catch {
             if loadedFrom != nil { await unload() }
-            throw AIError.modelNotInstalled(modelId: modelId, feature: feature)
+            throw error
         }
         if loadedFrom != directory {
             try await engine.loadModel(path: directory)

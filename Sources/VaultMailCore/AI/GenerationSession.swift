@@ -112,9 +112,13 @@ public final class GenerationSession<Engine: GenerativeEngine>: TextGenerator, @
             return
         }
         do {
-            guard let directory = library.installedDirectory(for: modelId), engine.isModelAvailable(at: directory) else {
+            let directory: URL
+            do {
+                directory = try library.loadableDirectory(for: modelId, feature: feature)
+                guard engine.isModelAvailable(at: directory) else { throw AIError.modelNotInstalled(modelId: modelId, feature: feature) }
+            } catch {
                 engine.unload()
-                throw AIError.modelNotInstalled(modelId: modelId, feature: feature)
+                throw error
             }
             try engine.load(from: directory)
             _ = try engine.generate(job.request) { piece in
