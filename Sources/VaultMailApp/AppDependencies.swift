@@ -55,12 +55,19 @@ public final class AppDependencies {
         let coordinator = NotificationSyncCoordinator(notificationService: notificationService)
         notificationSyncCoordinator = coordinator
         conversations = Conversations(emails: emails, settings: settings) { threadId in
-            await coordinator.didMarkThreadRead(threadId: threadId)
+            await coordinator.withdrawNotifications(forThreadId: threadId)
         }
-        // 6. The response handler, acting through the conversations service; the coordinator
+        // 6. The response handler, acting through the conversations service and writing a
+        //    reply as the tool and the web composer do (`Compose`; a reply typed into a
+        //    notification carries no attachment, so no size limit is asked); the coordinator
         //    takes its tap navigation
+        let composition = Compose(
+            emails: emails, accounts: accountRepository, clock: clock,
+            signature: { id in await MainActor.run { settings.signatures[id] } },
+            sizeLimit: { _ in nil })
         notificationResponseHandler = NotificationResponseHandler(
-            conversations: conversations, composeEmail: composeEmail, notificationService: notificationService)
+            conversations: conversations, composition: composition, composeEmail: composeEmail,
+            notificationService: notificationService)
         notificationResponseHandler.coordinator = coordinator
         // 7. The handler receives the centre's responses
         center.setDelegate(notificationResponseHandler)

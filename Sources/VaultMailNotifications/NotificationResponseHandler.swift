@@ -21,21 +21,26 @@ public final class NotificationResponseHandler: NotificationCenterDelegate {
     @ObservationIgnored public var onOutcome: (@MainActor (NotificationActionOutcome) async -> Void)?
 
     @ObservationIgnored private let conversations: Conversations
+    @ObservationIgnored private let composition: Compose
     @ObservationIgnored private let composeEmail: any ComposeEmailUseCase
     @ObservationIgnored private let notificationService: any NotificationServiceProtocol
 
     /// - Parameters:
     ///   - conversations: opens conversations and acts on them; it withdraws their
     ///     notifications (built over `notificationService`).
-    ///   - composeEmail: sends a reply typed into the notification.
+    ///   - composition: writes the reply typed into a notification as the tool and the web
+    ///     composer write theirs (`Compose.answer`).
+    ///   - composeEmail: sends that reply.
     ///   - notificationService: withdraws the notifications of a conversation that is gone or
     ///     was answered.
     public init(
         conversations: Conversations,
+        composition: Compose,
         composeEmail: any ComposeEmailUseCase,
         notificationService: any NotificationServiceProtocol
     ) {
         self.conversations = conversations
+        self.composition = composition
         self.composeEmail = composeEmail
         self.notificationService = notificationService
     }
@@ -122,34 +127,25 @@ public final class NotificationResponseHandler: NotificationCenterDelegate {
         return success
     }
 
-    /// NOTIF-06d: a reply draft with the 11 parameters, queued and sent now (no undo delay).
+    /// NOTIF-06d: the reply `Compose.answer` writes — to the sender, "Re:", threaded, the typed
+    /// text above the signature, the attribution line and the quoted original, as a reply from
+    /// the tool or the web composer — saved, queued and sent now (no undo delay).
     private func reply(to info: NotificationUserInfo, text: String?) async -> NotificationActionOutcome {
         guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             // The reply is written in full where the conversation is shown: open it there.
             if case .failed(_, let message) = await openThread(info.threadId) { return .failed(action: "reply", message: message) }
             return .composeRequested(emailId: info.emailId)
         }
-        let original: Email
+        let reply: DraftContent
         do {
-            guard let found = try await conversations.conversation(info.threadId).messages.first(where: { $0.id == info.emailId }) else {
-                return .failed(action: "reply", message: "the email being answered no longer exists; nothing was sent")
-            }
-            original = found
-        } catch .threadNotFound {
+            reply = try await composition.answer(.reply, emailId: info.emailId, typed: text)
+        } catch ComposeError.originalNotFound {
             return .failed(action: "reply", message: "the email being answered no longer exists; nothing was sent")
         } catch {
             return .failed(action: "reply", message: "could not read the email being answered: \(error); nothing was sent")
         }
-        let headers = ReplyHeaders(answering: original)
         let draftId: String
         do {
-            var reply = DraftContent(accountId: info.accountId)
-            reply.threadId = info.threadId
-            reply.to = [headers.to]
-            reply.subject = headers.subject
-            reply.body = text
-            reply.inReplyTo = headers.inReplyTo
-            reply.references = headers.references
             draftId = try await composeEmail.saveForSending(reply, attachments: [])
         } catch {
             return .failed(action: "reply", message: "could not save the reply: \(error); nothing was sent")

@@ -27,12 +27,9 @@ public final class NotificationSyncCoordinator {
         await notificationService.processNewEmails(emails, fromBackground: fromBackground, activeFolderType: activeFolderType)
     }
 
-    public func didMarkThreadRead(threadId: String) async {
-        await notificationService.removeNotifications(forThreadId: threadId)
-        await notificationService.updateBadgeCount()
-    }
-
-    public func didRemoveThread(threadId: String) async {
+    /// A conversation was read, archived, deleted or moved, here or elsewhere: its
+    /// notifications are withdrawn and the badge counted again.
+    public func withdrawNotifications(forThreadId threadId: String) async {
         await notificationService.removeNotifications(forThreadId: threadId)
         await notificationService.updateBadgeCount()
     }

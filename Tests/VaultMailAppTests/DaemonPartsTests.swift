@@ -70,6 +70,8 @@ struct DaemonPartsTests {
                                           ledger: InMemoryNotificationLedger(), clock: clock)
         let handler = NotificationResponseHandler(
             conversations: Conversations(emails: repository, settings: settings, withdrawNotifications: nil),
+            composition: Compose(emails: repository, accounts: InMemoryAccountRepository(), clock: clock,
+                                 signature: { _ in nil }, sizeLimit: { _ in nil }),
             composeEmail: RecordingComposeEmail(), notificationService: service)
         center.setDelegate(handler)
         let account = MailFixtures.account()

@@ -37,29 +37,38 @@ struct NotificationActionsEndToEndTests {
         }
     }
 
-    @Test("An inline reply reaches the SMTP server with the right headers and lands in Sent")
+    @Test("An inline reply reaches the SMTP server as the tool's reply does (recipient, Re:, threading headers, attribution, quote) and lands in Sent")
     func inlineReply() async throws {
         try await EndToEndWorld.with { world in
             try await world.addAccount()
             try await world.startDaemon()
             let messageId = "<question-\(UUID().uuidString)@example.org>"
-            try world.deliver(EndToEndWorld.message("Lunch tomorrow?", messageId: messageId))
+            try world.deliver(EndToEndWorld.message("Lunch tomorrow?", messageId: messageId, headers: ["References: <plans@example.org>"],
+                                                    body: "Lunch tomorrow?\n\n> Noon or one?"))
             let id = try #require(try await world.waitForNotification(mentioning: "Lunch tomorrow?")["id"] as? Int)
 
             try await world.notifications.emitReply(id: UInt32(id), text: "Yes, noon works.")
             let sent = try #require(try await world.smtp.waitForMessages(count: 1, timeout: .seconds(90)).first)
-            let raw = String(decoding: sent.raw, as: UTF8.self)
-            #expect(sent.recipients == ["grace@example.org"])
+            let inline = try ComposeContractTests.Outcome(sent)
             #expect(sent.mailFrom == EndToEndWorld.address)
-            #expect(raw.contains("Subject: Re: Lunch tomorrow?"))
-            #expect(raw.contains("In-Reply-To: \(messageId)"))
-            #expect(raw.range(of: "References:[^\r]*\(messageId)", options: .regularExpression) != nil, "\(raw)")
-            #expect(raw.contains("Yes, noon works."))
+            #expect(inline.envelope == ["grace@example.org"] && inline.to == ["grace@example.org"] && inline.cc.isEmpty)
+            #expect(inline.subject == "Re: Lunch tomorrow?")
+            #expect(inline.inReplyTo == messageId && inline.references == ["<plans@example.org>", messageId])
+            #expect(inline.text.hasPrefix("Yes, noon works.\n\nOn ")
+                    && inline.text.hasSuffix("Grace Hopper <grace@example.org> wrote:\n> Lunch tomorrow?\n>\n>> Noon or one?\n"), "\(inline.text)")
 
             try await world.eventually("the reply in Sent") {
                 try await world.otherClient.messages(in: "Sent").contains { $0.subject == "Re: Lunch tomorrow?" && $0.inReplyTo == messageId }
             }
             try await world.notifications.waitForEvent { $0["method"] as? String == "CloseNotification" && $0["id"] as? Int == id }
+
+            // The same reply through the tool: the same message.
+            let thread = try #require(try await world.inboxThreads().first { $0.subject == "Lunch tomorrow?" })
+            let shown = try ToolJSON.object(try await world.vaultmail(["show", thread.id, "--json"], errors: false).text)
+            let emailId = try #require((shown["emails"] as? [[String: Any]])?.first?["id"] as? String)
+            let tool = try await world.vaultmail(["send", "--account", "work", "--reply-to", emailId], input: "Yes, noon works.\n")
+            #expect(tool.status == 0, "\(tool.text)")
+            #expect(try ComposeContractTests.Outcome(try await world.smtp.waitForMessages(count: 2)[1]) == inline)
         }
     }
 

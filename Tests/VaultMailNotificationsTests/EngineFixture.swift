@@ -13,8 +13,11 @@ final class EngineFixture {
     let clock = FixedClock(MailFixtures.referenceDate)
     let ledger = InMemoryNotificationLedger()
     let compose = RecordingComposeEmail()
+    let accounts = InMemoryAccountRepository([MailFixtures.account()])
     let folders = MailFixtures.standardFolders(accountId: "acct-work")
     let service: NotificationService
+    /// What a reply contains, as the handler asks it.
+    let composition: Compose
     let handler: NotificationResponseHandler
     let coordinator: NotificationSyncCoordinator
 
@@ -25,9 +28,13 @@ final class EngineFixture {
         let coordinator = NotificationSyncCoordinator(notificationService: service)
         self.coordinator = coordinator
         let conversations = Conversations(emails: repository, settings: settings) { threadId in
-            await coordinator.didMarkThreadRead(threadId: threadId)
+            await coordinator.withdrawNotifications(forThreadId: threadId)
         }
-        handler = NotificationResponseHandler(conversations: conversations, composeEmail: compose, notificationService: service)
+        let settings = settings
+        composition = Compose(emails: repository, accounts: accounts, clock: clock,
+                                  signature: { id in await MainActor.run { settings.signatures[id] } }, sizeLimit: { _ in nil })
+        handler = NotificationResponseHandler(conversations: conversations, composition: composition, composeEmail: compose,
+                                              notificationService: service)
         handler.coordinator = coordinator
         center.setDelegate(handler)
         try await repository.saveFolders(folders)

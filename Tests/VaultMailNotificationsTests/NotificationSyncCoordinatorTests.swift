@@ -15,26 +15,16 @@ struct NotificationSyncCoordinatorTests {
         #expect(engine.postedEmailIds == [email.id])
     }
 
-    @Test("AC-N-11: didMarkThreadRead removes the thread's notifications and updates the badge")
-    func didMarkThreadRead() async throws {
+    @Test("AC-N-11: withdrawNotifications (a conversation read, archived or deleted) removes its notifications and updates the badge", arguments: ["read", "archived"])
+    func withdrawNotifications(change: String) async throws {
         let engine = try await EngineFixture()
         let email = try await engine.email(1, thread: "T")
+        _ = try await engine.email(2, thread: "Other")
         await engine.process([email])
-        try await engine.repository.setThreadRead(id: "T", isRead: true)
-        await engine.coordinator.didMarkThreadRead(threadId: "T")
+        if change == "read" { try await engine.repository.setThreadRead(id: "T", isRead: true) } else { try await engine.repository.archiveThread(id: "T") }
+        await engine.coordinator.withdrawNotifications(forThreadId: "T")
         #expect(engine.center.removedIdentifiers == ["email-\(email.id)"])
-        #expect(engine.center.currentBadgeCount == 0)
-    }
-
-    @Test("AC-N-11: didRemoveThread (archive or delete in-app) removes notifications and updates the badge")
-    func didRemoveThread() async throws {
-        let engine = try await EngineFixture()
-        let email = try await engine.email(1, thread: "T")
-        await engine.process([email])
-        try await engine.repository.archiveThread(id: "T")
-        await engine.coordinator.didRemoveThread(threadId: "T")
-        #expect(engine.center.removedIdentifiers == ["email-\(email.id)"])
-        #expect(engine.center.currentBadgeCount == 0)
+        #expect(engine.center.currentBadgeCount == 1, "the other conversation's unread mail still counts")
     }
 
     @Test("E-25 / AC-N-12: markFirstLaunchComplete lifts first-launch suppression (background-only launch too)")

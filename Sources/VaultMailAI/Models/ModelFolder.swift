@@ -3,7 +3,9 @@ import VaultMailCore
 
 /// One model's place in the models folder: `<models>/<id>/<file name>` for each verified file,
 /// `<file name>.part` while a file downloads, and `installed.sha256` written last, listing the
-/// digests checked (in `sha256sum` format), so "is it installed" is one small read.
+/// digests checked (in `sha256sum` format). "Is it installed" is that small read and a look at
+/// each file (E-04): its size must be the catalog's, and a file written after the marker is
+/// hashed again.
 struct ModelFolder {
     static let markerName = "installed.sha256"
     static let partSuffix = ".part"
@@ -26,8 +28,11 @@ struct ModelFolder {
     /// What the marker holds when every file of this catalog entry was verified.
     var markerText: String { model.files.map { "\($0.sha256)  \($0.name)\n" }.joined() }
 
+    /// True when the model was installed and is intact.
+    var isInstalled: Bool { hasMarker && damage == nil }
+
     /// True when the marker lists exactly the catalog's digests (files verified before it was written).
-    var isInstalled: Bool {
+    var hasMarker: Bool {
         guard let data = FileManager.default.contents(atPath: markerURL.path), data.count < 64 * 1024 else { return false }
         return String(decoding: data, as: UTF8.self) == markerText
     }
@@ -40,8 +45,25 @@ struct ModelFolder {
         }
     }
 
+    /// What is wrong with an installed model's files (E-04), nil when nothing is: a file
+    /// missing, of another size than the catalog's, or written after the marker with another
+    /// SHA-256 (only such a file is hashed again, so an intact model costs a `stat` per file).
+    var damage: String? {
+        let installedAt = Self.modified(markerURL)
+        for file in model.files {
+            let url = fileURL(file)
+            guard let size = Self.size(of: url) else { return "\(file.name) is missing" }
+            guard size == file.sizeBytes else { return "\(file.name) has \(size) bytes where it should have \(file.sizeBytes)" }
+            if let installedAt, let written = Self.modified(url), written > installedAt,
+               (try? FileDigest.sha256(of: url)) != file.sha256.lowercased() {
+                return "\(file.name) was changed after it was installed: its SHA-256 is not the published one"
+            }
+        }
+        return nil
+    }
+
     var state: AIModelState {
-        if isInstalled { return .installed }
+        if hasMarker { return damage.map { .damaged(reason: $0) } ?? .installed }
         let present = bytesPresent
         guard present > 0 else { return .notInstalled }
         return .partial(fraction: min(1, Double(present) / Double(max(1, model.sizeBytes))))
@@ -72,6 +94,13 @@ struct ModelFolder {
         var info = stat()
         guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int64(info.st_size)
+    }
+
+    /// When a file was last written (seconds, nanoseconds), nil when there is none.
+    static func modified(_ url: URL) -> (Int, Int)? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        return (info.st_mtim.tv_sec, info.st_mtim.tv_nsec)
     }
 
     /// Moves `from` onto `to`, replacing it (rename(2): atomic within the folder).

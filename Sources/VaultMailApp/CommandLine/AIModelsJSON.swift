@@ -40,6 +40,7 @@ public struct AIModelsJSON: Encodable, Sendable {
             case .notInstalled: (state, fraction) = ("notInstalled", 0)
             case .partial(let part): (state, fraction) = ("partial", part)
             case .installed: (state, fraction) = ("installed", 1)
+            case .damaged: (state, fraction) = ("damaged", 0)
             }
             downloading = status.isDownloading
             self.path = path

@@ -16,16 +16,22 @@ extension CommandSession {
         var lines = ["Models folder: \(manager.directory.path) (\(Self.size(manager.storageUsed())) used)"]
         let installed = models.filter { $0.state == .installed }
         lines.append("Installed:     " + (installed.isEmpty ? "none" : installed.map { "\($0.id) (\(Self.size($0.model.sizeBytes)))" }.joined(separator: ", ")))
+        for status in models {
+            guard case .damaged(let reason) = status.state else { continue }
+            lines.append("Damaged:       \(status.id) (\(reason)); `vaultmail ai download \(status.id)` installs it again")
+        }
         for status in models where status.state != .installed && status.state != .notInstalled {
+            if case .damaged = status.state { continue }
             lines.append("Partial:       \(status.id) \(Self.stateText(status)); `vaultmail ai download \(status.id)` resumes it")
         }
         lines.append("Features:")
         for (feature, modelId) in Self.features {
             guard models.contains(where: { $0.id == modelId }) else { continue }
-            if manager.installedDirectory(for: modelId) != nil {
+            do {
+                _ = try manager.loadableDirectory(for: modelId, feature: feature)
                 lines.append("  \(feature): on (\(modelId))")
-            } else {
-                lines.append("  \(feature): off. " + AIError.modelNotInstalled(modelId: modelId, feature: feature).description)
+            } catch {
+                lines.append("  \(feature): off. " + error.description)
             }
         }
         lines.append("Processor code (chosen for this processor; \(LlamaCPUBackend.overrideVariable)=<variant> picks another):")
@@ -117,6 +123,7 @@ extension CommandSession {
         case .notInstalled: return status.isDownloading ? "downloading" : "not installed"
         case .partial(let fraction):
             return "\(status.isDownloading ? "downloading" : "partial") \(Int((fraction * 100).rounded(.down)))%"
+        case .damaged: return status.isDownloading ? "downloading" : "damaged: download it again"
         }
     }
 

@@ -23,6 +23,8 @@ public enum AIError: Error, Sendable, Equatable, CustomStringConvertible {
     case generationFailed(reason: String)
     /// None of llama.cpp's CPU code can run here, or the variant asked for cannot.
     case noProcessorCode(reason: String)
+    /// An installed model whose files were cut short or changed since (E-04).
+    case modelDamaged(modelId: String, reason: String)
 
     public var description: String {
         switch self {
@@ -46,6 +48,9 @@ public enum AIError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the writing model failed: \(reason). Try again; if it keeps failing, remove the model and download it again."
         case .noProcessorCode(let reason):
             return "the writing model cannot run on this processor: \(reason)"
+        case .modelDamaged(let modelId, let reason):
+            return "the AI model \(modelId) is damaged (\(reason)), so it was not loaded. Install it again: "
+                + "run `vaultmail ai download \(modelId)` (or `vaultmail ai install \(modelId) FILE…`), or Download it in Settings → On-device AI."
         }
     }
 }

@@ -1,13 +1,13 @@
 import Foundation
 
-/// A model loaded on first use and unloaded after a quiet period, so an idle daemon keeps no
-/// model in memory. Features see it only as a `TextEmbedder`.
+/// A model loaded on first use and unloaded after a quiet period, or at once when memory runs
+/// short (`ModelUnloadPolicy`, AC-P-03), so an idle daemon keeps no model in memory. Features see it only as a `TextEmbedder`.
 public actor AIModelSession<Engine: EmbeddingEngine>: TextEmbedder {
     public nonisolated let modelId: String
     public nonisolated let dimensions: Int
     private let engine: Engine
     private let library: any AIModelLibrary
-    private let idleTimeout: Duration
+    private let unloading: ModelUnloadPolicy
     private let feature: String
     private var loadedFrom: URL?
     private var lastUse = ContinuousClock.now
@@ -18,14 +18,16 @@ public actor AIModelSession<Engine: EmbeddingEngine>: TextEmbedder {
     /// - Parameters:
     ///   - feature: named in the "Download a model to enable …" error.
     ///   - idleTimeout: how long the model stays in memory after its last use.
+    ///   - memoryPressure: when it says memory is short, the idle model is unloaded at once.
     public init(engine: Engine, library: any AIModelLibrary, modelId: String,
-                feature: String = "categories and search by meaning", idleTimeout: Duration = .seconds(300)) {
+                feature: String = "categories and search by meaning", idleTimeout: Duration = .seconds(30),
+                memoryPressure: (any MemoryPressureSource)? = nil) {
         self.engine = engine
         self.library = library
         self.modelId = modelId
         self.dimensions = engine.dimensions
         self.feature = feature
-        self.idleTimeout = idleTimeout
+        unloading = ModelUnloadPolicy(idleTimeout: idleTimeout, pressure: memoryPressure)
     }
 
     public func isAvailable() async -> Bool {
@@ -55,9 +57,13 @@ public actor AIModelSession<Engine: EmbeddingEngine>: TextEmbedder {
     }
 
     private func loadIfNeeded() async throws {
-        guard let directory = library.installedDirectory(for: modelId), engine.isModelAvailable(at: directory) else {
+        let directory: URL
+        do {
+            directory = try library.loadableDirectory(for: modelId, feature: feature)
+            guard engine.isModelAvailable(at: directory) else { throw AIError.modelNotInstalled(modelId: modelId, feature: feature) }
+        } catch {
             if loadedFrom != nil { await unload() }
-            throw AIError.modelNotInstalled(modelId: modelId, feature: feature)
+            throw error
         }
         if loadedFrom != directory {
             try await engine.loadModel(path: directory)
@@ -70,23 +76,22 @@ public actor AIModelSession<Engine: EmbeddingEngine>: TextEmbedder {
         guard unloadTask == nil else { return }
         unloadTask = Task { [weak self] in
             while let self, !Task.isCancelled {
-                let due = await self.lastUse + self.idleTimeout
-                if ContinuousClock.now >= due {
-                    if await self.unloadIfIdle() { return }
-                    try? await Task.sleep(for: self.idleTimeout)
-                    continue
-                }
-                try? await Task.sleep(until: due, clock: .continuous)
+                guard let wait = await self.unloadIfIdle() else { return }
+                try? await Task.sleep(for: wait)
             }
         }
     }
 
-    /// Unloads the model unless it is in use or was used within the quiet period; says whether it did.
-    private func unloadIfIdle() async -> Bool {
-        guard inFlight == 0, ContinuousClock.now >= lastUse + idleTimeout else { return false }
+    /// Unloads the model when `unloading` says so and no embedding is under way; returns nil
+    /// when it did, else how long to wait before asking again.
+    private func unloadIfIdle() async -> Duration? {
+        let idle = ContinuousClock.now - lastUse
+        guard inFlight == 0, unloading.shouldUnload(idleFor: idle) else {
+            return inFlight > 0 ? unloading.nextCheck(idleFor: .zero) : max(.milliseconds(10), unloading.nextCheck(idleFor: idle))
+        }
         unloadTask = nil
         loadedFrom = nil
         await engine.unloadModel()
-        return true
+        return nil
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// A generative model behind a queue (AC-A-05, AC-A-06): requests run one at a time on a
 /// thread of the session's own, so generation never holds up the daemon, the web app or a
-/// notification. The model is loaded on first use and unloaded after a quiet period.
+/// notification. The model is loaded on first use and unloaded after a quiet period, or at
+/// once when memory runs short (`ModelUnloadPolicy`, AC-P-03).
 ///
 /// Stale requests are dropped: a newer request with the same key supersedes a queued one (and
 /// stops a running one), a request whose reader went away is skipped or stopped, and when more
@@ -13,7 +14,7 @@ public final class GenerationSession<Engine: GenerativeEngine>: TextGenerator, @
     private let engine: Engine
     private let library: any AIModelLibrary
     private let feature: String
-    private let idleTimeout: TimeInterval
+    private let unloading: ModelUnloadPolicy
     private let maxQueued: Int
     /// Guards everything below.
     private let condition = NSCondition()
@@ -25,13 +26,15 @@ public final class GenerationSession<Engine: GenerativeEngine>: TextGenerator, @
     /// - Parameters:
     ///   - feature: named in the "Download a model to enable …" error.
     ///   - idleTimeout: how long the model stays in memory after its last use.
+    ///   - memoryPressure: when it says memory is short, the idle model is unloaded at once.
     public init(engine: Engine, library: any AIModelLibrary, modelId: String,
-                feature: String = "smart replies and summaries", idleTimeout: Duration = .seconds(300), maxQueued: Int = 4) {
+                feature: String = "smart replies and summaries", idleTimeout: Duration = .seconds(30),
+                memoryPressure: (any MemoryPressureSource)? = nil, maxQueued: Int = 4) {
         self.engine = engine
         self.library = library
         self.modelId = modelId
         self.feature = feature
-        self.idleTimeout = idleTimeout / .seconds(1)
+        unloading = ModelUnloadPolicy(idleTimeout: idleTimeout, pressure: memoryPressure)
         self.maxQueued = max(1, maxQueued)
     }
 
@@ -79,16 +82,18 @@ public final class GenerationSession<Engine: GenerativeEngine>: TextGenerator, @
         thread.start()
     }
 
-    /// The worker's loop: the next job, or the idle timeout's unload.
+    /// The worker's loop: the next job, or the idle model's unload (`unloading`).
     private func work() {
         while true {
             condition.lock()
             while queue.isEmpty {
                 if engine.isModelLoaded {
-                    if !condition.wait(until: lastUse.addingTimeInterval(idleTimeout)), queue.isEmpty,
-                       Date() >= lastUse.addingTimeInterval(idleTimeout) {
+                    let idle = Duration.seconds(Date().timeIntervalSince(lastUse))
+                    if unloading.shouldUnload(idleFor: idle) {
                         engine.unload()
+                        continue
                     }
+                    _ = condition.wait(until: Date().addingTimeInterval(unloading.nextCheck(idleFor: idle) / .seconds(1)))
                 } else {
                     condition.wait()
                 }
@@ -112,9 +117,13 @@ public final class GenerationSession<Engine: GenerativeEngine>: TextGenerator, @
             return
         }
         do {
-            guard let directory = library.installedDirectory(for: modelId), engine.isModelAvailable(at: directory) else {
+            let directory: URL
+            do {
+                directory = try library.loadableDirectory(for: modelId, feature: feature)
+                guard engine.isModelAvailable(at: directory) else { throw AIError.modelNotInstalled(modelId: modelId, feature: feature) }
+            } catch {
                 engine.unload()
-                throw AIError.modelNotInstalled(modelId: modelId, feature: feature)
+                throw error
             }
             try engine.load(from: directory)
             _ = try engine.generate(job.request) { piece in

@@ -1,17 +1,15 @@
 import Foundation
 
-/// The headers of an answer to `original` (RFC 5322 §3.6.4): to its sender, "Re:" once,
-/// In-Reply-To its Message-ID, References its references followed by its Message-ID; in its
-/// conversation. Used by `vaultmail send --reply-to` and a notification's inline reply alike.
+/// The headers of an answer to `original` (RFC 5322 §3.6.4): "Re:" once, In-Reply-To its
+/// Message-ID, References its references followed by its Message-ID; in its conversation.
+/// `ComposeTemplate` writes every reply with them (the recipients are its own rule).
 public struct ReplyHeaders: Sendable, Equatable {
-    public var to: String
     public var subject: String
     public var inReplyTo: String
     public var references: String
     public var threadId: String
 
     public init(answering original: Email) {
-        to = original.fromAddress
         subject = Self.subject(original.subject)
         inReplyTo = original.messageId
         references = [original.references, original.messageId].compactMap { $0 }.joined(separator: " ")

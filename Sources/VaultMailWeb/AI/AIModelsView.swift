@@ -130,6 +130,8 @@ struct AIModelsView {
             switch status.state {
             case .installed: return .empty
             case .partial: action = ("/settings/ai/download", "Resume", "primary", "download-\(model.id)", "Resume the download of \(model.name)")
+            case .damaged:
+                action = ("/settings/ai/download", "Download again", "primary", "download-\(model.id)", "Download \(model.name) again: it is damaged")
             case .notInstalled:
                 action = ("/settings/ai/download", "Download", "primary", "download-\(model.id)", "Download \(model.name) (\(size(model.sizeBytes)))")
             }
@@ -228,6 +230,8 @@ struct AIModelsView {
         case .partial(let fraction):
             let percent = Int((fraction * 100).rounded(.down))
             return status.isDownloading ? "Downloading: \(percent)%" : "Partly downloaded (\(percent)%): Resume continues it"
+        case .damaged(let reason):
+            return status.isDownloading ? "Downloading…" : "Damaged (\(reason)): Download again installs it anew"
         }
     }
 

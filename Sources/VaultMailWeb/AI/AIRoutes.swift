@@ -39,7 +39,7 @@ extension WebApp {
                 switch status.state {
                 case .installed: fraction = 1
                 case .partial(let part): fraction = part
-                case .notInstalled: break
+                case .notInstalled, .damaged: break
                 }
                 return .init(id: status.id, downloading: status.isDownloading, installed: status.state == .installed,
                              percent: Int((fraction * 100).rounded(.down)), label: AIModelsView.stateText(status), problem: status.problem)
