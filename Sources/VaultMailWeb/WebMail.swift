@@ -50,6 +50,8 @@ public struct WebMail: Sendable {
     /// The summaries kept with their conversations, read to show one that new mail made stale
     /// (with Refresh) while the use case answers only with current ones.
     public var storedSummaries: (any ThreadSummaryRepository)?
+    /// Whether the machine is idle: conversations are summarized when opened only then (issue 35).
+    public var idleness = MachineIdleness()
 
     public init(fetchThreads: FetchThreadsUseCase,
                 emails: any EmailRepository, accounts: any AccountRepository, attachments: ReadAttachmentUseCase,
