@@ -7,8 +7,8 @@ import Foundation
 /// sender's first name (`ExtractiveSummarizer`). With a writing model, the model is asked to
 /// rephrase those lines only (`SummaryPrompt`) and what it writes is kept only when it is not
 /// worse than them: 2–4 sentences, nothing a message does not hold (`FactGuard`), every person
-/// the lines name still named, and each line's content still there. Otherwise the lines are the
-/// summary, labelled `extractiveFallback` with the reason.
+/// the lines name still named, and each line's content still there, written within the time
+/// budget. Otherwise the lines are the summary, labelled `extractiveFallback` with the reason.
 public struct ConversationSummarizer: Sendable {
     /// One message: who wrote it, the people it went to, and its own text.
     public struct Message: Sendable, Hashable {
@@ -39,17 +39,24 @@ public struct ConversationSummarizer: Sendable {
         public var rejection: String?
     }
 
+    /// How long a summary may take before the model's text is given up for the key sentences
+    /// (issue 35: 10–20 messages within 10 s on two cores, the model's loading included).
+    public static let defaultBudget: Duration = .seconds(6)
+
     let generator: (any TextGenerator)?
     let embedder: (any TextEmbedder)?
+    let budget: Duration
 
-    public init(generator: (any TextGenerator)?, embedder: (any TextEmbedder)?) {
+    public init(generator: (any TextGenerator)?, embedder: (any TextEmbedder)?, budget: Duration = defaultBudget) {
         self.generator = generator
         self.embedder = embedder
+        self.budget = budget
     }
 
     /// The summary of `messages` (oldest first). Throws only when cancelled or when the model
     /// fails to run; a model that is not installed gives the extractive summary.
     public func summarize(threadId: String, subject: String, messages: [Message]) async throws -> Result {
+        let deadline = ContinuousClock.now.advanced(by: budget)
         let extractive = try await ExtractiveSummarizer(embedder: embedder)
             .summarize(messages.map { ExtractiveSummarizer.Message(sender: $0.firstName, text: $0.text) })
         var text = extractive.lines.joined(separator: "\n")
@@ -59,7 +66,13 @@ public struct ConversationSummarizer: Sendable {
         }
         let raw: String
         do {
-            raw = try await generator.complete(SummaryPrompt.request(threadId: threadId, subject: subject, lines: extractive.lines))
+            let written = try await generator.complete(SummaryPrompt.request(threadId: threadId, subject: subject, lines: extractive.lines),
+                                                       until: deadline)
+            if written.cut {
+                return Result(text: text, kind: .extractiveFallback, modelId: extractive.modelId,
+                              rejection: "the writing model took longer than \(budget.components.seconds) s")
+            }
+            raw = written.text
         } catch AIError.modelNotInstalled {
             return Result(text: text, kind: .extractive, modelId: extractive.modelId, rejection: nil)
         }
@@ -83,7 +96,8 @@ public struct ConversationSummarizer: Sendable {
 
     /// The model's summary in `raw` when it is not worse than `lines` (the key sentences it
     /// rephrased): 2–4 sentences that bring in nothing `sources` lack (sentences that do are
-    /// dropped first), name every person the lines name, and keep two content words of each line.
+    /// dropped first), name every person the lines name, and keep two or three content words of
+    /// each line (half of them, at least two, at most three).
     public static func check(_ raw: String, lines: [String], sources: [String]) -> Swift.Result<String, Rejection> {
         let guardrail = FactGuard(sources: sources, language: LanguageDetector.detect(raw))
         let instructions = [SummaryPrompt.system, SummaryPrompt.instruction]
@@ -105,7 +119,8 @@ public struct ConversationSummarizer: Sendable {
         }
         for line in lines {
             let content = contentWords(line.split(separator: ":", maxSplits: 1).last.map(String.init) ?? line)
-            let needed = min(2, content.count)
+            // Two of its content words, three of a longer line (half of them, at most three).
+            let needed = min(content.count, max(2, min(3, (content.count + 1) / 2)))
             if content.intersection(words).count < needed {
                 return .failure(Rejection(description: "it leaves out \"\(MessageText.shortened(line, to: 60))\""))
             }

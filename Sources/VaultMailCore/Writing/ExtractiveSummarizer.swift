@@ -39,9 +39,11 @@ public struct ExtractiveSummarizer: Sendable {
     /// Without vectors, the score a third or fourth sentence needs.
     static let minimumPositionScore = 0.1
     /// What a sentence loses for each line its sender already has.
-    static let repeatedSenderPenalty = 0.15
+    static let repeatedSenderPenalty = 0.3
+    /// With vectors, what a message's first sentence gains (its second half as much, …).
+    static let openingSentenceBonus = 0.1
     /// What a sentence of the conversation's first message gains.
-    static let openingBonus = 0.05
+    static let openingBonus = 0.1
     /// The longest line, in characters.
     public static let maximumLineLength = 220
 
@@ -76,7 +78,10 @@ public struct ExtractiveSummarizer: Sendable {
         }
         if let vectors {
             let centroid = Self.normalized(Self.mean(vectors))
-            for index in candidates.indices { scores[index] += Double(cosineSimilarity(vectors[index], centroid)) }
+            for index in candidates.indices {
+                // A message's first sentences say what it is about: a small prior on top of centrality.
+                scores[index] += Double(cosineSimilarity(vectors[index], centroid)) + Self.openingSentenceBonus / Double(1 + candidates[index].position)
+            }
         } else {
             let lastMessage = candidates.map(\.message).max() ?? 0
             for (index, candidate) in candidates.enumerated() {

@@ -22,6 +22,9 @@ public struct SmartReplyUseCase: Sendable {
     /// Neighbours looked at for past replies, and how near they must be (cosine).
     public static let pastReplyNeighbours = 20
     public static let pastReplySimilarity: Float = 0.5
+    /// How long after the request the written reply may still be coming: what is not written
+    /// by then becomes the question about the subject (AC-A-05: the whole set within 3 s).
+    public static let generationBudget: Duration = .milliseconds(1500)
 
     private let emails: any EmailRepository
     private let accounts: any AccountRepository
@@ -119,6 +122,7 @@ public struct SmartReplyUseCase: Sendable {
 
     private func run(threadId: String, isolation: isolated (any Actor)? = #isolation,
                      progress: (ReplySuggestions) -> Void) async throws -> ReplySuggestions {
+        let deadline = ContinuousClock.now.advanced(by: Self.generationBudget)
         let thread = try await emails.getEmails(threadId: threadId)
         if thread.isEmpty, try await emails.getThread(id: threadId) == nil { throw WritingError.threadNotFound(threadId) }
         let known = try await accounts.getAccounts()
@@ -141,7 +145,8 @@ public struct SmartReplyUseCase: Sendable {
         if let reason = Self.noReplyReason(target) { return none(reason, emailId: email.id, language: language) }
 
         if let generator, await generator.isAvailable(),
-           let written = try await modelSuggestions(threadId: threadId, target: target, generator: generator, progress: progress) {
+           let written = try await modelSuggestions(threadId: threadId, target: target, generator: generator, deadline: deadline,
+                                                    progress: progress) {
             return written
         }
         if let past = try await pastReplies(threadId: threadId, target: target), !past.suggestions.isEmpty {
@@ -170,7 +175,7 @@ public struct SmartReplyUseCase: Sendable {
 
     /// The plain yes and no at once, then the written reply that names what was asked; nil when
     /// the model turns out not to be installed.
-    private func modelSuggestions(threadId: String, target: Target, generator: any TextGenerator,
+    private func modelSuggestions(threadId: String, target: Target, generator: any TextGenerator, deadline: ContinuousClock.Instant,
                                   isolation: isolated (any Actor)? = #isolation,
                                   progress: (ReplySuggestions) -> Void) async throws -> ReplySuggestions? {
         var result = ReplySuggestions(threadId: threadId, emailId: target.email.id, language: target.language, source: .model, suggestions: [])
@@ -184,13 +189,13 @@ public struct SmartReplyUseCase: Sendable {
         let request = ReplyPrompt.request(threadId: threadId, intent: intent, context: target.context, message: target.text,
                                           sender: target.sender, subject: target.email.subject, language: target.language,
                                           formal: target.cues.formal)
-        let written: String
+        let written: (text: String, cut: Bool)
         do {
-            written = try await generator.complete(request)
+            written = try await generator.complete(request, until: deadline)
         } catch AIError.modelNotInstalled {
             return nil
         }
-        let text = reply(request.answerPrefix + written, intent: intent, target: target, guardrail: target.factGuard,
+        let text = reply(request.answerPrefix + (written.cut ? "" : written.text), intent: intent, target: target, guardrail: target.factGuard,
                          instructions: request.turns.filter { $0.role == .system }.map(\.text) + [ReplyPrompt.instruction(intent, context: target.context)])
         result.suggestions.append(ReplySuggestion(text: text, intent: intent))
         progress(result)
