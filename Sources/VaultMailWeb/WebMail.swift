@@ -48,6 +48,8 @@ public struct WebMail: Sendable {
     public var replySuggestions: SmartReplyUseCase?
     /// Conversation summaries (issue 16, AC-A-06), current or stale; nil where none are written.
     public var summaries: SummarizeThreadUseCase?
+    /// Whether the machine is idle: conversations are summarized when opened only then (issue 35).
+    public var idleness = MachineIdleness()
 
     public init(mailboxes: Mailboxes, conversations: Conversations, attachments: ReadAttachmentUseCase, changes: any MailChangeFeed,
                 preferences: Preferences, coordinator: NotificationSyncCoordinator, compose: ComposeEmailService, composition: Compose,

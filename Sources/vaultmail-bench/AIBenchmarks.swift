@@ -17,7 +17,9 @@ import VaultMailTesting
 /// - search by meaning for "financial planning meeting": the first page in process, narrowed
 ///   by a date, the budget review's rank in it, and `vaultmail search --semantic` as a whole
 ///   process (which loads the model itself);
-/// - then the writing model's figures (`GenerationBenchmarks`, also `vaultmail-bench generation`).
+/// - then the writing model's figures (`GenerationBenchmarks`, also `vaultmail-bench generation`),
+///   and `reply-suggest` and `summarize` as whole processes on real conversations given with
+///   `--lists MBOX` (`WritingProcessBenchmarks`, also `vaultmail-bench writing --lists MBOX`).
 enum AIBenchmarks {
     static let query = "financial planning meeting"
     static let filteredQuery = "financial planning meeting after:2010-01-01"
@@ -35,8 +37,10 @@ enum AIBenchmarks {
         let home = scratch.appendingPathComponent("vaultmail")
         let (database, emails) = try await syncedStore(home: home)
         try await measure(database: database, emails: emails, modelDirectory: modelDirectory, home: home, scratch: scratch, tool: tool)
-        // The writing model (issue 16): smart replies and summaries.
+        // The writing model (issue 16): smart replies and summaries; then as whole processes on
+        // real conversations (issue 35, `--lists`).
         try await GenerationBenchmarks.run()
+        try await WritingProcessBenchmarks.run()
     }
 
     /// The search corpus and the budget review written into a private Dovecot and synced into

@@ -16,6 +16,7 @@ struct Bench {
         "ai": { try await AIBenchmarks.run() },
         "generation": { try await GenerationBenchmarks.run() },
         "cpu": { try await ProcessorBenchmarks.run() },
+        "writing": { try await WritingProcessBenchmarks.run() },
     ]
 
     static func main() async {
@@ -37,7 +38,10 @@ struct Bench {
         }
         if requested.first == "eval-search" { await SearchEvaluation.main(Array(requested.dropFirst())) }
         if requested.first == "eval-categories" { await evaluation(CategoryEvaluationBench.run, Array(requested.dropFirst())) }
-        for name in requested {
+        // Evaluations on third-party data read from paths given after the subcommand (issue 35).
+        if requested.first == "eval-summaries" { await evaluation(SummaryEvaluation.run, requested) }
+        // "--lists PATH" is an option of the ai and writing suites, not a suite.
+        for (position, name) in requested.enumerated() where !name.hasPrefix("--") && (position == 0 || requested[position - 1] != "--lists") {
             guard let suite = suites[name] else {
                 FileHandle.standardError.write(Data("vaultmail-bench: unknown suite '\(name)'; known: \(suites.keys.sorted().joined(separator: ", "))\n".utf8))
                 exit(2)
@@ -52,14 +56,16 @@ struct Bench {
     }
 }
 
-/// Runs an evaluation subcommand (`eval-…`, which takes options, not suite names) and exits.
-func evaluation(_ body: ([String]) async throws -> Void, _ arguments: [String]) async -> Never {
-    do {
-        try await body(arguments)
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("vaultmail-bench: \(error)\n".utf8))
-        exit(1)
+extension Bench {
+    /// Runs an evaluation subcommand and exits: 0 when it finished, 1 with its error.
+    static func evaluation(_ run: @Sendable ([String]) async throws -> Void, _ arguments: [String]) async -> Never {
+        do {
+            try await run(arguments)
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("vaultmail-bench: \(CommandLine.arguments.dropFirst().first ?? "") failed: \(error)\n".utf8))
+            exit(1)
+        }
     }
 }
 

@@ -21,7 +21,7 @@ struct WritingCommandTests {
                 email(2, thread: "b0d9e7", from: "bob@example.org", name: "Bob Stone", body: "I can prepare it by Thursday."),
                 email(3, thread: "b0d9e7", from: "anna@example.org", name: "Anna Berg",
                       body: "Great. We agreed that Bob prepares the budget by Thursday and Ada reviews it on Friday morning. Can you meet at 3pm tomorrow?"),
-                email(4, thread: "10ae", from: "carol@example.net", name: "Carol", body: "The report is attached."),
+                email(4, thread: "10ae", from: "carol@example.net", name: "Carol", body: "Could you read the report?"),
             ]
         }
     }
@@ -33,12 +33,12 @@ struct WritingCommandTests {
         let writer = ScriptedTextGenerator(rules: [
             .init(match: "says yes", answer: ", 3pm tomorrow works for me."),
             .init(match: "another time", answer: " meet at the Ritz instead?"),
-            .init(match: "asks one short question", answer: " bring the Q3 figures?"),
+            .init(match: "asks one short question", answer: " tell me how long we meet tomorrow?"),
         ])
         var lines: [String] = []
         try await session.replySuggest("b0d9", json: false, generator: writer, embedder: nil) { lines.append($0) }
-        #expect(lines == ["1. Sure, 3pm tomorrow works for me.", "2. That doesn't work for me; could we find another time?",
-                          "3. Could you bring the Q3 figures?"])
+        #expect(lines == ["1. Yes, that works for me.", "2. That doesn't work for me; could we find another time?",
+                          "3. Could you tell me how long we meet tomorrow?"])
 
         var output: [String] = []
         try await session.replySuggest("b0d9e7", json: true, generator: writer, embedder: nil) { output.append($0) }
@@ -84,9 +84,11 @@ struct WritingCommandTests {
         #expect(extractive.contains("Anna: We agreed that Bob prepares the budget by Thursday and Ada reviews it on Friday morning."))
         #expect(extractive.hasSuffix("Key sentences (extractive: no writing model installed; `vaultmail ai download smollm2-135m-instruct` for a written one)"))
 
-        let writer = ScriptedTextGenerator(fallback: "Bob will prepare the Q3 budget by Thursday. Ada will review it on Friday morning.")
+        let rephrased = "Anna needs the Q3 budget before the board meeting on Friday. Bob can prepare it by Thursday. "
+            + "Anna agreed that Bob prepares the budget by Thursday and Ada reviews it on Friday morning, and asks to meet at 3pm tomorrow."
+        let writer = ScriptedTextGenerator(fallback: rephrased)
         let written = try await session.summarize("b0d9", json: false, refresh: false, generator: writer, embedder: nil)
-        #expect(written == "Bob will prepare the Q3 budget by Thursday. Ada will review it on Friday morning.\n\nWritten by the on-device model (scripted-writer)",
+        #expect(written == rephrased + "\n\nWritten by the on-device model (scripted-writer)",
                 "key sentences made for want of a model are written again once one is installed")
         #expect(writer.requests.count == 1)
         #expect(try await session.summarize("b0d9", json: false, refresh: false, generator: writer, embedder: nil) == written)

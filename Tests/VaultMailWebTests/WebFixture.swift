@@ -28,9 +28,11 @@ final class WebFixture {
     /// `embedder` is the sentence model search by meaning reads with (none by default);
     /// `generator`, the model summaries and suggested replies are written with (none by default).
     /// `oauth`, where "Sign in with Google / Microsoft" finds its client and endpoints.
+    /// `idleness`, whether the machine counts as idle (always, by default).
     static func with(embedder: (any TextEmbedder)? = nil, generator: (any TextGenerator)? = nil, oauth: OAuthConfiguration? = nil,
-                     oauthTimeout: Duration = .seconds(20), _ body: (WebFixture) async throws -> Void) async throws {
-        let fixture = try await WebFixture(embedder: embedder, generator: generator, oauth: oauth, oauthTimeout: oauthTimeout)
+                     oauthTimeout: Duration = .seconds(20), idleness: MachineIdleness = MachineIdleness(loadAverage: { 0 }),
+                     _ body: (WebFixture) async throws -> Void) async throws {
+        let fixture = try await WebFixture(embedder: embedder, generator: generator, oauth: oauth, oauthTimeout: oauthTimeout, idleness: idleness)
         do {
             try await body(fixture)
         } catch {
@@ -40,7 +42,8 @@ final class WebFixture {
         await fixture.stop()
     }
 
-    private init(embedder: (any TextEmbedder)?, generator: (any TextGenerator)?, oauth: OAuthConfiguration?, oauthTimeout: Duration) async throws {
+    private init(embedder: (any TextEmbedder)?, generator: (any TextGenerator)?, oauth: OAuthConfiguration?, oauthTimeout: Duration,
+                 idleness: MachineIdleness) async throws {
         database = try AppDatabase.inMemory()
         home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-web-\(UUID().uuidString.prefix(8))")
         app = await AppDependencies(database: database, center: MockNotificationCenter(), composeEmail: RecordingComposeEmail())
@@ -51,8 +54,10 @@ final class WebFixture {
         remote = RecordingRemoteMailbox()
         let sending = MailSending(database: database, credentials: FixedCredentialProvider(everyAccount: "secret"), undoDelaySeconds: { 0 },
                                   transport: transport, remoteMailbox: remote)
-        let mail = app.webMail(compose: sending.compose, credentials: keyring, textEmbedder: embedder, textGenerator: generator,
+        var mail = app.webMail(compose: sending.compose, credentials: keyring, textEmbedder: embedder, textGenerator: generator,
                                oauthConfiguration: oauth ?? OAuthConfiguration(), oauthTimeout: oauthTimeout)
+        // Automatic summaries wait for an idle machine; tests run on busy ones.
+        mail.idleness = idleness
         web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: mail, logger: Logger(label: "web-test"))
         let web = self.web
         task = Task { try await web.run() }

@@ -129,7 +129,7 @@ public final class GenerationSession<Engine: GenerativeEngine>: TextGenerator, @
             _ = try engine.generate(job.request) { piece in
                 guard !isCancelled(job) else { return false }
                 job.continuation.yield(piece)
-                return true
+                return job.request.deadline.map { ContinuousClock.now < $0 } ?? true
             }
             if isCancelled(job) {
                 job.continuation.finish(throwing: CancellationError())

@@ -29,13 +29,18 @@ public struct GenerationRequest: Sendable, Hashable {
     /// Requests with the same key supersede each other: a queued one is dropped when a newer
     /// one with its key arrives (the user opened another message, typed on).
     public var key: String?
+    /// Generation stops at the first piece written after this instant (nil: no limit), and
+    /// the text so far is the answer.
+    public var deadline: ContinuousClock.Instant?
 
-    public init(turns: [ChatTurn], answerPrefix: String = "", maxTokens: Int = 96, stop: [String] = [], key: String? = nil) {
+    public init(turns: [ChatTurn], answerPrefix: String = "", maxTokens: Int = 96, stop: [String] = [], key: String? = nil,
+                deadline: ContinuousClock.Instant? = nil) {
         self.turns = turns
         self.answerPrefix = answerPrefix
         self.maxTokens = maxTokens
         self.stop = stop
         self.key = key
+        self.deadline = deadline
     }
 }
 
@@ -104,5 +109,15 @@ extension TextGenerator {
         var text = ""
         for try await piece in generate(request) { text += piece }
         return text
+    }
+
+    /// The text generated before `deadline`, and whether the deadline was reached: the
+    /// generator stops at the first piece written after it (a slow or busy machine gets less,
+    /// never later) and this returns once it has stopped.
+    public func complete(_ request: GenerationRequest, until deadline: ContinuousClock.Instant) async throws -> (text: String, cut: Bool) {
+        var request = request
+        request.deadline = deadline
+        let text = try await complete(request)
+        return (text, ContinuousClock.now >= deadline)
     }
 }

@@ -86,7 +86,7 @@ public enum ComposeTemplate {
     /// The original's text: its plain part, else the text of its HTML.
     static func text(of email: Email) -> String {
         if let plain = email.bodyPlain, !plain.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return plain }
-        return email.bodyHTML.map(HTMLText.plainText) ?? ""
+        return email.bodyHTML.map { HTMLText.plainText($0) } ?? ""
     }
 
     /// `Name <address>`, quoting a name that needs it; the bare address without a name.

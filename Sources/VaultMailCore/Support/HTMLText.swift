@@ -4,8 +4,11 @@
 /// however malformed, gives some text and never traps.
 public enum HTMLText {
     /// The text of `html`; runs of spaces inside a line are kept as they are (collapse them
-    /// yourself where you need to), block boundaries become "\n".
-    public static func plainText(_ html: String) -> String {
+    /// yourself where you need to), block boundaries become "\n". With `visibleOnly`, an
+    /// element a reader never sees is left out with all it holds (`hidden`, `aria-hidden`,
+    /// `display:none`, `visibility:hidden`, `font-size:0`, `opacity:0`, `max-height:0`): the
+    /// writing model reads only what the user can read (issue 35, injection).
+    public static func plainText(_ html: String, visibleOnly: Bool = false) -> String {
         let scalars = Array(html.unicodeScalars)
         var out = String.UnicodeScalarView()
         var index = 0
@@ -13,7 +16,7 @@ public enum HTMLText {
         while index < count {
             let scalar = scalars[index]
             if scalar == "<" {
-                if let end = skipMarkup(scalars, from: index, into: &out) {
+                if let end = skipMarkup(scalars, from: index, into: &out, visibleOnly: visibleOnly) {
                     index = end
                     continue
                 }
@@ -64,7 +67,7 @@ public enum HTMLText {
     /// Skips the markup starting at `start` (a "<"); returns the index after it, or nil when
     /// the "<" is literal text ("a < b").
     private static func skipMarkup(
-        _ scalars: [Unicode.Scalar], from start: Int, into out: inout String.UnicodeScalarView
+        _ scalars: [Unicode.Scalar], from start: Int, into out: inout String.UnicodeScalarView, visibleOnly: Bool = false
     ) -> Int? {
         let count = scalars.count
         var index = start + 1
@@ -99,6 +102,7 @@ public enum HTMLText {
         }
         // Find the end of the tag, stepping over quoted attribute values.
         var quote: Unicode.Scalar? = nil
+        let attributesStart = index
         while index < count {
             let scalar = scalars[index]
             if let open = quote {
@@ -112,6 +116,10 @@ public enum HTMLText {
         }
         let afterTag = min(index + 1, count)
         if blockTags.contains(name) { out.append("\n") }
+        if visibleOnly, !isClosing, isHidden(String(String.UnicodeScalarView(scalars[attributesStart..<min(index, count)]))) {
+            let selfClosing = index > attributesStart && scalars[index - 1] == "/"
+            return voidElements.contains(name) || selfClosing ? afterTag : endOfElement(scalars, name: name, from: afterTag)
+        }
         if !isClosing, skippedElements.contains(name) {
             // Skip to the matching end tag, or to the end when there is none.
             var search = afterTag
@@ -130,6 +138,64 @@ public enum HTMLText {
             return count
         }
         return afterTag
+    }
+
+    // MARK: Hidden elements
+
+    /// Elements that hold no content.
+    private static let voidElements: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
+    ]
+
+    /// True when a tag's attributes hide the element from the reader.
+    static func isHidden(_ attributes: String) -> Bool {
+        let lower = attributes.lowercased()
+        let compact = lower.filter { !$0.isWhitespace }
+        if compact.contains("aria-hidden=\"true\"") || compact.contains("aria-hidden='true'") || compact.contains("aria-hidden=true") {
+            return true
+        }
+        // The bare `hidden` attribute (not a value such as overflow:hidden).
+        let names = lower.split(whereSeparator: { $0.isWhitespace || $0 == "/" }).map { $0.split(separator: "=").first.map(String.init) ?? "" }
+        if names.contains("hidden") { return true }
+        for rule in ["display:none", "visibility:hidden", "mso-hide:all"] where compact.contains(rule) { return true }
+        // A size or opacity of zero: "font-size:0", "font-size:0px", "opacity:0;" — not "font-size:0.9em".
+        for property in ["font-size:", "opacity:", "max-height:", "line-height:"] {
+            var search = compact[...]
+            while let range = search.range(of: property) {
+                let value = search[range.upperBound...]
+                if value.hasPrefix("0") {
+                    let after = value.dropFirst().first
+                    if after == nil || !(after!.isNumber || after! == ".") { return true }
+                }
+                search = value
+            }
+        }
+        return false
+    }
+
+    /// The index after the end tag that closes the element `name` opened just before `start`,
+    /// counting nested elements of the same name; the end of the text when it is never closed.
+    private static func endOfElement(_ scalars: [Unicode.Scalar], name: String, from start: Int) -> Int {
+        var depth = 1
+        var index = start
+        while let lt = find(scalars, "<", from: index) {
+            var position = lt + 1
+            let closing = position < scalars.count && scalars[position] == "/"
+            if closing { position += 1 }
+            var tag = ""
+            while position < scalars.count, isASCIILetter(scalars[position]) || isASCIIDigit(scalars[position]) {
+                tag.unicodeScalars.append(asciiLowercase(scalars[position]))
+                position += 1
+            }
+            let end = find(scalars, ">", from: position).map { $0 + 1 } ?? scalars.count
+            if tag == name {
+                let selfClosing = end >= 2 && scalars[end - 2] == "/"
+                if closing { depth -= 1 } else if !selfClosing { depth += 1 }
+                if depth == 0 { return end }
+            }
+            index = max(end, lt + 1)
+        }
+        return scalars.count
     }
 
     // MARK: Character references

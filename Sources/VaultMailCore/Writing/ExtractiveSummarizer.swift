@@ -3,10 +3,11 @@ import Foundation
 /// A summary without a writing model (AC-A-06): the conversation's most central sentences,
 /// each with its sender's first name ("Anna: …"), in conversation order.
 ///
-/// Candidates are the messages' own sentences (no quotes, greetings, sign-offs or very short
-/// lines). With sentence vectors they are ranked by similarity to their centroid; without,
+/// Candidates are the messages' own sentences (no quotes, greetings, sign-offs, very short
+/// lines or sentences that speak to a machine, `InjectedInstruction`). With sentence vectors they are ranked by similarity to their centroid; without,
 /// by position (a message's first sentences, the latest message). Both add a small bonus for
-/// a date or time, a name, and words of decision or action ("agreed", "will", "deadline").
+/// a date or time, a name, and words of decision or action ("agreed", "will", "deadline"). The
+/// choice spreads over the people who wrote (who asked, who answered).
 public struct ExtractiveSummarizer: Sendable {
     /// One message: who wrote it and its own text.
     public struct Message: Sendable, Hashable {
@@ -37,6 +38,12 @@ public struct ExtractiveSummarizer: Sendable {
     public static let maximumCandidates = 80
     /// Without vectors, the score a third or fourth sentence needs.
     static let minimumPositionScore = 0.1
+    /// What a sentence loses for each line its sender already has.
+    static let repeatedSenderPenalty = 0.3
+    /// With vectors, what a message's first sentence gains (its second half as much, …).
+    static let openingSentenceBonus = 0.1
+    /// What a sentence of the conversation's first message gains.
+    static let openingBonus = 0.1
     /// The longest line, in characters.
     public static let maximumLineLength = 220
 
@@ -71,25 +78,38 @@ public struct ExtractiveSummarizer: Sendable {
         }
         if let vectors {
             let centroid = Self.normalized(Self.mean(vectors))
-            for index in candidates.indices { scores[index] += Double(cosineSimilarity(vectors[index], centroid)) }
+            for index in candidates.indices {
+                // A message's first sentences say what it is about: a small prior on top of centrality.
+                scores[index] += Double(cosineSimilarity(vectors[index], centroid)) + Self.openingSentenceBonus / Double(1 + candidates[index].position)
+            }
         } else {
             let lastMessage = candidates.map(\.message).max() ?? 0
             for (index, candidate) in candidates.enumerated() {
                 scores[index] += 0.1 / Double(1 + candidate.position) + (candidate.message == lastMessage ? 0.05 : 0)
             }
         }
-        let ranked = candidates.indices.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }
+        // Greedy, so that the summary says who: a sentence loses `repeatedSenderPenalty` for
+        // each line its sender already has, and the conversation's opening message (who asked)
+        // gains `openingBonus`.
         var chosen: [Int] = []
-        for index in ranked where chosen.count < wanted {
+        var remaining = Array(candidates.indices)
+        while chosen.count < wanted, !remaining.isEmpty {
+            func adjusted(_ index: Int) -> Double {
+                let sender = candidates[index].sender
+                return scores[index] - Self.repeatedSenderPenalty * Double(chosen.filter { candidates[$0].sender == sender }.count)
+                    + (candidates[index].message == 0 && messages.count > 1 ? Self.openingBonus : 0)
+            }
+            let best = remaining.max { adjusted($0) != adjusted($1) ? adjusted($0) < adjusted($1) : $0 > $1 }!
+            remaining.removeAll { $0 == best }
             // Without vectors, past the first two only a sentence with something to it: a
             // message's opening, a date, a name, an action.
-            if vectors == nil, chosen.count >= 2, scores[index] < Self.minimumPositionScore { break }
-            let key = Self.key(candidates[index].text)
+            if vectors == nil, chosen.count >= 2, scores[best] < Self.minimumPositionScore { break }
+            let key = Self.key(candidates[best].text)
             let duplicate = chosen.contains { other in
                 Self.key(candidates[other].text) == key
-                    || vectors.map { cosineSimilarity($0[index], $0[other]) > 0.92 } ?? false
+                    || vectors.map { cosineSimilarity($0[best], $0[other]) > 0.92 } ?? false
             }
-            if !duplicate { chosen.append(index) }
+            if !duplicate { chosen.append(best) }
         }
         let lines = chosen.sorted().map { index in
             "\(candidates[index].sender): \(MessageText.shortened(candidates[index].text, to: Self.maximumLineLength))"
@@ -118,7 +138,7 @@ public struct ExtractiveSummarizer: Sendable {
     static func isCandidate(_ sentence: String) -> Bool {
         let words = sentence.split(separator: " ")
         guard sentence.count >= 20, words.count >= 4 else { return false }
-        if MessageText.isGreeting(sentence) || GeneratedText.isClutter(sentence) { return false }
+        if MessageText.isGreeting(sentence) || GeneratedText.isClutter(sentence) || InjectedInstruction.isInstruction(sentence) { return false }
         // Lines of a signature or a footer: mostly digits, addresses, links.
         let letters = sentence.filter(\.isLetter).count
         if Double(letters) < Double(sentence.count) * 0.5 { return false }

@@ -83,7 +83,7 @@ public struct FactGuard: Sendable {
     // MARK: Words
 
     /// Runs of letters and digits (so "3pm" is one word, "Jean-Luc" two).
-    static func words(_ text: String) -> [String] {
+    public static func words(_ text: String) -> [String] {
         var words: [String] = []
         var current = ""
         for character in text {

@@ -4,8 +4,9 @@ import Foundation
 /// HTML's text when there is no plain part), without what it quotes, its signature, its
 /// sign-off and its greeting.
 public enum MessageText {
-    /// The body as plain text: the plain part when it has any letters or digits, else the text
-    /// of the HTML part, else "".
+    /// The body as plain text: the plain part when it has any letters or digits, else the
+    /// visible text of the HTML part (no comments, no hidden elements, no image alt text),
+    /// else "".
     public static func plain(of email: Email) -> String {
         plain(plain: email.bodyPlain, html: email.bodyHTML)
     }
@@ -14,7 +15,7 @@ public enum MessageText {
     public static func plain(plain: String?, html: String?) -> String {
         if let plain, plain.contains(where: \.isLetterOrDigit) { return plain }
         if let html {
-            let text = HTMLText.plainText(html)
+            let text = HTMLText.plainText(html, visibleOnly: true)
             if text.contains(where: \.isLetterOrDigit) { return text }
         }
         return ""

@@ -42,6 +42,18 @@ public enum ReplyPhrasebook {
         return phrase
     }
 
+    /// A question that names the conversation's topic (its subject without "Re:" and the like):
+    /// "Could you tell me more about “Budget”?"; the plain question when there is no subject.
+    public static func question(about subject: String, language: String?, formal: Bool = false) -> String {
+        let topic = MessageText.oneLine(subject.replacingOccurrences(
+            of: #"^(\s*(re|aw|fwd?|wg|tr|rv|r|sv|antw)\s*(\[\d+\])?\s*:\s*)+"#, with: "", options: [.regularExpression, .caseInsensitive]))
+        guard topic.contains(where: \.isLetter) else { return phrase(.question, context: .request, language: language, formal: formal) }
+        let table = phrases[Self.language(language)] ?? phrases["en"]!
+        var phrase = table["questionAbout"]!.replacingOccurrences(of: "%@", with: MessageText.shortened(topic, to: 60))
+        if Self.language(language) == "de", formal { phrase = phrase.replacingOccurrences(of: "Kannst du mir", with: "Können Sie mir") }
+        return phrase
+    }
+
     /// The language's name in English, for the instruction "Write it in German."
     public static func name(of language: String) -> String {
         ["en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian", "nl": "Dutch", "pt": "Portuguese"][language] ?? language
@@ -82,36 +94,36 @@ public enum ReplyPhrasebook {
                "acceptOffer": "Yes, please, that would be great.", "declineMeeting": "Sorry, I can't make it.",
                "declineRequest": "Sorry, I won't be able to do that.",
                "alternative": "That doesn't work for me; could we find another time?",
-               "question": "Could you tell me a bit more?", "acknowledge": "Thanks, got it."],
+               "questionAbout": "Could you tell me more about “%@”?", "question": "Could you tell me a bit more?", "acknowledge": "Thanks, got it."],
         "de": ["acceptMeeting": "Ja, das passt mir.", "acceptRequest": "Gerne, das mache ich.",
                "acceptOffer": "Ja, gerne, das wäre super.", "declineMeeting": "Leider schaffe ich es nicht.",
                "declineRequest": "Leider kann ich das nicht übernehmen.",
                "alternative": "Das passt mir leider nicht; können wir einen anderen Termin finden?",
-               "question": "Kannst du mir etwas mehr dazu sagen?", "acknowledge": "Danke, ist angekommen."],
+               "questionAbout": "Kannst du mir mehr zu „%@“ sagen?", "question": "Kannst du mir etwas mehr dazu sagen?", "acknowledge": "Danke, ist angekommen."],
         "fr": ["acceptMeeting": "Oui, cela me convient.", "acceptRequest": "Oui, je m'en occupe.",
                "acceptOffer": "Oui, avec plaisir, ce serait parfait.", "declineMeeting": "Désolé, je ne pourrai pas venir.",
                "declineRequest": "Désolé, je ne pourrai pas m'en charger.",
                "alternative": "Cela ne me convient pas ; pourrions-nous trouver un autre moment ?",
-               "question": "Pourriez-vous m'en dire un peu plus ?", "acknowledge": "Merci, bien reçu."],
+               "questionAbout": "Pourriez-vous m'en dire plus sur « %@ » ?", "question": "Pourriez-vous m'en dire un peu plus ?", "acknowledge": "Merci, bien reçu."],
         "es": ["acceptMeeting": "Sí, me viene bien.", "acceptRequest": "Claro, me encargo yo.",
                "acceptOffer": "Sí, por favor, sería genial.", "declineMeeting": "Lo siento, no podré ir.",
                "declineRequest": "Lo siento, no podré encargarme de eso.",
                "alternative": "No me viene bien; ¿podríamos buscar otro momento?",
-               "question": "¿Podrías contarme un poco más?", "acknowledge": "Gracias, recibido."],
+               "questionAbout": "¿Podrías contarme más sobre «%@»?", "question": "¿Podrías contarme un poco más?", "acknowledge": "Gracias, recibido."],
         "it": ["acceptMeeting": "Sì, per me va bene.", "acceptRequest": "Certo, me ne occupo io.",
                "acceptOffer": "Sì, grazie, sarebbe perfetto.", "declineMeeting": "Mi dispiace, non riesco a esserci.",
                "declineRequest": "Mi dispiace, non riesco a occuparmene.",
                "alternative": "Per me non va bene; potremmo trovare un altro momento?",
-               "question": "Potresti dirmi qualcosa in più?", "acknowledge": "Grazie, ricevuto."],
+               "questionAbout": "Potresti dirmi di più su «%@»?", "question": "Potresti dirmi qualcosa in più?", "acknowledge": "Grazie, ricevuto."],
         "nl": ["acceptMeeting": "Ja, dat komt mij goed uit.", "acceptRequest": "Prima, dat doe ik.",
                "acceptOffer": "Ja, graag, dat zou fijn zijn.", "declineMeeting": "Helaas, ik kan er niet bij zijn.",
                "declineRequest": "Helaas, dat lukt me niet.",
                "alternative": "Dat komt mij niet goed uit; kunnen we een ander moment vinden?",
-               "question": "Kun je me er iets meer over vertellen?", "acknowledge": "Bedankt, goed ontvangen."],
+               "questionAbout": "Kun je me meer vertellen over ‘%@’?", "question": "Kun je me er iets meer over vertellen?", "acknowledge": "Bedankt, goed ontvangen."],
         "pt": ["acceptMeeting": "Sim, para mim está bem.", "acceptRequest": "Claro, eu trato disso.",
                "acceptOffer": "Sim, por favor, seria ótimo.", "declineMeeting": "Desculpe, não vou conseguir ir.",
                "declineRequest": "Desculpe, não vou conseguir fazer isso.",
                "alternative": "Não me dá jeito; podemos encontrar outro horário?",
-               "question": "Pode me dar mais detalhes?", "acknowledge": "Obrigado, recebido."],
+               "questionAbout": "Pode me dar mais detalhes sobre “%@”?", "question": "Pode me dar mais detalhes?", "acknowledge": "Obrigado, recebido."],
     ]
 }

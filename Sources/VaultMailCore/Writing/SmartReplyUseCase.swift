@@ -3,12 +3,17 @@ import Foundation
 /// Up to three short replies to the latest message of a conversation that the user did not
 /// send (AC-A-05), in its language, never inventing facts.
 ///
-/// With a writing model: one generation per intent (accept, decline or propose another time,
-/// ask — or thank, ask, accept an offer when the message asks nothing), each begun with the
-/// intent's opening in the message's language (`ReplyPhrasebook`), tidied (`GeneratedText`)
-/// and checked by `FactGuard`; a reply left empty, in another language or inventing a fact
-/// becomes the intent's plain phrase. Without one: the user's own earlier replies to similar
-/// messages (sentence vectors); else none, with the words that say how to get them.
+/// Offered only for a message that asks or offers something, from a person: none for
+/// promotions, updates and no-reply senders, or for a message that asks nothing (issue 35).
+///
+/// With a writing model: the plain accept and decline (or "another time") phrases of the
+/// message's language come first, at once (`ReplyPhrasebook`); then one generation, a reply
+/// that names what was asked, begun with the intent's opening, tidied (`GeneratedText`) and
+/// checked by `FactGuard`; one left empty, in another language, inventing a fact or naming
+/// nothing of the message becomes a question about the conversation's subject. One
+/// generation keeps the whole set within AC-A-05's 3 s on two cores. Without one: the user's
+/// own earlier replies to similar messages (sentence vectors); else none, with the words that
+/// say how to get them.
 public struct SmartReplyUseCase: Sendable {
     /// The most suggestions.
     public static let maximumSuggestions = 3
@@ -17,6 +22,9 @@ public struct SmartReplyUseCase: Sendable {
     /// Neighbours looked at for past replies, and how near they must be (cosine).
     public static let pastReplyNeighbours = 20
     public static let pastReplySimilarity: Float = 0.5
+    /// How long after the request the written reply may still be coming: what is not written
+    /// by then becomes the question about the subject (AC-A-05: the whole set within 3 s).
+    public static let generationBudget: Duration = .milliseconds(1500)
 
     private let emails: any EmailRepository
     private let accounts: any AccountRepository
@@ -82,10 +90,18 @@ public struct SmartReplyUseCase: Sendable {
             return cues.offers && !cues.asks ? .offer : .request
         }
 
-        /// The intents, in the order they are shown.
-        var intents: [ReplyIntent] {
-            if cues.asks { return [.accept, cues.proposesTime ? .alternative : .decline, .question] }
-            return cues.offers ? [.acknowledge, .question, .accept] : [.acknowledge, .question]
+        /// The intents, in the order they are shown: the plain yes and no first, the written
+        /// reply that names what was asked last.
+        var intents: [ReplyIntent] { [.accept, cues.proposesTime ? .alternative : .decline, .question] }
+
+        /// What the sender wants an answer to: the sentences that ask or offer (all of it when
+        /// none stands out).
+        var asked: String {
+            let asking = MessageText.sentences(text).filter { sentence in
+                let cues = MessageCues(text: sentence, language: language)
+                return cues.asks || cues.offers
+            }
+            return asking.isEmpty ? text : asking.joined(separator: " ")
         }
 
         var sender: String { email.fromName.flatMap { $0.isEmpty ? nil : $0 } ?? email.fromAddress }
@@ -106,6 +122,7 @@ public struct SmartReplyUseCase: Sendable {
 
     private func run(threadId: String, isolation: isolated (any Actor)? = #isolation,
                      progress: (ReplySuggestions) -> Void) async throws -> ReplySuggestions {
+        let deadline = ContinuousClock.now.advanced(by: Self.generationBudget)
         let thread = try await emails.getEmails(threadId: threadId)
         if thread.isEmpty, try await emails.getThread(id: threadId) == nil { throw WritingError.threadNotFound(threadId) }
         let known = try await accounts.getAccounts()
@@ -117,16 +134,19 @@ public struct SmartReplyUseCase: Sendable {
         guard !thread.isEmpty else { return none("This conversation has no messages to reply to.") }
         guard let email = thread.last(where: { !ownAddresses.contains($0.fromAddress.lowercased()) && !$0.isDraft && !$0.sendState.isInOutbox })
         else { return none("Every message in this conversation is yours: there is nothing to reply to yet.") }
-        let text = MessageText.newText(of: email, limit: Self.messageLength)
+        // A sentence that speaks to a machine is never answered nor shown to the model.
+        let text = InjectedInstruction.removed(from: MessageText.newText(of: email, limit: Self.messageLength))
         guard text.contains(where: \.isLetter) else {
             return none("\(email.fromName ?? email.fromAddress)'s message has no text to suggest replies to.", emailId: email.id)
         }
         let language = LanguageDetector.detect(text + "\n" + email.subject)
         let target = Target(email: email, text: text, language: language, cues: MessageCues(text: text, language: language),
                             ownAddresses: ownAddresses, ownNames: ownNames)
+        if let reason = Self.noReplyReason(target) { return none(reason, emailId: email.id, language: language) }
 
         if let generator, await generator.isAvailable(),
-           let written = try await modelSuggestions(threadId: threadId, target: target, generator: generator, progress: progress) {
+           let written = try await modelSuggestions(threadId: threadId, target: target, generator: generator, deadline: deadline,
+                                                    progress: progress) {
             return written
         }
         if let past = try await pastReplies(threadId: threadId, target: target), !past.suggestions.isEmpty {
@@ -139,31 +159,46 @@ public struct SmartReplyUseCase: Sendable {
 
     // MARK: With a model
 
-    /// Nil when the model turns out not to be installed before any reply was written.
-    private func modelSuggestions(threadId: String, target: Target, generator: any TextGenerator,
+    /// Why no reply is suggested to the message: mail from machines or senders nobody answers
+    /// (promotions, updates, no-reply addresses), or a message that neither asks nor offers.
+    static func noReplyReason(_ target: Target) -> String? {
+        let sender = target.email.fromName.flatMap { $0.isEmpty ? nil : $0 } ?? target.email.fromAddress
+        switch target.email.category {
+        case .promotions: return "No replies are suggested to promotions."
+        case .updates: return "No replies are suggested to updates and notices."
+        default: break
+        }
+        if ContactDirectory.isRobot(target.email.fromAddress) { return "\(target.email.fromAddress) does not read replies." }
+        guard target.cues.asks || target.cues.offers else { return "\(sender)'s message asks nothing: no reply is suggested." }
+        return nil
+    }
+
+    /// The plain yes and no at once, then the written reply that names what was asked; nil when
+    /// the model turns out not to be installed.
+    private func modelSuggestions(threadId: String, target: Target, generator: any TextGenerator, deadline: ContinuousClock.Instant,
                                   isolation: isolated (any Actor)? = #isolation,
                                   progress: (ReplySuggestions) -> Void) async throws -> ReplySuggestions? {
-        let guardrail = target.factGuard
         var result = ReplySuggestions(threadId: threadId, emailId: target.email.id, language: target.language, source: .model, suggestions: [])
-        for intent in target.intents where result.suggestions.count < Self.maximumSuggestions {
-            let request = ReplyPrompt.request(threadId: threadId, intent: intent, context: target.context, message: target.text,
-                                              sender: target.sender, subject: target.email.subject, language: target.language,
-                                              formal: target.cues.formal)
-            let written: String
-            do {
-                written = try await generator.complete(request)
-            } catch AIError.modelNotInstalled {
-                if result.suggestions.isEmpty { return nil }
-                break
-            }
-            let text = reply(request.answerPrefix + written, intent: intent, target: target, guardrail: guardrail,
-                             instructions: request.turns.filter { $0.role == .system }.map(\.text) + [ReplyPrompt.instruction(intent, context: target.context)])
+        let intents = target.intents
+        for intent in intents.dropLast() {
             let plain = ReplyPhrasebook.phrase(intent, context: target.context, language: target.language, formal: target.cues.formal)
-            let seen = Set(result.suggestions.map { ExtractiveSummarizer.key($0.text) })
-            guard let chosen = [text, plain].first(where: { !seen.contains(ExtractiveSummarizer.key($0)) }) else { continue }
-            result.suggestions.append(ReplySuggestion(text: chosen, intent: intent))
+            result.suggestions.append(ReplySuggestion(text: plain, intent: intent))
             progress(result)
         }
+        guard let intent = intents.last else { return result }
+        let request = ReplyPrompt.request(threadId: threadId, intent: intent, context: target.context, message: target.text,
+                                          sender: target.sender, subject: target.email.subject, language: target.language,
+                                          formal: target.cues.formal)
+        let written: (text: String, cut: Bool)
+        do {
+            written = try await generator.complete(request, until: deadline)
+        } catch AIError.modelNotInstalled {
+            return nil
+        }
+        let text = reply(request.answerPrefix + (written.cut ? "" : written.text), intent: intent, target: target, guardrail: target.factGuard,
+                         instructions: request.turns.filter { $0.role == .system }.map(\.text) + [ReplyPrompt.instruction(intent, context: target.context)])
+        result.suggestions.append(ReplySuggestion(text: text, intent: intent))
+        progress(result)
         return result
     }
 
@@ -172,19 +207,38 @@ public struct SmartReplyUseCase: Sendable {
     /// or names the user (a reply never addresses its own writer); the reply goes when it is
     /// not in the message's language or does not do what its intent says.
     func reply(_ written: String, intent: ReplyIntent, target: Target, guardrail: FactGuard, instructions: [String] = []) -> String {
-        let plain = ReplyPhrasebook.phrase(intent, context: target.context, language: target.language, formal: target.cues.formal)
+        let plain = intent == .question
+            ? ReplyPhrasebook.question(about: target.email.subject, language: target.language, formal: target.cues.formal)
+            : ReplyPhrasebook.phrase(intent, context: target.context, language: target.language, formal: target.cues.formal)
         let cleaned = GeneratedText.cleanReply(written)
         let sentences = guardrail.grounded(MessageText.sentences(cleaned)).filter { sentence in
             !GeneratedText.echoes(sentence, of: instructions, run: 4) && !GeneratedText.echoes(sentence, of: [target.text], run: 7)
-                && !target.namesUser(sentence)
+                && !target.namesUser(sentence) && !InjectedInstruction.isInstruction(sentence)
         }
         let text = sentences.joined(separator: " ")
         guard text.contains(where: \.isLetter) else { return plain }
         if let language = target.language, !LanguageDetector.fits(text, language: language) { return plain }
         guard ReplyIntentCheck.fits(text, intent: intent, language: ReplyPhrasebook.language(target.language)) else { return plain }
         if intent == .alternative, Self.repeatsProposal(text, of: target.text) { return plain }
+        if intent == .question, !Self.names(text, of: target.asked) { return plain }
         return text
     }
+
+    /// True when `reply` names something of `asked`: a word of four letters or more they share,
+    /// other than the words any reply or question is made of.
+    static func names(_ reply: String, of asked: String) -> Bool {
+        let said = Set(FactGuard.words(asked).map { $0.lowercased() }.filter { $0.count >= 4 && !replyWords.contains($0) })
+        return FactGuard.words(reply).contains { said.contains($0.lowercased()) }
+    }
+
+    /// Words of four letters or more that say nothing of what was asked.
+    static let replyWords: Set<String> = [
+        "could", "would", "should", "with", "that", "this", "these", "those", "your", "yours", "have", "will", "what", "when",
+        "where", "which", "there", "their", "them", "then", "than", "from", "about", "please", "tell", "more", "know", "sure",
+        "thanks", "thank", "okay", "just", "also", "some", "send", "share", "make", "like", "need", "want", "able", "time",
+        "können", "kannst", "bitte", "mehr", "etwas", "dazu", "sagen", "pouvez", "pourriez", "vous", "plus", "puedes", "podrías",
+        "favor", "potresti", "puoi", "dirmi", "vertellen", "pode", "poderia", "mais",
+    ]
 
     /// True when a reply meant to propose something else names the message's own time or day
     /// again ("Could we meet at 3pm tomorrow?" to "Can you meet at 3pm tomorrow?").

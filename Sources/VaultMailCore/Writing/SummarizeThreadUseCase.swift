@@ -3,11 +3,9 @@ import Foundation
 /// Two to four sentences on a conversation (AC-A-06), kept with it and made again only when
 /// new mail arrives (or on request).
 ///
-/// With a writing model, the model summarizes the conversation (each message's sender, date
-/// and own text, the newest kept when it is long); what it writes is tidied and checked by
-/// `FactGuard` against the conversation, and when fewer than two sentences survive the
-/// summary is the extractive one instead, labelled as such. Without a model, or when it is
-/// not installed, the summary is extractive (`ExtractiveSummarizer`).
+/// The summary is the conversation's key sentences with their senders' names, rephrased by the
+/// writing model when one is installed and its text passes the checks (`ConversationSummarizer`);
+/// the kind says which the user reads.
 public struct SummarizeThreadUseCase: Sendable {
     /// Conversations of at least this many messages are summarized when opened (when the
     /// `SettingsStore.autoSummarize` setting is on).
@@ -63,26 +61,14 @@ public struct SummarizeThreadUseCase: Sendable {
         }
         let sent = thread.filter { !$0.isDraft }
         let messages = (sent.isEmpty ? thread : sent).map { email in
-            (email: email, text: MessageText.newText(of: email))
+            ConversationSummarizer.Message(senderName: email.fromName, senderAddress: email.fromAddress,
+                                           recipients: (email.toAddresses + email.ccAddresses).flatMap { [$0.name ?? "", $0.email] },
+                                           text: MessageText.newText(of: email))
         }
-        var fromModel: ThreadSummary?
-        var modelTried = false
-        if messages.contains(where: { !$0.text.isEmpty }), let generator, await generator.isAvailable() {
-            do {
-                fromModel = try await modelSummary(threadId: threadId, subject: latest.subject, messages: messages, generator: generator,
-                                                 count: thread.count, latestId: latest.id)
-                modelTried = true
-            } catch AIError.modelNotInstalled {
-                // Removed since it was asked: key sentences, as without one.
-            }
-        }
-        let summary: ThreadSummary
-        if let fromModel {
-            summary = fromModel
-        } else {
-            summary = try await extractiveSummary(threadId: threadId, messages: messages, count: thread.count, latestId: latest.id,
-                                                  kind: modelTried ? .extractiveFallback : .extractive)
-        }
+        let result = try await ConversationSummarizer(generator: generator, embedder: embedder)
+            .summarize(threadId: threadId, subject: latest.subject, messages: messages)
+        let summary = ThreadSummary(threadId: threadId, text: result.text, kind: result.kind, modelId: result.modelId,
+                                    messageCount: thread.count, latestEmailId: latest.id, createdAt: clock.now)
         try await summaries.save(summary)
         return summary
     }
@@ -91,50 +77,5 @@ public struct SummarizeThreadUseCase: Sendable {
     public static func isCurrent(_ summary: ThreadSummary, for thread: [Email]) -> Bool {
         guard let latest = thread.last else { return false }
         return summary.latestEmailId == latest.id && summary.messageCount == thread.count
-    }
-
-    // MARK: Kinds
-
-    private func modelSummary(threadId: String, subject: String, messages: [(email: Email, text: String)], generator: any TextGenerator,
-                              count: Int, latestId: String) async throws -> ThreadSummary? {
-        let conversation = SummaryPrompt.conversation(
-            messages.map { SummaryPrompt.Message(sender: $0.email.fromName ?? $0.email.fromAddress, date: $0.email.dateReceived, text: $0.text) },
-            timeZone: clock.timeZone)
-        let raw = try await generator.complete(SummaryPrompt.request(threadId: threadId, subject: subject, conversation: conversation))
-        let sentences = GeneratedText.summarySentences(raw)
-        let names = messages.flatMap { message in
-            [message.email.fromName ?? "", message.email.fromAddress]
-                + (message.email.toAddresses + message.email.ccAddresses).flatMap { [$0.name ?? "", $0.email] }
-        }
-        let guardrail = FactGuard(sources: [conversation, subject] + names, language: LanguageDetector.detect(raw))
-        var kept: [String] = []
-        let instructions = [SummaryPrompt.system, SummaryPrompt.instruction]
-        for sentence in guardrail.grounded(sentences)
-        where !GeneratedText.echoes(sentence, of: instructions, run: 4)
-            && !kept.contains(where: { ExtractiveSummarizer.key($0) == ExtractiveSummarizer.key(sentence) }) {
-            kept.append(sentence)
-        }
-        guard kept.count >= 2 else { return nil }
-        return ThreadSummary(threadId: threadId, text: kept.prefix(4).joined(separator: " "), kind: .model, modelId: generator.modelId,
-                             messageCount: count, latestEmailId: latestId, createdAt: clock.now)
-    }
-
-    private func extractiveSummary(threadId: String, messages: [(email: Email, text: String)], count: Int,
-                                   latestId: String, kind: ThreadSummaryKind) async throws -> ThreadSummary {
-        let input = messages.map {
-            ExtractiveSummarizer.Message(sender: MessageText.firstName(name: $0.email.fromName, address: $0.email.fromAddress), text: $0.text)
-        }
-        let result = try await ExtractiveSummarizer(embedder: embedder).summarize(input)
-        var text = result.lines.joined(separator: "\n")
-        if text.isEmpty {
-            var senders: [String] = []
-            for message in input where !senders.contains(message.sender) { senders.append(message.sender) }
-            let people = senders.count <= 1 ? (senders.first ?? "someone") : senders.dropLast().joined(separator: ", ") + " and " + senders.last!
-            text = count == 1
-                ? "One message from \(people), with no text to summarize."
-                : "\(count) messages from \(people), with no text to summarize."
-        }
-        return ThreadSummary(threadId: threadId, text: text, kind: kind, modelId: result.modelId,
-                             messageCount: count, latestEmailId: latestId, createdAt: clock.now)
     }
 }

@@ -101,7 +101,7 @@ extension WebApp {
         content.subject = email.subject
         // A draft written elsewhere may be HTML only: its text is continued, as plain text.
         let writtenHere = email.sendState == .draft
-        content.body = email.bodyPlain ?? (writtenHere ? "" : email.bodyHTML.map(HTMLText.plainText) ?? "")
+        content.body = email.bodyPlain ?? (writtenHere ? "" : email.bodyHTML.map { HTMLText.plainText($0) } ?? "")
         content.markdown = writtenHere && email.bodyHTML != nil
         content.inReplyTo = email.inReplyTo
         content.references = email.references

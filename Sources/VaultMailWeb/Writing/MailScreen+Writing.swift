@@ -4,13 +4,13 @@ import VaultMailCore
 extension MailScreen {
     /// The summary panel a conversation opens with: its current summary when one is stored (a
     /// revisit never writes it again); else one that new mail made stale, with Refresh; else
-    /// "Summarizing…" for conversations summarized when opened (3+ messages, the setting on),
-    /// which the page's script fetches; else the Summarize button. Nil where no summaries are
+    /// "Summarizing…" for conversations summarized when opened (3+ messages, the setting on,
+    /// the machine idle), which the page's script fetches; else the Summarize button. Nil where no summaries are
     /// written. Reading the store never waits for the model.
     func summaryPanel(threadId: String, messageCount: Int) async -> SummaryPanel? {
         guard let summaries = mail.summaries else { return nil }
         let automatic = await mail.preferences.autoSummarize()
-            && messageCount >= SummarizeThreadUseCase.automaticMinimumMessages
+            && messageCount >= SummarizeThreadUseCase.automaticMinimumMessages && mail.idleness.isIdle()
         do {
             if let current = try await summaries.cached(threadId: threadId) {
                 return SummaryPanel(threadId: threadId, state: .summary(current, stale: false))
