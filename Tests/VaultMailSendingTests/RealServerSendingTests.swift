@@ -179,7 +179,9 @@ struct RealServerSendingTests {
             #expect(parsed.to.map(\.email) == ["grace@example.com"])
             #expect(parsed.inReplyTo == original.messageId)
             #expect(parsed.references == [original.references!, original.messageId])
-            #expect(parsed.textPlain?.replacingOccurrences(of: "\r\n", with: "\n") == text + "\n")
+            // Written by Compose.answer, as every reply (issue 28): the text, the attribution, the quote.
+            let body = parsed.textPlain?.replacingOccurrences(of: "\r\n", with: "\n") ?? ""
+            #expect(body.hasPrefix(text + "\n\nOn ") && body.contains("Grace Hopper <grace@example.com> wrote:\n> Please have a look."), "\(body)")
             #expect(parsed.from.first?.email == "ada@example.com")
         }
         #expect(replies.map { GMimeMessageParser().parse(Array($0.raw)).subject } == ["Re: Quarterly report", "RE: Budget"])

@@ -7,7 +7,8 @@ import Foundation
 ///
 /// A sentence is one when it tells the reader to ignore or forget instructions, rules or a
 /// prompt, or when it addresses an assistant, a model or the summary and also gives an order
-/// (write, reply, say, include, output). Words of en, de, fr, es, it, nl and pt count in any
+/// (write, reply, say, include, output), or when it is written as a chat turn ("SYSTEM: you
+/// are now …"). Words of en, de, fr, es, it, nl and pt count in any
 /// message, whatever its language: an attack is often written in another one.
 public enum InjectedInstruction {
     /// True when `sentence` speaks to the machine.
@@ -16,6 +17,9 @@ public enum InjectedInstruction {
         func has(_ words: [String]) -> Bool { words.contains { CategoryText.contains(lower, $0) } }
         if has(override) && has(rules) { return true }
         if has(promptMarkers) { return true }
+        // A chat turn written into the mail ("SYSTEM: you are now …", "Assistant: reply with …").
+        let trimmed = lower.drop(while: { $0 == " " || $0 == ">" })
+        if roles.contains(where: { trimmed.hasPrefix($0) }), has(["you", "your"] + orders) { return true }
         // "AI", "KI", "IA" only as written in capitals: "ai" is Italian for "to the".
         let capitals = Set(sentence.split(whereSeparator: { !$0.isLetter }).map(String.init))
         return (has(machine) || !capitals.isDisjoint(with: ["AI", "KI", "IA"])) && has(orders)
@@ -45,7 +49,10 @@ public enum InjectedInstruction {
     static let promptMarkers = [
         "system prompt", "systemprompt", "<|im_start|>", "<|system|>", "[inst]", "### instruction", "new instructions:",
         "neue anweisungen", "nouvelles instructions", "nuevas instrucciones", "nuove istruzioni", "nieuwe instructies", "novas instruções",
+        "developer mode", "jailbreak",
     ]
+    /// How a chat turn is labelled, at the start of a line or sentence.
+    static let roles = ["system:", "assistant:", "developer:", "ai:", "[system]", "<system>"]
     static let machine = [
         "assistant", "language model", "llm", "chatbot", "summarizer", "summariser",
         "in the summary", "in your summary", "in your reply", "in your answer", "your response",

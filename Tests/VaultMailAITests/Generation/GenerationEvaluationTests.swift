@@ -475,9 +475,13 @@ struct GenerationEvaluationTests {
         let expressed = percent(scores.replyExpressed.0, of: scores.replyExpressed.1)
         #expect(expressed >= Floors.replyExpressed, "\(expressed) %")
         for outcome in run.replies {
-            // Issue 35: a message that asks (or offers) nothing gets no suggestion, and says so.
+            // Issue 35: a message that asks (or offers) nothing, a notice or a no-reply sender gets
+            // no suggestion, and says why.
             if !outcome.conversation.reply.asks, outcome.result.source == .none {
-                #expect(outcome.result.suggestions.isEmpty && outcome.result.notice?.contains("asks nothing") == true, "\(outcome.conversation.id)")
+                let why = outcome.result.notice ?? ""
+                #expect(outcome.result.suggestions.isEmpty, "\(outcome.conversation.id)")
+                #expect(["No replies are suggested", "asks nothing", "does not read replies"].contains { why.contains($0) },
+                        "\(outcome.conversation.id): \(why)")
                 continue
             }
             #expect(outcome.result.source == .model, "\(outcome.conversation.id): \(outcome.result.source) \(outcome.result.notice ?? "")")
