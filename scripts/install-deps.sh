@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   libsqlite3-dev   # GRDB over Debian's SQLite
+  sqlite3          # the E-09 test checks the database with SQLite's own shell (an independent reader)
   libsystemd-dev   # sd-bus, for desktop notifications over D-Bus
   dbus-daemon      # the private buses the desktop tests start
   python3-dbus     # the recording notification server of the tests
