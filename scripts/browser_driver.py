@@ -29,20 +29,23 @@ LOOPBACK_ONLY = [
     "--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater",
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
     "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=127.0.0.1;localhost;[::1]",
-    "--allow-file-access-from-files", "--lang=en-US",
+    "--allow-file-access-from-files",
 ]
 
 SPECIAL = {"ENTER": Keys.ENTER, "ESCAPE": Keys.ESCAPE, "TAB": Keys.TAB, "SHIFT": Keys.SHIFT,
            "DOWN": Keys.ARROW_DOWN, "UP": Keys.ARROW_UP, "BACKSPACE": Keys.BACKSPACE}
 
 
-def start(width, height):
+def start(width, height, language):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in LOOPBACK_ONLY:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='vaultmail-chromium-')}")
     options.add_argument(f"--window-size={width},{height}")
+    # The user's language: the interface's, and what Accept-Language asks pages for.
+    options.add_argument(f"--lang={language}")
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
     # The console (CSP violations, script errors), read by the "console" command.
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
@@ -147,7 +150,8 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     width = int(sys.argv[1]) if len(sys.argv) > 1 else 1280
     height = int(sys.argv[2]) if len(sys.argv) > 2 else 800
-    driver = start(width, height)
+    language = sys.argv[3] if len(sys.argv) > 3 else "en-US"
+    driver = start(width, height, language)
     print(json.dumps({"ok": True, "value": "ready"}), flush=True)
     try:
         for line in sys.stdin:

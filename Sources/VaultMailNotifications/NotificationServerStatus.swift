@@ -16,4 +16,17 @@ public struct NotificationServerStatus: Sendable, Hashable {
 
     /// Replies typed into the banner itself (else Reply opens the conversation).
     public var inlineReply: Bool { capabilities.contains("inline-reply") }
+
+    /// What the server's banners can do, in words (its capabilities are the notification
+    /// specification's names, "actions", "body-markup"…; ones without meaning to a reader, or
+    /// a server's own "x-…" extensions, are left out).
+    public var features: [String] {
+        Self.featureNames.compactMap { capabilities.contains($0.capability) ? $0.words : nil }
+    }
+
+    private static let featureNames: [(capability: String, words: String)] = [
+        ("actions", "buttons"), ("inline-reply", "replies typed into the banner"), ("body", "a preview of the message"),
+        ("body-markup", "bold and italic text"), ("body-hyperlinks", "links"), ("body-images", "pictures in the text"),
+        ("icon-static", "icons"), ("persistence", "banners kept until dismissed"), ("sound", "sounds"),
+    ]
 }

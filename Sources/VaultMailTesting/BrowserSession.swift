@@ -13,10 +13,11 @@ public final class BrowserSession: @unchecked Sendable {
     }
 
     /// Starts the browser with a window of `width` × `height`.
-    public static func start(driver: String, width: Int = 1280, height: Int = 800) async throws -> BrowserSession {
+    /// `language`: the browser's language (its interface and `Accept-Language`), a BCP 47 tag.
+    public static func start(driver: String, width: Int = 1280, height: Int = 800, language: String = "en-US") async throws -> BrowserSession {
         // A driver that is gone makes a write fail with EPIPE instead of killing the test run.
         signal(SIGPIPE, SIG_IGN)
-        let session = try BrowserSession(process: ChildProcess("/usr/bin/python3", [driver, "\(width)", "\(height)"]))
+        let session = try BrowserSession(process: ChildProcess("/usr/bin/python3", [driver, "\(width)", "\(height)", language]))
         _ = try await session.nextAnswer(timeout: .seconds(120))
         return session
     }

@@ -46,6 +46,7 @@ public final class WebApp: Service, Sendable {
         let router = Router(context: WebRequestContext.self)
         router.add(middleware: SecurityHeaders())
         router.add(middleware: RequestGuard(secret: secret, port: { [unowned self] in port ?? configuration.port }))
+        router.add(middleware: BrowserLocaleMiddleware())
         addSignInRoutes(to: router)
         addAssetRoutes(to: router)
         addMailRoutes(to: router)

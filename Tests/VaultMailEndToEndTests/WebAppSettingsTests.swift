@@ -39,6 +39,11 @@ struct WebAppSettingsTests {
             #expect(try await browser.string("return document.querySelector('label[for=\"sw-account-acct-work\"], label[for^=\"sw-account\"]').textContent")
                 .contains("Notifications for work (\(EndToEndWorld.address))"))
             #expect(try await browser.string("return document.querySelector('label[for=quiet-start]').textContent") == "Quiet hours start time")
+            // The desktop's notification server in words, never the specification's names.
+            let desktop = try await browser.string("return document.querySelector('section[aria-labelledby=desktop-title]').textContent")
+            #expect(desktop.contains("Banners can show"
+                + "Buttons, replies typed into the banner, a preview of the message, bold and italic text and banners kept until dismissed"), "\(desktop)")
+            #expect(!desktop.contains("body-markup") && !desktop.contains("inline-reply"), "\(desktop)")
             try await world.screenshots(browser, name: "settings")
             try await world.expectAccessible(browser, page: "the settings")
 

@@ -1,39 +1,46 @@
 import Foundation
 
 /// AC-U-03's timestamps: "3:42 PM" today, "Yesterday", "Tue" within the week, "Jan 15" this
-/// year, "1/15/24" before.
+/// year, "1/15/24" before. With a `locale` (the web app passes the browser's), each is written
+/// the way that locale writes it: "15:42", "Gestern", "Di.", "15. Jan.", "15.01.24".
 public struct RelativeDate: Sendable {
+    /// The fixed US English forms above (the tool's, and its tests').
+    public static let fixedLocale = Locale(identifier: "en_US_POSIX")
+
     private let calendar: Calendar
     private let now: Date
 
-    public init(now: Date, timeZone: TimeZone) {
+    public init(now: Date, timeZone: TimeZone, locale: Locale = Self.fixedLocale) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        calendar.locale = Locale(identifier: "en_US_POSIX")
+        calendar.locale = locale
         self.calendar = calendar
         self.now = now
     }
 
+    private var isFixed: Bool { calendar.locale?.identifier == Self.fixedLocale.identifier }
+
     /// The whole date and time, "Tue, Nov 24, 2026 at 3:42 PM", for a message's header.
     public func full(_ date: Date) -> String {
-        DateFormatterCache.shared.string(from: date, format: "EEE, MMM d, yyyy 'at' h:mm a", calendar: calendar)
+        if isFixed { return DateFormatterCache.shared.string(from: date, style: .pattern("EEE, MMM d, yyyy 'at' h:mm a"), calendar: calendar) }
+        return DateFormatterCache.shared.string(from: date, style: .template("EEEMMMdyjmm"), calendar: calendar)
     }
 
     public func string(for date: Date) -> String {
         let startOfToday = calendar.startOfDay(for: now)
-        let format: String
+        let kind: DateFormatterCache.Style
         if date >= startOfToday {
-            format = "h:mm a"
+            kind = isFixed ? .pattern("h:mm a") : .template("jmm")
         } else if let yesterday = calendar.date(byAdding: .day, value: -1, to: startOfToday), date >= yesterday {
-            return "Yesterday"
+            return isFixed ? "Yesterday" : DateFormatterCache.shared.yesterday(in: calendar.locale ?? Self.fixedLocale)
         } else if let weekAgo = calendar.date(byAdding: .day, value: -6, to: startOfToday), date >= weekAgo {
-            format = "EEE"
+            kind = isFixed ? .pattern("EEE") : .template("EEE")
         } else if calendar.component(.year, from: date) == calendar.component(.year, from: now) {
-            format = "MMM d"
+            kind = isFixed ? .pattern("MMM d") : .template("MMMd")
         } else {
-            format = "M/d/yy"
+            kind = isFixed ? .pattern("M/d/yy") : .full(date: .short, time: .none)
         }
-        return DateFormatterCache.shared.string(from: date, format: format, calendar: calendar)
+        return DateFormatterCache.shared.string(from: date, style: kind, calendar: calendar)
     }
 }
 
@@ -43,17 +50,43 @@ final class DateFormatterCache: @unchecked Sendable {  // every use of `formatte
     static let shared = DateFormatterCache()
     private let lock = NSLock()
     private var formatters: [String: DateFormatter] = [:]
+    private var yesterdays: [String: String] = [:]
 
-    func string(from date: Date, format: String, calendar: Calendar) -> String {
+    /// The locale's word for yesterday, capitalized as a label ("Gestern", "Hier", "昨日"):
+    /// ICU's named relative day (DateFormatter's relative formatting is not implemented on Linux).
+    func yesterday(in locale: Locale) -> String {
+        lock.withLock {
+            if let word = yesterdays[locale.identifier] { return word }
+            var style = Date.RelativeFormatStyle(presentation: .named, unitsStyle: .wide, locale: locale, capitalizationContext: .beginningOfSentence)
+            style.allowedFields = [.day]
+            let word = style.format(Date.now.addingTimeInterval(-86_400 - 60))
+            yesterdays[locale.identifier] = word
+            return word
+        }
+    }
+
+    /// How a date is written: a fixed pattern, a locale's form of a template's fields, or a
+    /// locale's date and time styles.
+    enum Style: Hashable {
+        case pattern(String)
+        case template(String)
+        case full(date: DateFormatter.Style, time: DateFormatter.Style)
+    }
+
+    func string(from date: Date, style: Style, calendar: Calendar) -> String {
         lock.lock()
         defer { lock.unlock() }
-        let key = "\(calendar.timeZone.identifier)|\(format)"
+        let key = "\(calendar.timeZone.identifier)|\(calendar.locale?.identifier ?? "")|\(style)"
         if let formatter = formatters[key] { return formatter.string(from: date) }
         let formatter = DateFormatter()
         formatter.calendar = calendar
         formatter.timeZone = calendar.timeZone
         formatter.locale = calendar.locale
-        formatter.dateFormat = format
+        switch style {
+        case .pattern(let format): formatter.dateFormat = format
+        case .template(let template): formatter.setLocalizedDateFormatFromTemplate(template)
+        case .full(let dateStyle, let timeStyle): (formatter.dateStyle, formatter.timeStyle) = (dateStyle, timeStyle)
+        }
         formatters[key] = formatter
         return formatter.string(from: date)
     }

@@ -80,7 +80,9 @@ extension WebApp {
         return Pages.Display(theme: general.theme, density: general.listDensity)
     }
 
-    var dates: RelativeDate { RelativeDate(now: mail.clock.now, timeZone: mail.clock.timeZone) }
+    /// Dates in the time zone of the machine (the daemon's, which is the browser's: both run here)
+    /// and the browser's language.
+    var dates: RelativeDate { RelativeDate(now: mail.clock.now, timeZone: mail.clock.timeZone, locale: BrowserLocale.current) }
 
     func csrf(context: WebRequestContext) -> String {
         context.session?.csrfToken(secret: secret) ?? ""

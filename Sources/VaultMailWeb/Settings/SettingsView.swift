@@ -214,15 +214,16 @@ struct SettingsView {
         struct Server { var name: String; var capabilities: String; var inlineReply: Bool }
         struct Model { var server: Server?; var authorized: Bool; var problem: String? }
         return Self.desktopTemplate.render(Model(
-            server: server.server.map { Server(name: $0, capabilities: server.capabilities.joined(separator: ", "), inlineReply: server.inlineReply) },
+            server: server.server.map { Server(name: $0, capabilities: server.features.isEmpty ? "Plain text only" : Self.inWords(server.features),
+                                                inlineReply: server.inlineReply) },
             authorized: server.authorized, problem: server.problem))
     }
 
     private static let desktopTemplate = Template("""
         <section class="settings-section" aria-labelledby="desktop-title"><h3 id="desktop-title">The desktop's notification server</h3><dl class="facts">\
-        {{#server}}<dt>Server</dt><dd>{{name}}</dd><dt>Can do</dt><dd>{{capabilities}}</dd>\
+        {{#server}}<dt>Shown by</dt><dd>{{name}}</dd><dt>Banners can show</dt><dd>{{capabilities}}</dd>\
         <dt>Reply from the banner</dt><dd>{{#inlineReply}}Yes{{/inlineReply}}{{^inlineReply}}No: Reply opens the conversation here{{/inlineReply}}</dd>{{/server}}\
-        {{^server}}<dt>Server</dt><dd>None answered</dd>{{/server}}\
+        {{^server}}<dt>Shown by</dt><dd>No notification program answered</dd>{{/server}}\
         <dt>Banners</dt><dd>{{#authorized}}Shown{{/authorized}}{{^authorized}}Not shown{{/authorized}}</dd></dl>\
         {{#problem}}<p class="notice error" role="note">{{problem}}. Mail is still synced and counted. Start a notification daemon (your desktop's, or dunst/mako on a bare window manager), then reload this page.</p>{{/problem}}\
         </section>
@@ -269,6 +270,12 @@ struct SettingsView {
         {{#empty}}<li class="hint-text">No account yet.</li>{{/empty}}\
         </ul><p><a class="tool" href="/welcome?add=1">Add an account</a></p></section>
         """)
+
+    /// "Buttons, links and sounds".
+    static func inWords(_ items: [String]) -> String {
+        let list = items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
+        return list.prefix(1).uppercased() + list.dropFirst()
+    }
 
     static func sentence(_ decision: NotificationDecision) -> String {
         let subject = decision.subject.isEmpty ? "(no subject)" : decision.subject
