@@ -146,14 +146,14 @@ struct AttachmentsTests {
 
     /// A message with a PDF (twice, the same name), an image, an invitation and a Word file
     /// sent as octet-stream with a path in its name.
-    static func messageWithAttachments(subject: String = "Agenda for the review") -> [UInt8] {
+    static func messageWithAttachments(subject: String = "Agenda for the review", image: [UInt8]? = nil) -> [UInt8] {
         func part(_ type: String, _ name: String, _ data: [UInt8]) -> [String] {
             ["--mix", "Content-Type: \(type); name=\"\(name)\"", "Content-Transfer-Encoding: base64",
              "Content-Disposition: attachment; filename=\"\(name)\"", "", Data(data).base64EncodedString(options: .lineLength76Characters)]
         }
         let pdf = Array("%PDF-1.4\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: 48_000 - 9)
         let lines = ["--mix", "Content-Type: text/plain; charset=utf-8", "", "The agenda and the invitation are attached."]
-            + part("application/pdf", "agenda.pdf", pdf) + part("image/png", "photo.png", Array(Data(base64Encoded: png)!))
+            + part("application/pdf", "agenda.pdf", pdf) + part("image/png", "photo.png", image ?? Array(Data(base64Encoded: png)!))
             + part("text/calendar; method=REQUEST; charset=utf-8", "invite.ics", Array(invitation.utf8))
             + part("application/octet-stream", "Quarterly report.docx", Array(repeating: 1, count: 1_300_000))
             + part("application/pdf", "agenda.pdf", Array("%PDF-1.4 second".utf8)) + ["--mix--"]
@@ -212,5 +212,99 @@ struct AttachmentsTests {
         let header = WebApp.disposition(filename: "Réunion \"budget\"\r\nX-Evil: 1.zip")
         #expect(header == "attachment; filename=\"R_union _budget__X-Evil: 1.zip\"; filename*=UTF-8''R%C3%A9union%20%22budget%22_X-Evil%3A%201.zip")
         #expect(!header.contains("\r") && !header.contains("\n"))
+    }
+
+    /// A PNG of `width` × `height`: a diagonal gradient (uncompressed deflate), so a thumbnail shows something.
+    static func gradientPNG(width: Int, height: Int) -> [UInt8] {
+        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+            }
+            return ~crc
+        }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return be32(UInt32(data.count)) + body + be32(crc32(body))
+        }
+        var raw: [UInt8] = []
+        for y in 0..<height {
+            raw.append(0)
+            for x in 0..<width {
+                let t = Double(x + y) / Double(width + height)
+                raw += [UInt8(59 + t * (242 - 59)), UInt8(79 + t * (179 - 79)), UInt8(216 + t * (75 - 216))]
+            }
+        }
+        var zlib: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let count = min(65_535, raw.count - offset)
+            let final: UInt8 = offset + count == raw.count ? 1 : 0
+            zlib += [final, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8(~count >> 8 & 0xFF)]
+            zlib += raw[offset..<offset + count]
+            offset += count
+        } while offset < raw.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in raw { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+        zlib += be32(b << 16 | a)
+        let header = be32(UInt32(width)) + be32(UInt32(height)) + [8, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
+    }
+
+    @Test("In Chromium: thumbnails at their fixed size, the card's time in the browser's locale, a paperclip on the folded message; axe finds nothing light, dark or at 420 px")
+    func inTheBrowser() async throws {
+        try #require(FileManager.default.fileExists(atPath: WebWritingBrowserTests.axeScript), "axe-core is missing: run scripts/install-axe.sh")
+        try await WebFixture.with { web in
+            let inbox = web.folders.of(.inbox)
+            var first = StoredMail.incoming(Self.messageWithAttachments(subject: "Agenda for the review", image: Self.gradientPNG(width: 240, height: 180)),
+                                            accountId: web.account.id, folder: inbox, isRead: true, number: 1)
+            var second = StoredMail.incoming(Self.messageWithAttachments(subject: "Re: Agenda for the review", image: Self.gradientPNG(width: 180, height: 240)),
+                                             accountId: web.account.id, folder: inbox, number: 2)
+            second.email.threadId = first.email.threadId
+            first.email.snippet = "The agenda and the invitation are attached."
+            try await web.app.emailRepository.saveEmails([first, second])
+            let browser = try await MessageFrameTests.signedIn(web, thread: first.email.threadId)
+            defer { browser.stop() }
+            try await browser.wait("return document.querySelectorAll('#conversation .message').length === 2", timeout: 30)
+            // The read message is folded, with its paperclip in the summary line.
+            #expect(try await browser.js("const m = document.querySelector('#conversation .message'); return [m.querySelector('details').open, m.querySelector('summary .msg-clip') !== null]") as? [Bool] == [false, true])
+            let last = "#conversation .message:last-child"
+            try await browser.wait("const i = document.querySelector('\(last) .att-thumb'); return i && i.complete && i.naturalWidth === 180", timeout: 20)
+            let box = try await browser.js("const r = document.querySelector('\(last) .att-thumb').getBoundingClientRect(); return [r.width, r.height]") as? [Double]
+            #expect(box == [96, 72], "the thumbnail keeps its box: \(box ?? [])")
+            let chips = try await browser.js("return Array.from(document.querySelectorAll('\(last) .att-chip')).map(a => a.getBoundingClientRect().height)") as? [Double] ?? []
+            #expect(chips.count == 5 && Set(chips).count == 1, "every chip the same height: \(chips)")
+            // The invitation's start in the browser's locale (en-US here), with its zone applied.
+            let when = try await browser.js("""
+                const t = document.querySelector('\(last) .event-when time');
+                return [t.textContent, new Date('2026-12-01T09:00:00Z').toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'short' })]
+                """) as? [String] ?? []
+            #expect(when.count == 2 && when[0] == when[1] && when[0].contains("December 1, 2026"), "\(when)")
+
+            for (variant, scheme, width, height) in [("light", "light", 1280, 800), ("dark", "dark", 1280, 800), ("narrow", "light", 420, 860)] {
+                try await browser.call(["cmd": "scheme", "value": scheme])
+                try await browser.setSize(width: width, height: height)
+                let violations = try await browser.axe(script: WebWritingBrowserTests.axeScript)
+                    .filter { ["serious", "critical"].contains($0["impact"] as? String ?? "") }
+                #expect(violations.isEmpty, "axe (\(variant)): \(violations)")
+            }
+            try await browser.call(["cmd": "scheme", "value": "light"])
+            try await browser.setSize(width: 1280, height: 800)
+            try FileManager.default.createDirectory(at: WebWritingBrowserTests.screenshots, withIntermediateDirectories: true)
+            let shot = { (variant: String) in WebWritingBrowserTests.screenshots.appendingPathComponent("attachments-\(variant).png").path }
+            // The attachments just below the conversation's (sticky) header.
+            let reveal = """
+                const a = document.querySelector('\(last) .attachments'), pane = document.querySelector('#reading-pane');
+                pane.scrollTop += a.getBoundingClientRect().top - document.querySelector('.conv-head').getBoundingClientRect().bottom - 8;
+                """
+            try await browser.js(reveal)
+            try await browser.screenshot(shot("light"))
+            try await browser.screenshot(shot("dark"), dark: true)
+            try await browser.setSize(width: 420, height: 860)
+            try await browser.js(reveal)
+            try await browser.screenshot(shot("narrow"), width: 420, height: 860)
+        }
     }
 }

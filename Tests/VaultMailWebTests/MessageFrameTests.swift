@@ -103,6 +103,28 @@ struct MessageFrameTests {
         return last
     }
 
+    /// The mail whose frame docs/web shows (frame-newsletter-*.png).
+    static let screenshotted = ["nice/dkim/MIMEnowsp_05": "frame-newsletter", "legacy/035.eml": "frame-inline-images"]
+
+    static func screenshots(_ browser: BrowserSession, name: String, width: Int) async throws {
+        guard let base = screenshotted[name] else { return }
+        try FileManager.default.createDirectory(at: WebWritingBrowserTests.screenshots, withIntermediateDirectories: true)
+        let shot = { (variant: String) in WebWritingBrowserTests.screenshots.appendingPathComponent("\(base)-\(variant).png").path }
+        // The frame's top just below the conversation's (sticky) header.
+        try await browser.js("""
+            const f = document.querySelector('#conversation iframe.mail-frame'), pane = document.querySelector('#reading-pane');
+            pane.scrollTop += f.getBoundingClientRect().top - document.querySelector('.conv-head').getBoundingClientRect().bottom - 8;
+            """)
+        if width == 1280 {
+            try await browser.screenshot(shot("light"))
+            try await browser.screenshot(shot("dark"), dark: true)
+            try await browser.call(["cmd": "scheme", "value": "light"])
+        } else {
+            try await browser.screenshot(shot("narrow"), width: 420, height: 860)
+        }
+        try await browser.setSize(width: width, height: width == 1280 ? 800 : 860)
+    }
+
     static func signedIn(_ web: WebFixture, thread: String? = nil) async throws -> BrowserSession {
         let browser = try await BrowserSession.start(driver: WebWritingBrowserTests.driver)
         let secret = try #require(try WebSecret.load(at: web.web.configuration.secretURL))
@@ -135,6 +157,7 @@ struct MessageFrameTests {
                     #expect(fit.fits, "\(mail.file) at \(width) px: \(fit)")
                     heights[mail.file, default: []].append(fit.frameHeight)
                     if mail.file == "legacy/035.eml" { #expect(fit.imagesShown == 2, "the two inline images show: \(fit)") }
+                    try await Self.screenshots(browser, name: mail.file, width: width)
                 }
             }
             // Narrower is taller: the text wraps again and the frame follows.

@@ -152,6 +152,7 @@ details.quoted>summary{cursor:pointer;color:var(--muted);font-size:13px;margin:6
 .event-label{color:var(--muted);margin-right:4px}
 .msg-clip{flex:none;display:inline-flex;color:var(--muted)}
 .msg-clip .icon{width:16px;height:16px}
+@media (max-width:699px){.att-list li{flex:1 1 100%}.att-chip{width:100%}}
 .toasts{position:fixed;left:50%;bottom:20px;transform:translateX(-50%);display:flex;flex-direction:column;gap:8px;z-index:30}
 .toast{display:flex;align-items:center;gap:14px;padding:10px 14px;border-radius:10px;background:var(--toast);color:var(--toast-text);box-shadow:var(--shadow)}
 .toast button{border:0;background:none;color:inherit;font-weight:700;text-decoration:underline}
