@@ -66,7 +66,7 @@ struct MessageFrameTests {
         }
         const images = Array.from(document.images);
         return [s.scrollHeight, s.clientHeight, Math.ceil(bottom) + (parseFloat(getComputedStyle(body).paddingBottom) || 0),
-                images.every(i => i.complete), images.filter(i => i.naturalWidth > 0).length];
+                images.every(i => i.complete), images.filter(i => i.naturalWidth > 0).length, s.scrollWidth - s.clientWidth];
         """
 
     struct Fit: CustomStringConvertible {
@@ -76,10 +76,14 @@ struct MessageFrameTests {
         var contentBottom: Double
         var imagesDone: Bool
         var imagesShown: Int
+        /// How far the document is wider than the frame (0: no sideways scrolling).
+        var overflowX: Double
 
-        var fits: Bool { abs(frameHeight - scrollHeight) <= 2 && scrollHeight <= viewport && viewport - contentBottom <= 4 && imagesDone }
+        var fits: Bool {
+            abs(frameHeight - scrollHeight) <= 2 && scrollHeight <= viewport && viewport - contentBottom <= 4 && imagesDone && overflowX <= 0
+        }
         var description: String {
-            "frame \(frameHeight) px, document scrollHeight \(scrollHeight), viewport \(viewport), content to \(contentBottom), images done \(imagesDone)"
+            "frame \(frameHeight) px, document scrollHeight \(scrollHeight), viewport \(viewport), content to \(contentBottom), images done \(imagesDone), \(overflowX) px too wide"
         }
     }
 
@@ -89,7 +93,7 @@ struct MessageFrameTests {
         let inside = try await browser.frameJS(css, measureFrame) as? [Any] ?? []
         func number(_ index: Int) -> Double { (inside.count > index ? inside[index] as? NSNumber : nil)?.doubleValue ?? .nan }
         return Fit(frameHeight: outside, scrollHeight: number(0), viewport: number(1), contentBottom: number(2),
-                   imagesDone: inside.count > 3 && inside[3] as? Bool == true, imagesShown: Int(number(4)))
+                   imagesDone: inside.count > 3 && inside[3] as? Bool == true, imagesShown: Int(number(4)), overflowX: number(5))
     }
 
     /// Waits until the frame fits its content (images loaded, the height reported and applied).
@@ -134,7 +138,7 @@ struct MessageFrameTests {
         return browser
     }
 
-    @Test("Real HTML mail at 1280×800 and 420 px: the frame is as tall as its document (±2 px), no inner scrollbar, no blank below; without JavaScript the server's guess and a scrollbar")
+    @Test("Real HTML mail at 1280×800 and 420 px: the frame is as tall as its document (±2 px), no inner scrollbar either way, no blank below; without JavaScript the server's guess and a scrollbar")
     func realNewsletters() async throws {
         try await WebFixture.with { web in
             var stored: [IncomingEmail] = []
@@ -184,6 +188,30 @@ struct MessageFrameTests {
             let classes = try #require(try await browser.attribute("#conversation iframe.mail-frame", "class"))
             #expect(classes.contains(/\bh\d+\b/) && !classes.contains("sized"), "\(classes)")
             try await browser.setJavaScript(true)
+        }
+    }
+
+    @Test("A message laid out wider than a phone is zoomed to the frame's width there, not scrolled sideways; at 1280 px it is left as it is")
+    func zoomedToFit() async throws {
+        try await WebFixture.with { web in
+            var email = MailFixtures.email(accountId: web.account.id, number: 1, subject: "Wide newsletter")
+            // One line that cannot wrap, about 500 px wide: it fits the frame at 1280 px, not at 420.
+            email.bodyHTML = "<table><tr><td style=\"white-space:nowrap\">" + String(repeating: "Wide news ", count: 4) + "in one line</td></tr></table>"
+                + String(repeating: "<p>A paragraph of the newsletter that wraps as usual.</p>", count: 8)
+            try await web.store([email])
+            let browser = try await Self.signedIn(web, thread: email.threadId)
+            defer { browser.stop() }
+            try await browser.wait("return document.querySelector('#conversation iframe.mail-frame.sized') !== null", timeout: 30)
+            let wide = try await Self.settledFit(browser)
+            #expect(wide.fits, "\(wide)")
+            let unzoomed = try await browser.frameJS("#conversation iframe.mail-frame", "const c = document.getElementById('vm-content'); return [c.style.zoom, c.scrollWidth, c.clientWidth]") as? [Any]
+            #expect(unzoomed?.first as? String == "", "\(unzoomed ?? [])")
+            try await browser.setSize(width: 420, height: 860)
+            try await browser.wait("return document.querySelector('#conversation iframe.mail-frame').clientWidth < 400", timeout: 20)
+            let narrow = try await Self.settledFit(browser)
+            #expect(narrow.fits, "\(narrow)")
+            let zoom = Double(try await browser.frameJS("#conversation iframe.mail-frame", "return document.getElementById('vm-content').style.zoom") as? String ?? "") ?? 1
+            #expect(zoom > 0.4 && zoom < 0.9, "zoomed to fit: \(zoom)")
         }
     }
 

@@ -18,13 +18,18 @@ import Foundation
 enum MessageFrame {
     /// The one script the frame runs: it posts `{vaultmailFrameHeight: n}` (CSS pixels) to the
     /// page now, when the document has loaded and whenever the message's box changes size
-    /// (images arriving, fonts, a new width).
+    /// (images arriving, fonts, a new width). A message laid out wider than the frame is zoomed
+    /// (CSS `zoom`) to its width first, so it never scrolls sideways.
     static let heightScript = """
         (function () {
           "use strict";
           var content = document.getElementById("vm-content"), last = -1;
           function px(value) { return parseFloat(value) || 0; }
           function report() {
+            // Mail laid out wider than the frame (a 600 px table on a phone) is zoomed to fit, as phones do.
+            content.style.zoom = "";
+            var natural = content.scrollWidth, room = content.clientWidth;
+            if (natural > room + 2) content.style.zoom = String(room / natural);
             var body = getComputedStyle(document.body), scroller = document.scrollingElement || document.documentElement;
             var bottom = content.getBoundingClientRect().bottom + window.scrollY + px(getComputedStyle(content).marginBottom)
               + px(body.paddingBottom) + px(body.borderBottomWidth) + px(body.marginBottom);
