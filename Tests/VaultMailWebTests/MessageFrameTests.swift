@@ -215,6 +215,37 @@ struct MessageFrameTests {
         }
     }
 
+    @Test("A folded message's frame is sized when it is opened; axe finds nothing serious light, dark or at 420 px")
+    func foldedThenOpened() async throws {
+        try #require(FileManager.default.fileExists(atPath: WebWritingBrowserTests.axeScript), "axe-core is missing: run scripts/install-axe.sh")
+        try await WebFixture.with { web in
+            let inbox = web.folders.of(.inbox)
+            var older = StoredMail.incoming(try TestMaterial.bytes("mime/spamassassin-t/t/data", "nice/dkim/MIMEnowsp_05"), accountId: web.account.id,
+                                            folder: inbox, isRead: true, number: 1)
+            var newer = StoredMail.incoming(try TestMaterial.bytes("mime/stalwart-mail-parser/eml", "legacy/035.eml"), accountId: web.account.id,
+                                            folder: inbox, number: 2)
+            newer.email.threadId = older.email.threadId
+            older.email.subject = newer.email.subject
+            try await web.app.emailRepository.saveEmails([older, newer])
+            let browser = try await Self.signedIn(web, thread: older.email.threadId)
+            defer { browser.stop() }
+            let first = "#conversation .message:first-child iframe.mail-frame"
+            try await browser.wait("return document.querySelectorAll('#conversation iframe.mail-frame').length === 2", timeout: 30)
+            #expect(try await browser.js("return document.querySelector('#conversation .message:first-child details').open") as? Bool == false)
+            try await browser.click("#conversation .message:first-child summary")
+            try await browser.wait("return document.querySelector('\(first)').classList.contains('sized')", timeout: 30)
+            let fit = try await Self.settledFit(browser, frame: first)
+            #expect(fit.fits && fit.frameHeight > 1000, "\(fit)")
+            for (variant, scheme, width, height) in [("light", "light", 1280, 800), ("dark", "dark", 1280, 800), ("narrow", "light", 420, 860)] {
+                try await browser.call(["cmd": "scheme", "value": scheme])
+                try await browser.setSize(width: width, height: height)
+                let violations = try await browser.axe(script: WebWritingBrowserTests.axeScript)
+                    .filter { ["serious", "critical"].contains($0["impact"] as? String ?? "") }
+                #expect(violations.isEmpty, "axe (\(variant)): \(violations)")
+            }
+        }
+    }
+
     @Test("Hostile HTML in the app runs nothing; a height posted by anything but the message's frame is ignored")
     func hostileInTheApp() async throws {
         try await WebFixture.with { web in
