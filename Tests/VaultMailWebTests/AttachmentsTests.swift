@@ -101,6 +101,12 @@ struct AttachmentsTests {
             #expect(kind.name == expected, "\(type) \(name)")
             #expect(!kind.name.contains("/"), "a raw MIME type: \(kind.name)")
         }
+        let photo = Attachment(emailId: "e", filename: "photo.jpg", mimeType: "image/jpeg", sizeBytes: 2_000_000)
+        #expect(AttachmentKind.isPreviewable(photo))
+        #expect(!AttachmentKind.isPreviewable(Attachment(emailId: "e", filename: "huge.jpg", mimeType: "image/jpeg", sizeBytes: 40_000_000)),
+                "too large to load for a thumbnail")
+        #expect(!AttachmentKind.isPreviewable(Attachment(emailId: "e", filename: "logo.svg", mimeType: "image/svg+xml", sizeBytes: 2_000)),
+                "raster images only")
         #expect(ByteSize.string(48_000) == "48 KB")
         #expect(ByteSize.string(1_234_567) == "1.2 MB")
     }

@@ -12,9 +12,12 @@ struct AttachmentKind: Equatable, Sendable {
     /// The image types a browser shows as a thumbnail: raster formats only (never SVG).
     static let previewableTypes: Set<String> = ["image/png", "image/jpeg", "image/gif", "image/webp"]
 
+    /// The largest image shown as a thumbnail: the browser loads all of it to draw 96×72 pixels.
+    static let previewLimit = 10 << 20
+
     /// Whether the attachment is shown as a thumbnail (`/message/{id}/attachment/{a}/preview`).
     static func isPreviewable(_ attachment: Attachment) -> Bool {
-        previewableTypes.contains(attachment.mimeType.lowercased())
+        previewableTypes.contains(attachment.mimeType.lowercased()) && attachment.sizeBytes <= previewLimit
     }
 
     /// Whether the attachment is a calendar invitation (RFC 5545), shown as an event card.
