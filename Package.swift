@@ -55,11 +55,15 @@ let package = Package(
         ),
         // gumbo (Debian libgumbo-dev), the HTML5 parser under the web app's mail sanitizer.
         .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
+        // libarchive (Debian libarchive-dev): the ZIP of a message's attachments; imported by VaultMailWeb only.
+        .systemLibrary(name: "CArchive", path: "Sources/CArchive", providers: [.apt(["libarchive-dev"])]),
+        // libical (Debian libical-dev): the event card of a calendar invitation; imported by VaultMailWeb only.
+        .systemLibrary(name: "CICal", path: "Sources/CICal", providers: [.apt(["libical-dev"])]),
         // The local web app (issue 12): routes, sign-in and request guards, pages, SSE, assets.
         .target(
             name: "VaultMailWeb",
             dependencies: [
-                "VaultMailCore", "VaultMailNotifications", "CGumbo",
+                "VaultMailCore", "VaultMailNotifications", "CGumbo", "CArchive", "CICal",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -182,8 +186,8 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultMailWebTests",
-            dependencies: ["VaultMailCore", "VaultMailWeb", "VaultMailMarkdown", "VaultMailNotifications", "VaultMailTesting", "VaultMailStore", "VaultMailApp", "VaultMailOAuth",
-                           .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["VaultMailCore", "VaultMailWeb", "VaultMailMarkdown", "VaultMailMIME", "VaultMailNotifications", "VaultMailTesting", "VaultMailStore", "VaultMailApp", "VaultMailOAuth",
+                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird")]
         ),
         .testTarget(
             name: "VaultMailNotificationsTests",

@@ -27,6 +27,8 @@ packages=(
   python3-aiosmtpd # the real SMTP server the sending tests start on loopback (scripts/test-smtp-server.py)
   isync            # mbsync, the peer of the sync benchmark
   libgumbo-dev     # CGumbo: the HTML5 parser under the web app's mail sanitizer (VaultMailWeb)
+  libarchive-dev   # CArchive: the ZIP of a message's attachments, "Download all" (VaultMailWeb)
+  libical-dev      # CICal: the event card of a calendar invitation (VaultMailWeb)
   libcmark-gfm-dev libcmark-gfm-extensions-dev  # CCmarkGFM: Markdown bodies sent with an HTML alternative (VaultMailMarkdown)
   chromium         # the real browser the web app's tests drive
   chromium-driver  # its WebDriver

@@ -52,6 +52,7 @@ public final class WebApp: Service, Sendable {
         addMailRoutes(to: router)
         addSearchRoutes(to: router)
         addMessageRoutes(to: router)
+        addAttachmentRoutes(to: router)
         addActionRoutes(to: router)
         addComposeRoutes(to: router)
         addSettingsRoutes(to: router)

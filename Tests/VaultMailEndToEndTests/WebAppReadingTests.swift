@@ -94,7 +94,7 @@ struct WebAppReadingTests {
             try await browser.get("\(try await browser.url.components(separatedBy: "/mail")[0])/mail")
             try await world.openRow(browser, containing: "Outlook")
             try await browser.wait("return document.querySelector('#conversation iframe') !== null")
-            #expect(try await browser.string("return document.querySelector('#conversation iframe').getAttribute('sandbox')") == "allow-popups allow-popups-to-escape-sandbox")
+            #expect(try await browser.string("return document.querySelector('#conversation iframe').getAttribute('sandbox')") == "allow-scripts allow-popups allow-popups-to-escape-sandbox")
             let text = try await browser.frameJS("#conversation iframe", "return document.body.innerText") as? String ?? ""
             #expect(text.count > 20, "the Outlook message's text shows: \(text.prefix(200))")
             try await world.screenshots(browser, name: "html-message")

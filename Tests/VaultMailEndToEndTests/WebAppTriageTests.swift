@@ -143,13 +143,15 @@ struct WebAppTriageTests {
             try await world.waitForFrame(browser)
             #expect(try await browser.js("return window.vaultmailPwned === undefined") as? Bool == true, "mail ran script in the app")
             let frame = try await browser.frameJS("#conversation iframe", """
-                return {scripts: document.querySelectorAll('script').length, handlers: Array.from(document.querySelectorAll('*')).filter(e => Array.from(e.attributes).some(a => a.name.startsWith('on'))).length,
+                return {scripts: document.querySelectorAll('#vm-content script').length, ours: document.scripts.length, handlers: Array.from(document.querySelectorAll('*')).filter(e => Array.from(e.attributes).some(a => a.name.startsWith('on'))).length,
                         forms: document.querySelectorAll('form, input, iframe, object, embed, svg, base[href], meta[http-equiv], link').length,
                         jsLinks: Array.from(document.querySelectorAll('a')).filter(a => /^\\s*javascript:/i.test(a.getAttribute('href') || '')).length,
                         real: (() => { const a = Array.from(document.querySelectorAll('a')).find(a => a.textContent === 'a real link'); return a ? [a.target, a.rel, a.title] : null })(),
                         pwned: window.vaultmailPwned === undefined ? null : String(window.vaultmailPwned)}
                 """) as? [String: Any]
+            // The mail's content holds no script; the frame's one script is ours (its height report, issue 29).
             #expect(frame?["scripts"] as? Int == 0)
+            #expect(frame?["ours"] as? Int == 1)
             #expect(frame?["handlers"] as? Int == 0)
             #expect(frame?["forms"] as? Int == 0)
             #expect(frame?["jsLinks"] as? Int == 0)

@@ -368,7 +368,40 @@ enum AppScript {
   });
   doc.addEventListener("click", e => { if (e.target.closest && e.target.closest("#shortcuts-button")) $("#shortcuts").showModal(); });
 
+  // ---- message frames: sized to their content (issue 29) ----
+  // A frame's one script (MessageFrame.heightScript) posts its height. Only a message from a
+  // message frame's own window counts (a sandboxed frame's origin is "null"); the height is
+  // clamped, and later reports (images, fonts, a new width) size it again.
+  const FRAME_MIN = 24, FRAME_MAX = 100000;
+  window.addEventListener("message", e => {
+    const h = e.data && typeof e.data === "object" ? e.data.vaultmailFrameHeight : undefined;
+    if (typeof h !== "number" || !Number.isFinite(h) || e.origin !== "null" || !e.source) return;
+    const frame = $$("iframe.mail-frame").find(f => f.contentWindow === e.source);
+    if (!frame) return;
+    const borders = frame.offsetHeight - frame.clientHeight;
+    frame.style.height = (Math.min(FRAME_MAX, Math.max(FRAME_MIN, Math.ceil(h))) + borders) + "px";
+    frame.classList.add("sized");
+  });
+
+  // ---- dates in the reader's locale (attachments' event cards) ----
+  function localTimes(el = doc) {
+    $$("time[data-local]:not([data-localized])", el).forEach(t => {
+      const d = new Date(t.getAttribute("datetime"));
+      t.dataset.localized = "1";
+      if (isNaN(d)) return;
+      // "date" (all day), "datetime" or "time", "-floating" for a time of no zone: those show
+      // their own wall clock (written as UTC), the others the reader's.
+      const mode = t.dataset.local, wall = mode === "date" || mode.endsWith("-floating");
+      const style = mode === "date" ? { dateStyle: "full" } : mode.startsWith("time") ? { timeStyle: "short" } : { dateStyle: "full", timeStyle: "short" };
+      if (wall) style.timeZone = "UTC";
+      t.textContent = d.toLocaleString(undefined, style);
+    });
+  }
+  // Conversations arrive later (opened without a reload, refreshed live): format theirs too.
+  new MutationObserver(() => localTimes()).observe(root, { childList: true, subtree: true });
+
   doc.addEventListener("DOMContentLoaded", () => {
+    localTimes();
     if ($("#toasts")) sendingToast();
     if (!$("#main") || $("#composer")) return;
     watchMore(); updateSelection(); connect(); reportViewing();

@@ -127,15 +127,32 @@ button{cursor:pointer}
 .images-bar{display:flex;align-items:center;flex-wrap:wrap;gap:10px;margin:0 0 8px;padding:8px 10px;border-radius:8px;background:var(--pill);font-size:13px}
 .mail-frame{display:block;width:100%;border:1px solid var(--line);border-radius:8px;background:#fff;resize:vertical;overflow:auto}
 .h1{height:160px}.h2{height:320px}.h3{height:480px}.h4{height:640px}.h5{height:800px}.h6{height:960px}.h7{height:1120px}.h8{height:1280px}.h9{height:1440px}.h10{height:1600px}.h11{height:1760px}.h12{height:1920px}
+.mail-frame.sized{resize:none}
 .plain{white-space:pre-wrap;overflow-wrap:anywhere;font-size:15px}
 .plain blockquote,.quoted blockquote{margin:6px 0;padding-left:12px;border-left:3px solid var(--line);color:var(--muted)}
 details.quoted>summary{cursor:pointer;color:var(--muted);font-size:13px;margin:6px 0}
-.attachments h3{display:flex;align-items:center;gap:6px;font-size:14px;margin:12px 0 6px}
-.attachments ul{list-style:none;display:flex;flex-wrap:wrap;gap:8px;margin:0;padding:0}
-.attachments a{display:flex;flex-direction:column;padding:8px 12px;border:1px solid var(--line);border-radius:8px;text-decoration:none;color:var(--text);max-width:260px}
-.attachments a:hover{background:var(--hover)}
+.att-head{display:flex;align-items:center;flex-wrap:wrap;gap:8px 14px;margin:12px 0 8px}
+.attachments h3{display:flex;align-items:center;gap:6px;font-size:14px;margin:0}
+.att-all{text-decoration:none;color:var(--text)}
+.att-list{list-style:none;display:flex;flex-wrap:wrap;gap:8px;margin:0;padding:0}
+.att-list li{min-width:0;max-width:100%}
+.att-chip{display:flex;align-items:center;gap:10px;width:272px;max-width:100%;height:86px;padding:6px 12px 6px 6px;border:1px solid var(--line);border-radius:8px;text-decoration:none;color:var(--text);background:var(--pane)}
+.att-chip:hover{background:var(--hover)}
+.att-thumb{flex:none;width:96px;height:72px;object-fit:cover;border-radius:6px;background:var(--pill)}
+.att-badge{flex:none;display:flex;align-items:center;justify-content:center;width:56px;height:72px;border-radius:6px;background:var(--pill);color:var(--muted);font-size:12px;font-weight:700;letter-spacing:.04em}
+.att-text{display:flex;flex-direction:column;min-width:0}
 .att-name{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .att-meta{font-size:12px;color:var(--muted)}
+.event-card{display:flex;align-items:flex-start;gap:12px;margin:0 0 10px;padding:12px 14px;border:1px solid var(--line);border-left:4px solid var(--accent);border-radius:8px;background:var(--pane)}
+.event-card>.icon{width:22px;height:22px;color:var(--accent)}
+.event-text{min-width:0}
+.event-title{margin:0 0 4px;font-size:16px;overflow-wrap:anywhere}
+.event-when{margin:0 0 4px;font-weight:600}
+.event-fact{margin:0;font-size:13px;overflow-wrap:anywhere}
+.event-label{color:var(--muted);margin-right:4px}
+.msg-clip{flex:none;display:inline-flex;color:var(--muted)}
+.msg-clip .icon{width:16px;height:16px}
+@media (max-width:699px){.att-list li{flex:1 1 100%}.att-chip{width:100%}}
 .toasts{position:fixed;left:50%;bottom:20px;transform:translateX(-50%);display:flex;flex-direction:column;gap:8px;z-index:30}
 .toast{display:flex;align-items:center;gap:14px;padding:10px 14px;border-radius:10px;background:var(--toast);color:var(--toast-text);box-shadow:var(--shadow)}
 .toast button{border:0;background:none;color:inherit;font-weight:700;text-decoration:underline}

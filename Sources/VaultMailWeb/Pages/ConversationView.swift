@@ -2,8 +2,8 @@ import Foundation
 import VaultMailCore
 
 /// The right pane (AC-U-05/06): a conversation's messages oldest first, read ones folded,
-/// HTML in a sandboxed frame, plain text with links and folded quotes, attachments with size
-/// and a download. Its actions are one form, so they work without JavaScript.
+/// HTML in a sandboxed frame sized to its content, plain text with links and folded quotes,
+/// attachments as chips (`AttachmentsView`). Its actions are one form, so they work without JavaScript.
 struct ConversationView {
     struct Message {
         var email: Email
@@ -13,6 +13,8 @@ struct ConversationView {
         /// Remote images are shown (asked for this message, or the sender is trusted).
         var imagesAllowed: Bool
         var expanded: Bool
+        /// The events of its calendar invitations, by attachment id (their cards).
+        var events: [String: CalendarEvent] = [:]
     }
 
     var thread: EmailThread
@@ -195,6 +197,7 @@ struct ConversationView {
         var why: String?
         var body: Markup
         var attachments: Markup
+        var clipIcon: Markup?
 
         func child(named name: String) -> Any? {
             switch name {
@@ -224,6 +227,7 @@ struct ConversationView {
             case "why": why
             case "body": body
             case "attachments": attachments
+            case "clipIcon": clipIcon
             default: nil
             }
         }
@@ -245,7 +249,8 @@ struct ConversationView {
             showVIP: !isMe && !email.fromAddress.isEmpty, isVIP: vips.contains(email.fromAddress.lowercased()), fromAddress: email.fromAddress,
             to: Person.list(email.toAddresses), hasTo: !email.toAddresses.isEmpty,
             cc: Person.list(email.ccAddresses), hasCc: !email.ccAddresses.isEmpty, fullDate: dates.full(email.dateSent ?? email.dateReceived),
-            why: isMe ? nil : "/settings?why=\(WebForm.escape(email.id))#why", body: body(message), attachments: attachments(message)))
+            why: isMe ? nil : "/settings?why=\(WebForm.escape(email.id))#why", body: body(message), attachments: attachments(message),
+            clipIcon: listedAttachments(message).isEmpty ? nil : Icon.paperclip.svg()))
     }
 
     private static let messageTemplate = Template("""
@@ -254,6 +259,7 @@ struct ConversationView {
         <span class="from">{{from}}</span>\
         {{#unread}}<span class="visually-hidden">, unread</span>{{/unread}}\
         <span class="msg-snippet">{{snippet}}</span>\
+        {{#clipIcon}}<span class="msg-clip" title="Has attachments">{{{clipIcon}}}<span class="visually-hidden">, has attachments</span></span>{{/clipIcon}}\
         <time datetime="{{date}}">{{time}}</time></summary>\
         <div class="msg-body">\
         {{#draftURL}}<p class="draft-bar"><span class="pill">Draft</span> <a class="tool" href="{{draftURL}}">{{{composeIcon}}}<span>Continue writing</span></a></p>{{/draftURL}}\
@@ -284,6 +290,7 @@ struct ConversationView {
                 var height: Int
                 var src: String
                 var sender: String
+                var sandbox = SecurityHeaders.frameSandbox
             }
             return Self.frameTemplate.render(Model(
                 never: html.blockedRemoteContent > 0 && imagesNever,
@@ -304,32 +311,21 @@ struct ConversationView {
         <a href="{{showURL}}" data-images="{{id}}">Show images</a>\
         {{#fromAddress}}<button class="link-button" name="one" value="images:{{fromAddress}}">Always show from {{fromAddress}}</button>{{/fromAddress}}\
         </div>{{/hidden}}\
-        <iframe class="mail-frame h{{height}}" src="{{src}}" sandbox="allow-popups allow-popups-to-escape-sandbox" referrerpolicy="no-referrer" title="Message from {{sender}}"></iframe>
+        <iframe class="mail-frame h{{height}}" src="{{src}}" sandbox="{{sandbox}}" referrerpolicy="no-referrer" title="Message from {{sender}}"></iframe>
         """)
 
     private static let noTextTemplate = Template("""
         <p class="hint">This message has no text.</p>
         """)
 
-    private func attachments(_ message: Message) -> Markup {
-        let referenced = Set(message.html?.contentIds ?? [])
-        let listed = message.attachments.filter { attachment in
-            !(attachment.contentId.map { referenced.contains($0) } ?? false)
-        }
-        guard !listed.isEmpty else { return .empty }
-        struct Item { var href: String; var filename: String; var mimeType: String; var size: String }
-        struct Model { var icon: Markup; var heading: String; var items: [Item] }
-        return Self.attachmentsTemplate.render(Model(
-            icon: Icon.paperclip.svg(), heading: "\(listed.count) attachment\(listed.count == 1 ? "" : "s")",
-            items: listed.map { Item(href: "/message/\(message.email.id)/attachment/\($0.id)", filename: $0.filename, mimeType: $0.mimeType,
-                                     size: ByteSize.string($0.sizeBytes)) }))
+    /// The attachments the message lists (not the images its HTML shows inline).
+    private func listedAttachments(_ message: Message) -> [Attachment] {
+        AttachmentsView.listed(message.attachments, referenced: message.html?.contentIds ?? [])
     }
 
-    private static let attachmentsTemplate = Template("""
-        <section class="attachments" aria-label="Attachments"><h3>{{{icon}}}{{heading}}</h3><ul>\
-        {{#items}}<li><a href="{{href}}" download="{{filename}}"><span class="att-name">{{filename}}</span><span class="att-meta">{{mimeType}} · {{size}}</span><span class="visually-hidden">, download</span></a></li>{{/items}}\
-        </ul></section>
-        """)
+    private func attachments(_ message: Message) -> Markup {
+        AttachmentsView(emailId: message.email.id, attachments: listedAttachments(message), events: message.events).render()
+    }
 
     /// What the reading pane shows for a conversation that cannot be shown.
     static func missing(_ message: String) -> Markup {
@@ -341,8 +337,9 @@ struct ConversationView {
         <div class="empty" role="alert"><p class="empty-title">{{message}}</p></div>
         """)
 
-    /// A height class for the message frame (the sandbox keeps the page from measuring it):
-    /// an estimate from the amount of text and images, in steps of 160 px (h1 … h12).
+    /// A height class for the message frame until its script reports the real height (and when
+    /// the page runs no script): an estimate from the amount of text and images, in steps of
+    /// 160 px (h1 … h12).
     static func heightClass(_ html: String) -> Int {
         var text = 0, images = 0, blocks = 0
         var inTag = false

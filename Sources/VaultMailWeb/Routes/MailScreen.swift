@@ -134,7 +134,8 @@ struct MailScreen {
             let allowed = await mail.preferences.remoteImagesAllowed(from: email.fromAddress, asked: imagesFor == email.id)
             let html = email.bodyHTML.map { sanitized.outline(emailId: email.id, html: $0) }
             messages.append(.init(email: email, attachments: attachments, html: html, imagesAllowed: allowed,
-                                  expanded: !email.isRead || index == emails.count - 1))
+                                  expanded: !email.isRead || index == emails.count - 1,
+                                  events: await calendarEvents(emailId: email.id, attachments: attachments)))
         }
         let account = context.accounts.first { $0.id == thread.accountId }
         let targets = moveTargets(account, context, excluding: mailbox.folderId)

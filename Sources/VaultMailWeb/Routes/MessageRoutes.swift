@@ -5,8 +5,8 @@ import VaultMailCore
 
 extension WebApp {
     /// `/message/{id}/body`: a message's HTML, sanitized, as the document of its sandboxed frame
-    /// (its own CSP: no scripts, nothing fetched but images the user allowed; `cid:` images
-    /// come from the store as data: URIs). `/message/{id}/attachment/{attachment}`: a download.
+    /// (`MessageFrame`; its own CSP: only our height script, nothing fetched but images the user
+    /// allowed; `cid:` images come from the store as data: URIs). `/message/{id}/attachment/{attachment}`: a download.
     func addMessageRoutes(to router: Router<WebRequestContext>) {
         router.get("/message/{id}/body") { request, context -> Response in
             guard let id = context.parameters.get("id"), let email = try? await self.mail.mailboxes.email(id: id) else {
@@ -86,28 +86,4 @@ extension AttachmentError {
 
 extension HTTPField.Name {
     static let contentDisposition = Self("Content-Disposition")!
-}
-
-/// The document around a message's sanitized HTML: readable defaults, links in new tabs,
-/// the message's own styles after ours. No doctype: mail is written for quirks mode, and the
-/// sanitizer's parser read it that way, so the browser builds the tree the sanitizer checked.
-enum MessageFrame {
-    static func document(_ body: Markup) -> Markup {
-        struct Model { var body: Markup }
-        return template.render(Model(body: body))
-    }
-
-    private static let template = Template("""
-        <html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><base target="_blank">
-        <style>
-        html{color-scheme:light}
-        body{margin:0;padding:12px 16px;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1b1f;background:#fff;overflow-wrap:anywhere}
-        img{max-width:100%;height:auto}
-        table{max-width:100%}
-        pre,.plain{white-space:pre-wrap;font:inherit}
-        details.quoted>summary{cursor:pointer;color:#4a4a57;font-size:13px;margin:8px 0}
-        blockquote{margin:0 0 0 4px;padding-left:12px;border-left:3px solid #c9c9d4;color:#3d3d48}
-        a{color:#0b57d0}
-        </style></head><body>{{{body}}}</body></html>
-        """)
 }

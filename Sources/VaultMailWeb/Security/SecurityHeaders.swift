@@ -14,15 +14,22 @@ struct SecurityHeaders: RouterMiddleware {
         "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
-    /// A message's HTML: sandboxed (no scripts, an origin of its own), no fetches of anything
-    /// except images the user allowed, no forms.
+    /// A message's HTML: sandboxed (an opaque origin of its own), one script only, ours, by
+    /// its hash (`MessageFrame.heightScript`, which reports the frame's height); no fetches of
+    /// anything except images the user allowed, no forms.
     static func messagePolicy(remoteImages: Bool) -> String {
         [
-            "default-src 'none'", "style-src 'unsafe-inline'", "img-src data:" + (remoteImages ? " http: https:" : ""),
+            "default-src 'none'", "script-src \(MessageFrame.scriptSource)", "style-src 'unsafe-inline'",
+            "img-src data:" + (remoteImages ? " http: https:" : ""),
             "font-src data:", "form-action 'none'", "base-uri 'none'", "frame-ancestors 'self'",
-            "sandbox allow-popups allow-popups-to-escape-sandbox",
+            "sandbox \(frameSandbox)",
         ].joined(separator: "; ")
     }
+
+    /// The message frame's sandbox, on its `<iframe>` and in its CSP alike: scripts (only the
+    /// hashed one can run), links that open in a new tab as normal pages; never
+    /// `allow-same-origin`, so the frame is an opaque origin.
+    static let frameSandbox = "allow-scripts allow-popups allow-popups-to-escape-sandbox"
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
