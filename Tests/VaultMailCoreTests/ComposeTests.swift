@@ -101,7 +101,8 @@ struct ComposeTests {
     }
 
     /// A conversation of three messages (the first and the last with files, the second
-    /// re-attaching the first's), a later one, and a draft reply with a file of its own.
+    /// re-attaching the first's), a later one (the last three arrived in the same second), and a
+    /// draft reply with a file of its own.
     func conversation(limit: Int?) async throws -> (Compose, forwarded: Email) {
         let emails = MockEmailRepository()
         let inbox = Array(MailFixtures.standardFolders(accountId: work.id).prefix(1))
@@ -111,9 +112,17 @@ struct ComposeTests {
                        contentId: inline ? "<\(name)>" : nil, isInline: inline, partId: "2")
         }
         let first = MailFixtures.email(accountId: work.id, number: 1, threadId: thread, subject: "Plan")
-        let second = MailFixtures.email(accountId: work.id, number: 2, threadId: thread, subject: "Re: Plan")
-        let third = MailFixtures.email(accountId: work.id, number: 3, threadId: thread, subject: "Re: Plan")
-        let later = MailFixtures.email(accountId: work.id, number: 4, threadId: thread, subject: "Re: Plan")
+        var second = MailFixtures.email(accountId: work.id, number: 2, threadId: thread, subject: "Re: Plan")
+        var third = MailFixtures.email(accountId: work.id, number: 3, threadId: thread, subject: "Re: Plan")
+        var later = MailFixtures.email(accountId: work.id, number: 4, threadId: thread, subject: "Re: Plan")
+        // The last three arrived in the same second: their order is the one they were written in.
+        let arrival = third.dateReceived
+        for (offset, index) in [(-120.0, 0), (-60, 1), (0, 2)] {
+            var email = [second, third, later][index]
+            email.dateReceived = arrival
+            email.dateSent = arrival.addingTimeInterval(offset)
+            if index == 0 { second = email } else if index == 1 { third = email } else { later = email }
+        }
         var draft = MailFixtures.email(accountId: work.id, number: 5, threadId: thread, from: "me@example.com", subject: "Re: Plan", sendState: .draft)
         draft.isDraft = true
         _ = try await emails.saveEmails([

@@ -87,13 +87,13 @@ public struct Compose: Sendable {
     /// kept first and any file that would take the message past it is left out, with the reason.
     public func forwardedAttachments(emailId: String) async throws -> ForwardedAttachments {
         guard let original = try await emails.getEmail(id: emailId) else { throw ComposeError.originalNotFound(id: emailId) }
-        let conversation = try await emails.getEmails(threadId: original.threadId)
-            .filter { !$0.isDraft && ($0.sendState == .none || $0.sendState == .sent) }
-            .filter { $0.id == original.id || ($0.dateReceived, $0.id) <= (original.dateReceived, original.id) }
-            .sorted { ($0.dateReceived, $0.id) < ($1.dateReceived, $1.id) }
+        // In reading order (`Conversations.ordered`), up to and with the one forwarded.
+        let ordered = Conversations.ordered(try await emails.getEmails(threadId: original.threadId)
+            .filter { $0.id == original.id || (!$0.isDraft && ($0.sendState == .none || $0.sendState == .sent)) })
+        let conversation = ordered.firstIndex { $0.id == original.id }.map { Array(ordered[...$0]) } ?? [original]
         var files: [Attachment] = []
         var seen = Set<String>()
-        for email in conversation.contains(where: { $0.id == original.id }) ? conversation : conversation + [original] {
+        for email in conversation {
             for attachment in try await emails.getAttachments(emailId: email.id) where !attachment.isInline {
                 if seen.insert("\(attachment.filename.lowercased())\u{1F}\(attachment.mimeType.lowercased())\u{1F}\(attachment.sizeBytes)").inserted {
                     files.append(attachment)
