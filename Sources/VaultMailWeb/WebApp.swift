@@ -49,6 +49,7 @@ public final class WebApp: Service, Sendable {
         addSignInRoutes(to: router)
         addAssetRoutes(to: router)
         addMailRoutes(to: router)
+        addCountsRoutes(to: router)
         addSearchRoutes(to: router)
         addMessageRoutes(to: router)
         addActionRoutes(to: router)
