@@ -98,8 +98,11 @@ struct WebAppComposeTests {
     static func waitForComposerInPlace(_ browser: BrowserSession) async throws {
         try await browser.wait("""
             return location.pathname === '/mail' && document.querySelector('#conversation #inline-composer #composer') !== null
-                && document.querySelector('#inline-composer #send') !== null && document.activeElement && document.activeElement.closest('#inline-composer') !== null
-            """, timeout: 20)
+                && document.querySelector('#inline-composer #send') !== null
+            """, timeout: 30)
+        let focused = try await browser.string("return document.activeElement ? document.activeElement.outerHTML.slice(0, 60) : 'none'")
+        #expect(try await browser.js("return document.activeElement.closest('#inline-composer') !== null") as? Bool == true,
+                "the focus is not in the composer: \(focused)")
     }
 
     /// Writes `text` at the top of the body and sends with Ctrl+Enter; waits for the mail page

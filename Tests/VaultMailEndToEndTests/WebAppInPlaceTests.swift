@@ -151,7 +151,7 @@ struct WebAppInPlaceTests {
         }
     }
 
-    @Test("Issue 29: a reply is written in place under the conversation with Send in view (1280×800 and 420 px); Escape keeps it as a draft card, not counted; Forward carries every message's attachments to the SMTP server")
+    @Test("Issue 29: a reply is written in place under the conversation with Send in view (1280×800 and 420 px); Escape keeps it as a draft card, not counted; Undo after Send brings it back in place; Forward carries every message's attachments to the SMTP server")
     func answerInPlace() async throws {
         try await EndToEndWorld.with { world in
             try await world.deliverReadingMail(fillers: 2)
@@ -215,6 +215,16 @@ struct WebAppInPlaceTests {
             try await browser.wait("return document.querySelector('#inline-composer') === null && document.querySelector('#conversation .draft-card') === null", timeout: 20)
             #expect(try await browser.string("return document.querySelector('#conversation .conv-meta').textContent").hasPrefix("4 messages"))
 
+            // Send in place, then Undo within the window: the draft comes back in place, nothing sent.
+            try await WebAppComposeTests.answer(browser, key: "a")
+            try await WebAppComposeTests.writeAndSend(browser, "Taken back.")
+            try await browser.wait("return document.querySelector('#toasts').textContent.includes('Sending')", timeout: 10)
+            try await browser.js("Array.from(document.querySelectorAll('#toasts button')).find(b => b.textContent === 'Undo').click()")
+            try await WebAppComposeTests.waitForComposerInPlace(browser)
+            #expect(try await browser.string("return document.querySelector('#body').value").hasPrefix("Taken back."))
+            try await browser.click("#inline-composer #discard")
+            try await browser.wait("return document.querySelector('#inline-composer') === null", timeout: 20)
+
             // f forwards the conversation: every message's attachments, in its order.
             try await WebAppComposeTests.answer(browser, key: "f")
             let listed = try await browser.string("return document.querySelector('#attachment-list').textContent")
@@ -223,6 +233,7 @@ struct WebAppInPlaceTests {
             try await browser.keys(["alan@example.org", ","])
             try await WebAppComposeTests.writeAndSend(browser, "Everything so far.")
             let forward = try PythonEmailParser.parse(try await world.smtp.waitForMessages(count: 1, timeout: .seconds(60))[0].raw)
+            #expect(world.smtp.messages.count == 1, "the reply taken back was sent")
             #expect(forward.subject == "Fwd: Re: Quarterly plan")
             #expect(forward.attachments.map(\.filename) == ["plan.pdf", "minutes.txt"])
             #expect(forward.text?.hasPrefix("Everything so far.") == true)

@@ -334,7 +334,12 @@ enum AppScript {
       clearInterval(timer); sessionStorage.removeItem("vaultmail-sending");
       const r = await post("/compose/undo", { draft: pending.draft });
       let reply = {}; try { reply = await r.json(); } catch (_) {}
-      if (r.ok && reply.url) { location.href = reply.url + "&return=" + encodeURIComponent(location.pathname + location.search); }
+      if (r.ok && reply.url) {
+        const back = reply.url + "&return=" + encodeURIComponent(location.pathname + location.search);
+        // Taken back from the conversation still open: the draft opens in place again, under it.
+        const conv = $("#conversation");
+        if (conv && state.sentFrom && conv.dataset.thread === state.sentFrom) composeInPlace(back); else location.href = back;
+      }
       else toast(reply.error || "Too late: the message has gone.", { error: true });
     } });
     const text = $("span", el);
@@ -454,7 +459,7 @@ enum AppScript {
     if (draft) toast("Draft saved.", { ms: 2500 });
     refresh(); focusReply();
   }
-  function composerSent() { removeComposer(); sendingToast(); refresh(); focusReply(); }
+  function composerSent() { state.sentFrom = composing.thread; removeComposer(); sendingToast(); refresh(); focusReply(); }
   function composerClosed(message) { removeComposer(); toast(message); refresh(); focusReply(); }
   doc.addEventListener("click", e => {
     const link = e.target.closest && e.target.closest("#conversation a[data-compose], #conversation a[data-compose-message], #conversation a[data-edit-draft]");
