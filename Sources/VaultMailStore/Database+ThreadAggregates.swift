@@ -142,7 +142,7 @@ struct ThreadAggregate {
         for email in sorted {
             add(isRead: email.isRead, isStarred: email.isStarred, hasAttachments: email.hasAttachments,
                 date: email.dateReceived.millis, snippet: email.snippet, category: email.aiCategory,
-                fromAddress: email.fromAddress, fromName: email.fromName, isDraft: email.isDraft || email.sendState == .draft)
+                fromAddress: email.fromAddress, fromName: email.fromName, isDraft: email.isUnsentDraft)
         }
     }
 
@@ -150,7 +150,7 @@ struct ThreadAggregate {
         add(isRead: row["isRead"], isStarred: row["isStarred"], hasAttachments: row["hasAttachments"],
             date: row["dateReceived"], snippet: row["snippet"], category: row["aiCategory"],
             fromAddress: row["fromAddress"], fromName: row["fromName"],
-            isDraft: row["isDraft"] || (row["sendState"] as String?) == SendState.draft.rawValue)
+            isDraft: Email.isUnsentDraft(isDraft: row["isDraft"], sendState: SendState(rawValue: row["sendState"] ?? "") ?? .none))
     }
 
     mutating func add(

@@ -147,6 +147,13 @@ struct WebAppInPlaceTests {
                 const a = document.activeElement, row = a && a.closest && a.closest('#threads .row');
                 return document.querySelector('#conversation') === null && row !== null && row.dataset.id === '\(ids[2])' && row.classList.contains('current')
                 """, timeout: 20)
+            // In the list (nothing open), e archives the current row and the focus goes to the next.
+            try await browser.keys(["e"])
+            try await browser.wait("""
+                const a = document.activeElement, row = a && a.closest && a.closest('#threads .row');
+                return row !== null && row.dataset.id === '\(ids[3])' && row.classList.contains('current')
+                    && document.querySelector('#threads .row[data-id="\(ids[2])"]') === null
+                """, timeout: 20)
             try await world.expectAccessible(browser, page: "the list after triage")
         }
     }

@@ -42,7 +42,7 @@ struct ConversationView {
     var version: String {
         let vip = messages.filter { vips.contains($0.email.fromAddress.lowercased()) }.count
         let images = messages.filter(\.imagesAllowed).count
-        return "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970)).\(thread.isStarred).\(isMuted).\(vip).\(images).\(categoryDecision?.category.rawValue ?? "").\(messages.filter { Self.isDraft($0.email) }.count)"
+        return "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970)).\(thread.isStarred).\(isMuted).\(vip).\(images).\(categoryDecision?.category.rawValue ?? "").\(messages.filter { $0.email.isUnsentDraft }.count)"
     }
 
     func render() -> Markup {
@@ -228,7 +228,7 @@ struct ConversationView {
 
     private func render(_ message: Message) -> Markup {
         let email = message.email
-        if Self.isDraft(email) { return draft(message) }
+        if email.isUnsentDraft { return draft(message) }
         let sender = email.fromName.flatMap { $0.isEmpty ? nil : $0 } ?? (email.fromAddress.isEmpty ? "Unknown sender" : email.fromAddress)
         let isMe = me.contains(email.fromAddress.lowercased())
         let answers = answerLinks(email)
@@ -268,14 +268,9 @@ struct ConversationView {
 
     // MARK: Drafts (issue 29)
 
-    /// An unsent message of the user's: a draft written here, or one synced from Drafts.
-    static func isDraft(_ email: Email) -> Bool {
-        email.sendState == .draft || (email.isDraft && email.sendState == .none)
-    }
-
     /// " · 1 draft" after the message count (drafts are not among the messages).
     private var draftNote: String {
-        let drafts = messages.filter { Self.isDraft($0.email) }.count
+        let drafts = messages.filter { $0.email.isUnsentDraft }.count
         return drafts == 0 ? "" : " · \(drafts) draft\(drafts == 1 ? "" : "s")"
     }
 
@@ -306,7 +301,7 @@ struct ConversationView {
     /// Each draft's Discard posts a form of its own, outside the conversation's actions.
     private func draftForms() -> Markup {
         struct Model { var id: String; var csrf: String; var here: String }
-        return messages.filter { Self.isDraft($0.email) }
+        return messages.filter { $0.email.isUnsentDraft }
             .map { Self.draftFormTemplate.render(Model(id: $0.email.id, csrf: csrf, here: here)) }.joined()
     }
 
