@@ -18,6 +18,10 @@ extension AppDatabase {
         migrator.registerMigration("v9-summaries", migrate: createSummarySchema)
         migrator.registerMigration("v10-message-identity", migrate: createMessageIdentity)
         migrator.registerMigration("v11-chunk-embeddings", migrate: createChunkEmbeddings)
+        migrator.registerMigration("v12-drafts-uncounted") { db in
+            // Issue 29: a draft is no longer one of its conversation's messages (count, date, snippet, senders).
+            try db.refreshThreads(try String.fetchAll(db, sql: "SELECT DISTINCT threadId FROM email WHERE isDraft = 1 OR sendState = 'draft'"))
+        }
         return migrator
     }
 

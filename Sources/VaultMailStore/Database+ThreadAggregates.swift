@@ -22,7 +22,7 @@ extension Database {
             var aggregates: [ThreadAggregate] = []
             let rows = try Row.fetchCursor(self, sql: """
                 SELECT threadId, fromAddress, fromName, isRead, isStarred, hasAttachments, dateReceived, snippet,
-                       aiCategory, subject
+                       aiCategory, subject, isDraft, sendState
                 FROM email WHERE threadId IN (\(placeholders(chunk.count))) ORDER BY threadId, dateReceived, id
                 """, arguments: StatementArguments(chunk))
             while let row = try rows.next() {
@@ -96,24 +96,35 @@ extension Array {
 }
 
 /// A thread's aggregates, accumulated from its emails oldest first (by `dateReceived` in
-/// milliseconds, then id).
+/// milliseconds, then id). Drafts do not count (issue 29): while the thread holds a message
+/// sent or received, its count, date, snippet, senders and states are its messages' only; a
+/// thread of drafts alone shows its drafts'.
 struct ThreadAggregate {
+    /// What the messages (or the drafts) of a thread add up to.
+    struct Part {
+        var count = 0
+        var latestDate: Int64 = 0
+        var unread = 0
+        var starred = false
+        var attachments = false
+        /// The latest email's snippet and category.
+        var snippet: String?
+        var category: String?
+        /// Each sender once (by lower-cased address) in order of first email, with the first
+        /// non-empty name any of their emails gives.
+        var participants: [Participant] = []
+        var participantIndex: [String: Int] = [:]
+    }
+
     let id: String
     let accountId: String
     /// The first email's subject.
     let subject: String
-    var latestDate: Int64 = 0
-    var count = 0
-    var unread = 0
-    var starred = false
-    var attachments = false
-    /// The latest email's snippet and category.
-    var snippet: String?
-    var category: String?
-    /// Each sender once (by lower-cased address) in order of first email, with the first
-    /// non-empty name any of their emails gives.
-    var participants: [Participant] = []
-    private var participantIndex: [String: Int] = [:]
+    /// Messages sent and received.
+    var messages = Part()
+    var drafts = Part()
+    /// What the thread shows: its messages, or its drafts when it holds nothing else.
+    var shown: Part { messages.count > 0 ? messages : drafts }
 
     init(id: String, accountId: String, subject: String) {
         self.id = id
@@ -131,16 +142,40 @@ struct ThreadAggregate {
         for email in sorted {
             add(isRead: email.isRead, isStarred: email.isStarred, hasAttachments: email.hasAttachments,
                 date: email.dateReceived.millis, snippet: email.snippet, category: email.aiCategory,
-                fromAddress: email.fromAddress, fromName: email.fromName)
+                fromAddress: email.fromAddress, fromName: email.fromName, isDraft: email.isUnsentDraft)
         }
     }
 
     mutating func add(_ row: Row) {
         add(isRead: row["isRead"], isStarred: row["isStarred"], hasAttachments: row["hasAttachments"],
             date: row["dateReceived"], snippet: row["snippet"], category: row["aiCategory"],
-            fromAddress: row["fromAddress"], fromName: row["fromName"])
+            fromAddress: row["fromAddress"], fromName: row["fromName"],
+            isDraft: Email.isUnsentDraft(isDraft: row["isDraft"], sendState: SendState(rawValue: row["sendState"] ?? "") ?? .none))
     }
 
+    mutating func add(
+        isRead: Bool, isStarred: Bool, hasAttachments: Bool, date: Int64, snippet: String?, category: String?,
+        fromAddress address: String, fromName: String?, isDraft: Bool = false
+    ) {
+        if isDraft {
+            drafts.add(isRead: isRead, isStarred: isStarred, hasAttachments: hasAttachments, date: date, snippet: snippet,
+                       category: category, fromAddress: address, fromName: fromName)
+        } else {
+            messages.add(isRead: isRead, isStarred: isStarred, hasAttachments: hasAttachments, date: date, snippet: snippet,
+                         category: category, fromAddress: address, fromName: fromName)
+        }
+    }
+
+    /// subject, latestDate, messageCount, unreadCount, isStarred, hasAttachments, snippet,
+    /// participants, aiCategory.
+    var columnValues: StatementArguments {
+        let part = shown
+        return [subject, part.latestDate, part.count, part.unread, part.starred, part.attachments, part.snippet,
+                Participant.encodeStored(part.participants), part.category]
+    }
+}
+
+extension ThreadAggregate.Part {
     mutating func add(
         isRead: Bool, isStarred: Bool, hasAttachments: Bool, date: Int64, snippet: String?, category: String?,
         fromAddress address: String, fromName: String?
@@ -161,11 +196,5 @@ struct ThreadAggregate {
             participantIndex[key] = participants.count
             participants.append(Participant(name: fromName, email: address))
         }
-    }
-
-    /// subject, latestDate, messageCount, unreadCount, isStarred, hasAttachments, snippet,
-    /// participants, aiCategory.
-    var columnValues: StatementArguments {
-        [subject, latestDate, count, unread, starred, attachments, snippet, Participant.encodeStored(participants), category]
     }
 }

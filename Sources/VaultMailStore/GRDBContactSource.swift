@@ -27,6 +27,7 @@ public struct GRDBContactSource: ContactSource {
                 if contact.name == nil { contact.name = Self.name(row["name"]) }
                 contact.receivedCount = row["count"]
                 contact.lastReceived = Date(millis: row["latest"])
+                contact.bulkCount = row["bulk"]
                 byAddress[address] = contact
             }
             return Array(byAddress.values)
@@ -54,11 +55,12 @@ public struct GRDBContactSource: ContactSource {
         GROUP BY lower(email)
         """
 
-    /// Everyone who wrote to the user.
+    /// Everyone who wrote to the user, with how much of it was sorted out of Primary.
     static let receivedSQL = """
         WITH own AS (SELECT lower(email) AS address FROM account)
         SELECT lower(fromAddress) AS address, fromAddress AS email, fromName AS name, count(*) AS count,
-               max(coalesce(dateSent, dateReceived)) AS latest
+               max(coalesce(dateSent, dateReceived)) AS latest,
+               count(CASE WHEN aiCategory IN ('promotions', 'updates', 'forums', 'social') THEN 1 END) AS bulk
         FROM email WHERE fromAddress LIKE '%_@_%' AND lower(fromAddress) NOT IN own
         GROUP BY lower(fromAddress)
         """

@@ -50,6 +50,7 @@ public final class WebApp: Service, Sendable {
         addSignInRoutes(to: router)
         addAssetRoutes(to: router)
         addMailRoutes(to: router)
+        addCountsRoutes(to: router)
         addSearchRoutes(to: router)
         addMessageRoutes(to: router)
         addAttachmentRoutes(to: router)

@@ -76,7 +76,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("reply-to"), help: ArgumentHelp("Answer this email: your text above the signature, the attribution line and its quoted text, as the web composer writes it; To, Re: subject, In-Reply-To and References follow.", valueName: "email-id"))
     var replyTo: String?
     @Flag(help: "With --reply-to: answer everyone on the email (Cc the others), never yourself.") var replyAll = false
-    @Option(help: ArgumentHelp("Forward this email: its text below yours, its attachments carried.", valueName: "email-id"))
+    @Option(help: ArgumentHelp("Forward this email: its text below yours, the attachments of every message of its conversation up to it carried (what would pass the server's size limit is left out, and said).", valueName: "email-id"))
     var forward: String?
     @Option(help: ArgumentHelp("A file to attach (repeat for more).", valueName: "file")) var attach: [String] = []
     @Flag(help: "The body is Markdown: send it with an HTML alternative.") var markdown = false

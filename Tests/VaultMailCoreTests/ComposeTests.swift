@@ -99,4 +99,64 @@ struct ComposeTests {
         let (unlimited, _) = try await service(limit: nil)
         try await unlimited.checkSize(accountId: work.id, text: "Hello", html: nil, attachments: [file])
     }
+
+    /// A conversation of three messages (the first and the last with files, the second
+    /// re-attaching the first's), a later one (the last three arrived in the same second), and a
+    /// draft reply with a file of its own.
+    func conversation(limit: Int?) async throws -> (Compose, forwarded: Email) {
+        let emails = MockEmailRepository()
+        let inbox = Array(MailFixtures.standardFolders(accountId: work.id).prefix(1))
+        let thread = "thread-files"
+        func file(_ email: Email, _ name: String, _ size: Int, inline: Bool = false) -> VaultMailCore.Attachment {
+            VaultMailCore.Attachment(emailId: email.id, filename: name, mimeType: inline ? "image/png" : "application/pdf", sizeBytes: size,
+                       contentId: inline ? "<\(name)>" : nil, isInline: inline, partId: "2")
+        }
+        let first = MailFixtures.email(accountId: work.id, number: 1, threadId: thread, subject: "Plan")
+        var second = MailFixtures.email(accountId: work.id, number: 2, threadId: thread, subject: "Re: Plan")
+        var third = MailFixtures.email(accountId: work.id, number: 3, threadId: thread, subject: "Re: Plan")
+        var later = MailFixtures.email(accountId: work.id, number: 4, threadId: thread, subject: "Re: Plan")
+        // The last three arrived in the same second: their order is the one they were written in.
+        let arrival = third.dateReceived
+        for (offset, index) in [(-120.0, 0), (-60, 1), (0, 2)] {
+            var email = [second, third, later][index]
+            email.dateReceived = arrival
+            email.dateSent = arrival.addingTimeInterval(offset)
+            if index == 0 { second = email } else if index == 1 { third = email } else { later = email }
+        }
+        var draft = MailFixtures.email(accountId: work.id, number: 5, threadId: thread, from: "me@example.com", subject: "Re: Plan", sendState: .draft)
+        draft.isDraft = true
+        _ = try await emails.saveEmails([
+            IncomingEmail(email: first, links: inbox.map { EmailFolder(emailId: first.id, folderId: $0.id) },
+                          attachments: [file(first, "budget.pdf", 400_000), file(first, "logo.png", 2_000, inline: true)]),
+            IncomingEmail(email: second, links: inbox.map { EmailFolder(emailId: second.id, folderId: $0.id) },
+                          attachments: [file(second, "budget.pdf", 400_000)]),
+            IncomingEmail(email: third, links: inbox.map { EmailFolder(emailId: third.id, folderId: $0.id) },
+                          attachments: [file(third, "slides.pdf", 900_000)]),
+            IncomingEmail(email: later, links: inbox.map { EmailFolder(emailId: later.id, folderId: $0.id) },
+                          attachments: [file(later, "later.pdf", 1_000)]),
+            IncomingEmail(email: draft, links: [], attachments: [file(draft, "mine.pdf", 1_000)]),
+        ])
+        let compose = Compose(emails: emails, accounts: InMemoryAccountRepository([work]), clock: FixedClock(Date(), timeZone: utc),
+                              signature: { _ in nil }, sizeLimit: { _ in limit })
+        return (compose, third)
+    }
+
+    @Test("Forwarding a conversation carries every message's files up to the one forwarded, each once, no inline images, no draft's")
+    func forwardCarriesTheConversation() async throws {
+        let (compose, forwarded) = try await conversation(limit: nil)
+        let files = try await compose.forwardedAttachments(emailId: forwarded.id)
+        #expect(files.carried.map(\.filename) == ["budget.pdf", "slides.pdf"])
+        #expect(files.leftOut.isEmpty && files.notice == nil)
+        await #expect(throws: ComposeError.originalNotFound(id: "gone")) { try await compose.forwardedAttachments(emailId: "gone") }
+    }
+
+    @Test("Forward and the size limit: the newest files are kept, the one that does not fit is named with the reason")
+    func forwardLeavesOutWhatDoesNotFit() async throws {
+        // 1.5 MB: the slides (about 1.2 MB in base64) fit, the budget (0.53 MB more) does not.
+        let (compose, forwarded) = try await conversation(limit: 1_500_000)
+        let files = try await compose.forwardedAttachments(emailId: forwarded.id)
+        #expect(files.carried.map(\.filename) == ["slides.pdf"])
+        #expect(files.leftOut.map(\.attachment.filename) == ["budget.pdf"])
+        #expect(files.notice == "Not forwarded: ‘budget.pdf’ (400 KB): with it the message would be larger than the 1.5 MB the outgoing server accepts; attach it to a message of its own.")
+    }
 }

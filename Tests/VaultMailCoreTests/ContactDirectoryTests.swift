@@ -26,6 +26,21 @@ struct ContactDirectoryTests {
         #expect(await directory.suggestions(for: "aler").isEmpty, "a no-reply sender is suggested")
     }
 
+    @Test("Issue 29: robots and newsletters stay out of the suggestions unless the user wrote to them")
+    func robotsAndNewsletters() async {
+        let directory = ContactDirectory(source: FixedContacts(people: [
+            Contact(email: "news@shop.example", name: "Shop News", receivedCount: 30, lastReceived: days(0), bulkCount: 30),
+            Contact(email: "newsdesk@paper.example", name: "Newsdesk", sentCount: 1, lastSent: days(3), receivedCount: 40, bulkCount: 40),
+            Contact(email: "nora@example.org", name: "Nora News", receivedCount: 5, lastReceived: days(1), bulkCount: 2),
+            Contact(email: "noreply@news.example", name: "News robot", receivedCount: 9, lastReceived: days(0)),
+            Contact(email: "no-reply@newsletter.example", name: "Newsletter", sentCount: 2, lastSent: days(9)),
+        ]), clock: FixedClock(now))
+        let found = await directory.suggestions(for: "news").map(\.email)
+        // A list sender the user wrote to stays; a person with some list mail stays; the rest are out.
+        #expect(found == ["no-reply@newsletter.example", "newsdesk@paper.example", "nora@example.org"])
+        #expect(await directory.suggestions(for: "shop").isEmpty, "a newsletter never written to is suggested")
+    }
+
     @Test("Any word of the name or address matches, without case or accents; every query word must")
     func matching() async {
         let directory = ContactDirectory(source: FixedContacts(people: [

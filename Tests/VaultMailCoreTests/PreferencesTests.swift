@@ -39,6 +39,19 @@ struct PreferencesTests {
         #expect(await Preferences(settings: SettingsStore(storage: storage)).general().theme == .dark)
     }
 
+    @Test("Issue 29: what opens after triage is the older conversation by default; newer or the list when chosen, stored, reset with the rest")
+    func afterTriage() async {
+        let (preferences, settings) = service()
+        #expect(await preferences.afterTriage() == .older)
+        await preferences.setAfterTriage(.newer)
+        #expect(settings.afterTriage == .newer)
+        #expect(await Preferences(settings: SettingsStore(storage: storage)).afterTriage() == .newer, "not stored")
+        await preferences.setAfterTriage(.list)
+        #expect(await preferences.afterTriage() == .list)
+        settings.resetAll()
+        #expect(await preferences.afterTriage() == .older)
+    }
+
     @Test("AC-A-06: summarizing on opening is a switch both pages read the same")
     func autoSummarize() async {
         let (preferences, settings) = service()

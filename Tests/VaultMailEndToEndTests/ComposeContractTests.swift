@@ -77,7 +77,7 @@ struct ComposeContractTests {
                     Array.from(document.querySelectorAll('a[data-compose-message="' + arguments[0] + '"]'))
                         .find(a => new URL(a.href).searchParams.get('email') === arguments[1]).click()
                     """, [answer.kind, emailId])
-                try await browser.wait("return location.pathname === '/compose' && document.querySelector('#composer') !== null")
+                try await WebAppComposeTests.waitForComposerInPlace(browser)
                 if let to = answer.to {
                     try await browser.click("#to")
                     try await browser.keys([to, ","])

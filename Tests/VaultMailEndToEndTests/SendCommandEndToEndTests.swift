@@ -6,12 +6,13 @@ import VaultMailTesting
 /// Dovecot and the SMTP test server (issue 13's command-line parity).
 @Suite("vaultmail send and drafts end to end (issue 13)", .serialized)
 struct SendCommandEndToEndTests {
-    @Test("send --reply-to --reply-all Cc's the others; --forward carries the attachment; --bcc names no one; drafts lists a draft")
+    @Test("send --reply-to --reply-all Cc's the others; --forward carries the attachments of every message of the conversation (issue 29); --bcc names no one; drafts lists a draft")
     func answersAndForwards() async throws {
         try await EndToEndWorld.with { world in
             try world.deliver(EndToEndWorld.message(
                 "Team sync", headers: ["Cc: Alan Turing <alan@example.org>, Ada <\(EndToEndWorld.address)>"], body: "Thursday?"))
             try world.deliver(EndToEndWorld.planReply())
+            try world.deliver(WebAppInPlaceTests.minutes())  // the next message of the plan, with minutes.txt
             try await world.addAccount()
             #expect(try await world.vaultmail(["sync"]).status == 0)
             let emailId = { (subject: String) async throws -> String in
@@ -34,8 +35,9 @@ struct SendCommandEndToEndTests {
             #expect(forwarded.status == 0, "\(forwarded.text)")
             let forward = try PythonEmailParser.parse(try await world.smtp.waitForMessages(count: 2)[1].raw)
             #expect(forward.subject == "Fwd: Re: Quarterly plan")
-            #expect(forward.attachments.map(\.filename) == ["plan.pdf"])
-            #expect(forward.text?.hasPrefix("FYI\n") == true && forward.text?.contains("From: Grace Hopper <grace@example.org>") == true)
+            // The latest message is Alan's minutes: the forward carries its file and the plan before it.
+            #expect(forward.attachments.map(\.filename) == ["plan.pdf", "minutes.txt"])
+            #expect(forward.text?.hasPrefix("FYI\n") == true && forward.text?.contains("From: Alan Turing <alan@example.org>") == true)
 
             #expect(try await world.vaultmail(["drafts"]).text.contains("No drafts."))
             let usage = try await world.vaultmail(["send", "--account", "work", "--to", "a@example.org", "--reply-all"], input: "x")

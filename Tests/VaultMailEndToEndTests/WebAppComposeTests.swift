@@ -55,7 +55,7 @@ struct WebAppComposeTests {
             try await Self.attach(browser, name: "checklist.txt", text: "1. tests\n2. docs\n")
             try await Self.attach(browser, name: "dropped.txt", text: "dropped in\n", drop: true)
             try await browser.wait("return /saved/i.test(document.querySelector('#save-state').textContent)", timeout: 20)
-            try await world.screenshots(browser, name: "composer")
+            try await world.screenshots(browser, name: "composer-page")
             try await world.expectAccessible(browser, page: "the composer")
 
             // Send: back to the list with the undo countdown; nothing reaches the server before it ends.
@@ -87,19 +87,31 @@ struct WebAppComposeTests {
         try await browser.js("return Array.from(document.querySelectorAll('[data-field=\(field)] .token')).map(t => t.dataset.value)") as? [String] ?? []
     }
 
-    /// Presses `key` on the open conversation and waits for the composer it opens.
+    /// Presses `key` on the open conversation and waits for the composer it opens in place.
     static func answer(_ browser: BrowserSession, key: String) async throws {
         try await browser.js("document.querySelector('#conv-title').focus()")
         try await browser.keys([key])
-        try await browser.wait("return location.pathname === '/compose' && document.querySelector('#composer') !== null")
+        try await waitForComposerInPlace(browser)
     }
 
-    /// Writes `text` at the top of the body and sends with Ctrl+Enter; waits for the list page.
+    /// Waits for the composer under the open conversation (issue 29: answers are written in place).
+    static func waitForComposerInPlace(_ browser: BrowserSession) async throws {
+        try await browser.wait("""
+            return location.pathname === '/mail' && document.querySelector('#conversation #inline-composer #composer') !== null
+                && document.querySelector('#inline-composer #send') !== null
+            """, timeout: 30)
+        let focused = try await browser.string("return document.activeElement ? document.activeElement.outerHTML.slice(0, 60) : 'none'")
+        #expect(try await browser.js("return document.activeElement.closest('#inline-composer') !== null") as? Bool == true,
+                "the focus is not in the composer: \(focused)")
+    }
+
+    /// Writes `text` at the top of the body and sends with Ctrl+Enter; waits for the mail page
+    /// without a composer (the composer page goes back to it; one in place closes).
     static func writeAndSend(_ browser: BrowserSession, _ text: String) async throws {
         try await browser.js("const b = document.querySelector('#body'); b.focus(); b.setSelectionRange(0, 0)")
         try await browser.keys([text])
         try await browser.keys(["CTRL+ENTER"])
-        try await browser.wait("return location.pathname === '/mail'", timeout: 20)
+        try await browser.wait("return location.pathname === '/mail' && document.querySelector('#composer') === null", timeout: 20)
     }
 
     @Test("AC-U-08: Reply quotes and threads, Reply all leaves the user out, Forward carries the attachment; all reach SMTP and Sent")
@@ -139,7 +151,7 @@ struct WebAppComposeTests {
                 const message = Array.from(document.querySelectorAll('#conversation .message')).find(m => m.textContent.includes('plan.pdf'));
                 message.querySelector('details').open = true; message.querySelector('[data-compose-message=forward]').click();
                 """)
-            try await browser.wait("return location.pathname === '/compose' && document.querySelector('#composer') !== null")
+            try await Self.waitForComposerInPlace(browser)
             #expect(try await browser.string("return document.querySelector('#attachment-list').textContent").contains("plan.pdf"))
             try await browser.click("#to")
             try await browser.keys(["alan@example.org", ","])

@@ -28,7 +28,7 @@ struct WebAppTriageTests {
             try #require(first.hasPrefix("Note"), "no note reached with j")
             try await browser.keys(["e"])
             try await browser.wait("return !Array.from(document.querySelectorAll('#threads .subject')).some(s => s.textContent === arguments[0])".replacingOccurrences(of: "arguments[0]", with: "'\(first)'"))
-            #expect(try await browser.string("return document.querySelector('#toasts').textContent").contains("Archived 1 conversation"))
+            #expect(try await browser.string("return document.querySelector('#toasts').textContent").contains("Archived “\(first)”."))
             try await browser.js("Array.from(document.querySelectorAll('#toasts button')).find(b => b.textContent === 'Undo').click()")
             try await browser.wait("return Array.from(document.querySelectorAll('#threads .subject')).some(s => s.textContent === '\(first)')")
 

@@ -56,7 +56,7 @@ struct WebHostileTextTests {
             let q = WebForm.escape(Self.evil)
             let pages = [
                 "/mail", "/mail?t=\(WebForm.escape(email.threadId))", "/mail?notice=\(q)", "/mail/search?q=\(q)",
-                "/mail/sidebar", "/settings", "/settings?notice=\(q)", "/settings/account?id=\(account.id)",
+                "/mail/counts?box=inbox", "/settings", "/settings?notice=\(q)", "/settings/account?id=\(account.id)",
                 "/settings/account/remove?id=\(account.id)", "/compose?kind=reply&email=\(WebForm.escape(email.id))",
                 "/compose?to=\(q)&problem=\(q)", "/message/\(WebForm.escape(email.id))/body",
                 "/mail/conversation?t=\(WebForm.escape(email.threadId))", "/welcome/servers?email=x%40example.com&displayName=\(q)",

@@ -27,7 +27,7 @@ struct WebSecurityTests {
     func noCookie() async throws {
         try await WebFixture.with { web in
             try await web.store([MailFixtures.email(accountId: web.account.id, number: 1, subject: "Secret plans")])
-            for path in ["/mail", "/mail/list?box=inbox", "/mail/sidebar", "/events"] {
+            for path in ["/mail", "/mail/list?box=inbox", "/mail/counts?box=inbox", "/events"] {
                 let reply = try await web.get(path, cookie: nil)
                 #expect(reply.status == 401, "\(path) answered \(reply.status)")
                 #expect(reply.text.contains("vaultmail open"), "\(path) does not say how to sign in")

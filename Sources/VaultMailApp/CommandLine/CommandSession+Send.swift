@@ -44,12 +44,15 @@ extension CommandSession {
         var content = DraftContent(accountId: account.id)
         content.body = outgoing.body
         var files: [DraftAttachment] = []
+        var leftOut: String?
         if let original = outgoing.replyTo ?? outgoing.forward {
             let id = try await emailId(original)
             let kind: ComposeKind = outgoing.forward != nil ? .forward : outgoing.replyAll ? .replyAll : .reply
             content = try await composition.answer(kind, emailId: id, from: account.id, typed: outgoing.body)
             if kind == .forward {
-                files = try await dependencies.attachments.forwardable(emailId: id)
+                let forwarded = try await composition.forwardedAttachments(emailId: id)
+                files = try await dependencies.attachments.files(forwarded.carried)
+                leftOut = forwarded.notice
             }
         }
         content.to = outgoing.to.isEmpty ? content.to : outgoing.to
@@ -83,7 +86,7 @@ extension CommandSession {
         let recipients = (content.to + content.cc + content.bcc).joined(separator: ", ")
         do {
             try await compose.executeSend(emailId: draftId)
-            return "Sent \"\(content.subject)\" to \(recipients)."
+            return "Sent \"\(content.subject)\" to \(recipients)." + (leftOut.map { " " + $0 } ?? "")
         } catch {
             throw CommandError("not sent yet: \(error); it waits in the outbox (`vaultmail outbox`) and the daemon retries it")
         }

@@ -9,6 +9,9 @@ import Foundation
 ///   own addresses), "Re:"/"Fwd:" subject, In-Reply-To and References, the account's
 ///   signature, the attribution line and the quoted original (`ComposeTemplate`), with the
 ///   text already written above them (`placing(_:above:)`).
+/// - `forwardedAttachments`: a forward carries the files of every message of the conversation
+///   up to the one forwarded (each file once), leaving out, by name and with the reason, what
+///   would take the message past the server's size limit.
 /// - `checkSize`: refuses a message larger than the server announces (SMTP SIZE) with
 ///   `ComposeError.tooLarge`, saying both sizes and what to do.
 ///
@@ -75,6 +78,45 @@ public struct Compose: Sendable {
         return top + "\n\n" + template.drop { $0 == "\n" }
     }
 
+    // MARK: Forwarded files
+
+    /// The attachments a forward of `emailId` carries: those of every message of its
+    /// conversation up to it, oldest first — not only the forwarded message's — without
+    /// inline images, drafts' files or a file sent again (same name, type and size, as a reply
+    /// re-attaching it). When the account's server names a size limit, the newest files are
+    /// kept first and any file that would take the message past it is left out, with the reason.
+    public func forwardedAttachments(emailId: String) async throws -> ForwardedAttachments {
+        guard let original = try await emails.getEmail(id: emailId) else { throw ComposeError.originalNotFound(id: emailId) }
+        // In reading order (`Conversations.ordered`), up to and with the one forwarded.
+        let ordered = Conversations.ordered(try await emails.getEmails(threadId: original.threadId)
+            .filter { $0.id == original.id || (!$0.isDraft && ($0.sendState == .none || $0.sendState == .sent)) })
+        let conversation = ordered.firstIndex { $0.id == original.id }.map { Array(ordered[...$0]) } ?? [original]
+        var files: [Attachment] = []
+        var seen = Set<String>()
+        for email in conversation {
+            for attachment in try await emails.getAttachments(emailId: email.id) where !attachment.isInline {
+                if seen.insert("\(attachment.filename.lowercased())\u{1F}\(attachment.mimeType.lowercased())\u{1F}\(attachment.sizeBytes)").inserted {
+                    files.append(attachment)
+                }
+            }
+        }
+        guard let limit = await sizeLimit(original.accountId) else { return ForwardedAttachments(carried: files) }
+        // Room for the headers and the text (the estimate's own allowance and 64 KiB of text).
+        var room = limit - Self.estimatedSize(text: String(repeating: " ", count: 65_536), html: nil, attachments: [])
+        var kept = Set<String>()
+        var leftOut: [ForwardedAttachments.LeftOut] = []
+        for file in files.reversed() {
+            let size = Self.encodedSize(file.sizeBytes)
+            if size <= room {
+                room -= size
+                kept.insert(file.id)
+            } else {
+                leftOut.insert(.init(attachment: file, reason: "with it the message would be larger than the \(ByteSize.string(limit)) the outgoing server accepts; attach it to a message of its own"), at: 0)
+            }
+        }
+        return ForwardedAttachments(carried: files.filter { kept.contains($0.id) }, leftOut: leftOut)
+    }
+
     // MARK: Size limit
 
     /// Throws `ComposeError.tooLarge` when a message of this text, HTML alternative and
@@ -90,6 +132,9 @@ public struct Compose: Sendable {
     /// encoding, attachments grown by a third in base64 plus line ends.
     public static func estimatedSize(text: String, html: String?, attachments: [DraftAttachment]) -> Int {
         let written = text.utf8.count + (html?.utf8.count ?? 0)
-        return 2_048 + written * 105 / 100 + attachments.reduce(0) { $0 + ($1.data.count + 2) / 3 * 4 * 78 / 76 }
+        return 2_048 + written * 105 / 100 + attachments.reduce(0) { $0 + encodedSize($1.data.count) }
     }
+
+    /// A file of `bytes` in base64 with its line ends.
+    static func encodedSize(_ bytes: Int) -> Int { (bytes + 2) / 3 * 4 * 78 / 76 }
 }

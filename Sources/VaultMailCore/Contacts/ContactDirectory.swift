@@ -99,14 +99,23 @@ public actor ContactDirectory {
 
     /// Best first: written to often and lately (a message sent this week counts about ten
     /// times one received), ties by address.
-    /// Robots nobody writes to (no-reply senders, bounce daemons) are left out unless the user did.
+    /// Robots and newsletters are left out unless the user wrote to them (`isSuggestible`).
     static func rank(_ contacts: [Contact], now: Date) -> [Entry] {
-        contacts.filter { $0.sentCount > 0 || !isRobot($0.email) }.map { contact in
+        contacts.filter(isSuggestible).map { contact in
             let sent = Double(contact.sentCount) * recency(contact.lastSent, now: now)
             let received = Double(contact.receivedCount) * recency(contact.lastReceived, now: now)
             return Entry(contact: contact, keys: keys(contact), score: 10 * sent + received)
         }
         .sorted { $0.score != $1.score ? $0.score > $1.score : $0.contact.email < $1.contact.email }
+    }
+
+    /// Someone the user wrote to always; otherwise not a robot's address (no-reply senders,
+    /// bounce daemons) and not a sender whose mail is mostly bulk (newsletters, notifications,
+    /// list mail: sorted out of Primary by their List-Unsubscribe, Precedence and the like).
+    static func isSuggestible(_ contact: Contact) -> Bool {
+        if contact.sentCount > 0 { return true }
+        if isRobot(contact.email) { return false }
+        return contact.receivedCount == 0 || contact.bulkCount * 2 < contact.receivedCount
     }
 
     static func isRobot(_ address: String) -> Bool {

@@ -10,15 +10,20 @@ public struct Contact: Sendable, Hashable {
     public var lastSent: Date?
     public var receivedCount: Int
     public var lastReceived: Date?
+    /// How many of the messages received from them were sorted out of Primary (promotions,
+    /// updates, forums, social: newsletters, notifications, list mail — List-Unsubscribe,
+    /// Precedence: bulk and the like, as the categories read them).
+    public var bulkCount: Int
 
     public init(email: String, name: String? = nil, sentCount: Int = 0, lastSent: Date? = nil,
-                receivedCount: Int = 0, lastReceived: Date? = nil) {
+                receivedCount: Int = 0, lastReceived: Date? = nil, bulkCount: Int = 0) {
         self.email = email
         self.name = name
         self.sentCount = sentCount
         self.lastSent = lastSent
         self.receivedCount = receivedCount
         self.lastReceived = lastReceived
+        self.bulkCount = bulkCount
     }
 
     public var participant: Participant { Participant(name: name, email: email) }

@@ -1,6 +1,6 @@
 /// The application service for how mail is shown and handled on screen (ARCHITECTURE.md, "The
 /// application layer"): the undo-send delay, mark-read-on-open, remote images, the theme and
-/// the list density, summaries when a conversation opens. A door reads and changes them here,
+/// the list density, what opens after triage, summaries when a conversation opens. A door reads and changes them here,
 /// never in `SettingsStore` itself (issue 28).
 ///
 /// - The undo-send delay is 0 to `undoDelayRange.upperBound` seconds; a value outside it
@@ -59,6 +59,18 @@ public struct Preferences: Sendable {
             if let theme { settings.theme = theme }
             if let listDensity { settings.listDensity = listDensity }
         }
+    }
+
+    // MARK: After triage
+
+    /// What opens after the open conversation is archived, deleted or moved: the next older
+    /// one (the default, as Gmail's "older"), the next newer one, or the list (issue 29).
+    public func afterTriage() async -> AfterTriage {
+        await MainActor.run { settings.afterTriage }
+    }
+
+    public func setAfterTriage(_ choice: AfterTriage) async {
+        await MainActor.run { settings.afterTriage = choice }
     }
 
     // MARK: Summaries

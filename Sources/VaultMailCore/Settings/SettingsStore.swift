@@ -77,6 +77,10 @@ public final class SettingsStore {
     public var listDensity: ListDensity {
         didSet { persist(listDensity.rawValue, Keys.listDensity) }
     }
+    /// What opens after archiving, deleting or moving the open conversation.
+    public var afterTriage: AfterTriage {
+        didSet { persist(afterTriage.rawValue, Keys.afterTriage) }
+    }
     /// Conversations of `SummarizeThreadUseCase.automaticMinimumMessages` or more messages are
     /// summarized when opened (AC-A-06); off, only on request.
     public var autoSummarize: Bool {
@@ -109,6 +113,7 @@ public final class SettingsStore {
         remoteImages = load.value(String.self, Keys.remoteImages).flatMap(RemoteImagePolicy.init(rawValue:)) ?? .ask
         theme = load.value(String.self, Keys.theme).flatMap(Theme.init(rawValue:)) ?? .system
         listDensity = load.value(String.self, Keys.listDensity).flatMap(ListDensity.init(rawValue:)) ?? .comfortable
+        afterTriage = load.value(String.self, Keys.afterTriage).flatMap(AfterTriage.init(rawValue:)) ?? .older
         autoSummarize = load.value(Keys.autoSummarize) ?? true
         lastPersistenceError = load.firstError
     }
@@ -210,6 +215,7 @@ public final class SettingsStore {
         remoteImages = stored.remoteImages
         theme = stored.theme
         listDensity = stored.listDensity
+        afterTriage = stored.afterTriage
         autoSummarize = stored.autoSummarize
     }
 
@@ -232,6 +238,7 @@ public final class SettingsStore {
         remoteImages = .ask
         theme = .system
         listDensity = .comfortable
+        afterTriage = .older
         autoSummarize = true
     }
 
@@ -265,6 +272,7 @@ public final class SettingsStore {
         static let remoteImages = "remoteImages"
         static let theme = "theme"
         static let listDensity = "listDensity"
+        static let afterTriage = "afterTriage"
         static let autoSummarize = "autoSummarize"
         /// Every key kept per account (`setAccountValue`): what `forgetAccount` removes.
         static let perAccount = [accountNotifications, signature]

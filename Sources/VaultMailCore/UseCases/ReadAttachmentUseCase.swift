@@ -59,12 +59,18 @@ public struct ReadAttachmentUseCase: Sendable {
         return AttachmentContent(attachment: attachment, data: data)
     }
 
-    /// What a forward of the email carries: its attachments with their content, not the
-    /// images its HTML shows inline.
+    /// An email's own files with their content, not the images its HTML shows inline (a
+    /// draft synced from the server, taken in with its files).
     public func forwardable(emailId: String) async throws(AttachmentError) -> [DraftAttachment] {
+        try await files(try await read({ try await emails.getAttachments(emailId: emailId) }).filter { !$0.isInline })
+    }
+
+    /// These attachments (of any emails) with their content, in this order: what a forward
+    /// carries (`Compose.forwardedAttachments`).
+    public func files(_ attachments: [Attachment]) async throws(AttachmentError) -> [DraftAttachment] {
         var files: [DraftAttachment] = []
-        for attachment in try await read({ try await emails.getAttachments(emailId: emailId) }) where !attachment.isInline {
-            let content = try await content(emailId: emailId, attachmentId: attachment.id)
+        for attachment in attachments {
+            let content = try await content(emailId: attachment.emailId, attachmentId: attachment.id)
             files.append(DraftAttachment(filename: attachment.filename, mimeType: attachment.mimeType, data: Data(content.data)))
         }
         return files

@@ -1,6 +1,8 @@
 /// The app's small script, for what HTML alone cannot do: live updates over server-sent
 /// events, opening conversations without a reload, endless scrolling, selection with shift
-/// ranges, undo for destructive actions, the in-app new-mail banner, and keyboard shortcuts.
+/// ranges, undo for destructive actions, the in-app new-mail banner, and keyboard shortcuts;
+/// after triage the next conversation opens, counts follow each change event together, and
+/// Reply, Reply all and Forward open the composer in place (issue 29).
 /// Without it every page still reads and every action still works (progressive enhancement).
 enum AppScript {
     static let js = #"""
@@ -93,6 +95,7 @@ enum AppScript {
   // ---- conversations ----
   function openThreadId() { const c = $("#conversation"); return c ? c.dataset.thread : null; }
   async function openThread(href, push = true) {
+    await closeComposer({ quiet: true });
     const url = new URL(href, location.href), t = url.searchParams.get("t");
     if (!t) return closeThread(push);
     try {
@@ -160,8 +163,12 @@ enum AppScript {
     if (action === "move" && !(extra || {}).folder) { toast("Choose a folder to move to first."); return; }
     const fields = [["action", action], ...ids.map(id => ["t[]", id]), ...Object.entries(extra || {})];
     if (DESTRUCTIVE[action]) {
+      const named = actedOn(ids), reading = ids.includes(openThreadId());
+      const cur = current(), leaving = reading || (cur && ids.includes(cur.dataset.id)), next = nextAfter(ids);
       hideRows(ids);
-      if (ids.includes(openThreadId())) closeThread();
+      if (reading && next && afterTriage() !== "list") openRow(next);
+      else if (reading) { closeThread(); if (next) setCurrent(next); }
+      else if (leaving && next) setCurrent(next);
       updateSelection();
       const job = { fields, ids, done: false };
       state.pending.push(job);
@@ -172,7 +179,7 @@ enum AppScript {
         try { await send(fields); }
         catch (err) { restore(); toast(err.message, { error: true, action: "Retry", onAction: () => perform(action, ids, extra), ms: 10000 }); }
       }, UNDO_MS);
-      const note = toast(`${DESTRUCTIVE[action]} ${countText(ids.length)}.`, { action: "Undo", ms: UNDO_MS, onAction: () => {
+      const note = toast(`${DESTRUCTIVE[action]} ${named}.`, { action: "Undo", ms: UNDO_MS, onAction: () => {
         clearTimeout(timer); job.done = true; state.pending = state.pending.filter(j => j !== job); restore();
         toast("Undone.", { ms: 2500 });
       } });
@@ -236,8 +243,7 @@ enum AppScript {
   function refresh() { clearTimeout(refreshTimer); refreshTimer = setTimeout(doRefresh, 40); }
   async function doRefresh() {
     try {
-      const side = await getHTML("/mail/sidebar?" + new URLSearchParams({ box: box() }));
-      if (side) $("#sidebar").outerHTML = side;
+      await refreshCounts();
       const list = $("#threads") || null;
       if (list || $("#list-form .empty")) {
         const count = Math.max(25, Math.min(200, rows().length));
@@ -261,7 +267,12 @@ enum AppScript {
         const html = await getHTML("/mail/conversation?" + q);
         if (html !== null) {
           const open = new Set($$(".msg[open]", conv).map(d => d.closest(".message").id));
+          // The composer is put back where it was, with the focus and the cursor: typing goes on.
+          const composer = composing.host, typing = composer && composer.contains(doc.activeElement) ? doc.activeElement : null;
+          const cursor = typing && typeof typing.selectionStart === "number" ? [typing.selectionStart, typing.selectionEnd] : null;
           $("#reading-pane").innerHTML = html;
+          if (composer) placeComposer(composer);
+          if (typing && typing.isConnected) { typing.focus({ preventScroll: true }); if (cursor) typing.setSelectionRange(cursor[0], cursor[1]); }
           $$(".message", $("#reading-pane")).forEach(m => { if (open.has(m.id)) $(".msg", m).open = true; });
         }
       }
@@ -305,8 +316,9 @@ enum AppScript {
 
   // ---- writing: the composer, and the undo window after Send (AC-U-11) ----
   function compose(kind) {
+    if (composing.host) { const body = $("#inline-composer textarea"); if (body) body.focus(); return; }
     const link = $(`#conversation .reply-bar a[data-compose="${kind}"]`);
-    if (link) location.href = link.href;
+    if (link) composeInPlace(link.href);
   }
   function sendingToast() {
     let pending = null;
@@ -322,7 +334,12 @@ enum AppScript {
       clearInterval(timer); sessionStorage.removeItem("vaultmail-sending");
       const r = await post("/compose/undo", { draft: pending.draft });
       let reply = {}; try { reply = await r.json(); } catch (_) {}
-      if (r.ok && reply.url) { location.href = reply.url + "&return=" + encodeURIComponent(location.pathname + location.search); }
+      if (r.ok && reply.url) {
+        const back = reply.url + "&return=" + encodeURIComponent(location.pathname + location.search);
+        // Taken back from the conversation still open: the draft opens in place again, under it.
+        const conv = $("#conversation");
+        if (conv && state.sentFrom && conv.dataset.thread === state.sentFrom) composeInPlace(back); else location.href = back;
+      }
       else toast(reply.error || "Too late: the message has gone.", { error: true });
     } });
     const text = $("span", el);
@@ -334,21 +351,142 @@ enum AppScript {
     const timer = setInterval(tick, 250); tick();
   }
 
+  // ---- triage that keeps its place (issue 29) ----
+  function afterTriage() { return doc.body.dataset.afterTriage || "older"; }
+  function subjectOf(id) {
+    const row = $(`#threads .row[data-id="${CSS.escape(id)}"] .subject`);
+    if (row) return row.textContent.trim();
+    const title = id === openThreadId() ? $("#conv-title") : null;
+    return title ? title.textContent.trim() : "";
+  }
+  // “Quarterly plan” for one conversation, “3 conversations” for more.
+  function actedOn(ids) {
+    const subject = ids.length === 1 ? subjectOf(ids[0]) : "";
+    return subject ? `“${subject}”` : countText(ids.length);
+  }
+  // The row to show once these leave the list: the newer (above) or older (below) neighbour, as set, else the other.
+  function nextAfter(ids) {
+    const list = rows(), gone = new Set(ids), at = list.map((r, i) => gone.has(r.dataset.id) ? i : -1).filter(i => i >= 0);
+    if (!at.length) return null;
+    const newer = () => list.slice(0, at[0]).reverse().find(r => !gone.has(r.dataset.id));
+    const older = () => list.slice(at[at.length - 1] + 1).find(r => !gone.has(r.dataset.id));
+    return afterTriage() === "newer" ? newer() || older() || null : older() || newer() || null;
+  }
+  function openRow(row) { setCurrent(row); openThread($(".row-link", row).href); }
+  // j/k: the next or previous conversation; while one is open, that one opens in its place.
+  function step(by) {
+    const list = rows(), row = current(), i = row ? list.indexOf(row) : -1;
+    const to = list[Math.max(0, Math.min(list.length - 1, i + by))] || list[0];
+    if (!to) return;
+    if (openThreadId()) { if (to.dataset.id !== openThreadId()) openRow(to); }
+    else setCurrent(to);
+  }
+
+  // ---- counts: the sidebar, the tabs and the title from one snapshot, on each change event ----
+  async function refreshCounts() {
+    const r = await fetch("/mail/counts?" + listQuery(), { headers: { Accept: "application/json" }, credentials: "same-origin" });
+    if (!r.ok) return;
+    const counts = await r.json();
+    const side = $("#sidebar"); if (side) side.outerHTML = counts.sidebar;
+    const tabs = $("#list-pane .tabs"); if (tabs && counts.tabs) tabs.outerHTML = counts.tabs;
+    if (location.pathname === "/mail") doc.title = counts.title;
+  }
+
+  // ---- answering in place (issue 29): the composer's own form and script, under the conversation ----
+  const composing = { host: null, api: null, thread: null };
+  function composerScript(page) {
+    if (window.VaultMailCompose) return Promise.resolve();
+    const src = $$("script[src]", page).map(s => s.getAttribute("src")).find(src => !$(`script[src="${CSS.escape(src)}"]`));
+    if (!src) return Promise.reject(new Error("no composer script"));
+    return new Promise((ok, fail) => { const s = doc.createElement("script"); s.src = src; s.onload = ok; s.onerror = fail; doc.head.append(s); });
+  }
+  // Puts the composer under its conversation (again, after a live refresh), hiding the reply bar and the draft it edits.
+  function placeComposer(host) {
+    const conv = $("#conversation");
+    if (!conv || conv.dataset.thread !== composing.thread) { composing.host = null; composing.api = null; return; }
+    conv.append(host);
+    const bar = $(".reply-bar", conv); if (bar) bar.hidden = true;
+    const draft = ($('input[name="draft"]', host) || {}).value;
+    if (draft) { const card = $("#m-" + CSS.escape(draft)); if (card) card.hidden = true; }
+  }
+  async function composeInPlace(href) {
+    await closeComposer({ quiet: true });
+    const conv = $("#conversation");
+    if (!conv) { location.href = href; return; }
+    try {
+      const page = new DOMParser().parseFromString(await getHTML(href), "text/html");
+      const form = $("#composer", page);
+      if (!form) throw new Error("no composer");
+      await composerScript(page);
+      const title = $("h1", form), heading = doc.createElement("h3");
+      heading.id = title.id; heading.textContent = title.textContent;
+      const close = doc.createElement("button"); close.type = "button"; close.className = "icon-button composer-close";
+      close.setAttribute("aria-label", "Close; the draft is kept"); close.title = "Close (Escape); the draft is kept"; close.textContent = "×";
+      close.addEventListener("click", () => closeComposer());
+      const head = doc.createElement("div"); head.className = "composer-head"; head.append(heading, close);
+      title.replaceWith(head);
+      $("textarea", form).rows = 8;
+      const host = doc.createElement("section"); host.className = "inline-composer"; host.id = "inline-composer";
+      host.setAttribute("aria-labelledby", heading.id);
+      host.append(doc.adoptNode(form));
+      composing.host = host; composing.thread = conv.dataset.thread;
+      placeComposer(host);
+      composing.api = window.VaultMailCompose(form, { inPlace: true, onSent: composerSent, onClosed: composerClosed });
+      reveal(host);
+    } catch (_) { location.href = href; }
+  }
+  // Scrolls the reading pane (not the page) to show `el` at its top.
+  function reveal(el) {
+    const pane = $("#reading-pane");
+    if (pane && pane.scrollHeight > pane.clientHeight) pane.scrollTop += el.getBoundingClientRect().top - pane.getBoundingClientRect().top - 8;
+    else el.scrollIntoView({ block: "start" });
+  }
+  function removeComposer() {
+    const host = composing.host; composing.host = null; composing.api = null;
+    if (host) host.remove();
+    const bar = $("#conversation .reply-bar"); if (bar) bar.hidden = false;
+    $$("#conversation .draft-card[hidden]").forEach(c => { c.hidden = false; });
+  }
+  function focusReply() { const a = $("#conversation .reply-bar a"); if (a) a.focus(); }
+  // Escape or ×: what was written is saved, and stays as the conversation's draft.
+  async function closeComposer(opts = {}) {
+    if (!composing.host) return;
+    const api = composing.api;
+    let draft = "";
+    try { draft = api ? await api.close() : ""; } catch (_) {}
+    removeComposer();
+    if (opts.quiet) return;
+    if (draft) toast("Draft saved.", { ms: 2500 });
+    refresh(); focusReply();
+  }
+  function composerSent() { state.sentFrom = composing.thread; removeComposer(); sendingToast(); refresh(); focusReply(); }
+  function composerClosed(message) { removeComposer(); toast(message); refresh(); focusReply(); }
+  doc.addEventListener("click", e => {
+    const link = e.target.closest && e.target.closest("#conversation a[data-compose], #conversation a[data-compose-message], #conversation a[data-edit-draft]");
+    if (!link || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    composeInPlace(link.href);
+  });
+
   // ---- keyboard (AC-M-04) ----
   doc.addEventListener("keydown", e => {
-    if (e.ctrlKey || e.metaKey || e.altKey || $("#composer")) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || doc.body.classList.contains("compose-page")) return;
     const t = e.target;
+    if (t && t.closest && t.closest("#inline-composer")) {
+      if (e.key === "Escape" && !e.defaultPrevented) { e.preventDefault(); closeComposer(); }
+      return;
+    }
     if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName)) && t.type !== "checkbox") {
       if (e.key === "Escape") t.blur();
       return;
     }
     if ($("dialog[open]")) return;
-    const list = rows(), row = current(), i = row ? list.indexOf(row) : -1;
-    const target = () => openThreadId() && (!row || row.classList.contains("open")) ? [openThreadId()] : (selectedIds().length ? selectedIds() : row ? [row.dataset.id] : []);
+    const row = current();
+    // What an action acts on: the selection, else the conversation open (and on screen), else the current row.
+    const target = () => selectedIds().length ? selectedIds() : openThreadId() ? [openThreadId()] : row ? [row.dataset.id] : [];
     const act = a => perform(a, target());
     const keys = {
-      j: () => setCurrent(list[Math.min(list.length - 1, i + 1)] || list[0]),
-      k: () => setCurrent(list[Math.max(0, i - 1)] || list[0]),
+      j: () => step(1), k: () => step(-1),
       Enter: () => row && openThread($(".row-link", row).href), o: () => row && openThread($(".row-link", row).href),
       u: () => closeThread(), e: () => act("archive"), "#": () => act("delete"),
       s: () => { const ids = target(); if (!ids.length) return; const r = $(`#threads .row[data-id="${CSS.escape(ids[0])}"]`);
@@ -360,6 +498,7 @@ enum AppScript {
       c: () => { location.href = "/compose?" + new URLSearchParams({ return: location.pathname + location.search }); },
       r: () => compose("reply"), a: () => compose("reply-all"), f: () => compose("forward"),
       "?": () => { const d = $("#shortcuts"); if (d) d.showModal(); },
+      Escape: () => { if (composing.host) closeComposer(); },
     };
     const run = keys[e.key];
     if (!run || (e.key === "Enter" && t && t.closest && t.closest("a, button, summary, input, select, textarea"))) return;

@@ -334,5 +334,19 @@ html:not(.js) .summary-pending,html:not(.js) .replies-loading,.js .summary-nojs,
 @media (prefers-reduced-motion:no-preference){.spinner{animation:spin .9s linear infinite}@keyframes spin{to{transform:rotate(360deg)}}}
 @media (prefers-reduced-motion:reduce){.spinner{border-top-color:var(--line);background:var(--accent);transform:scale(.5)}}
 @media (prefers-reduced-motion:no-preference){.toast,.banner{animation:rise .18s ease-out}@keyframes rise{from{opacity:0;transform:translateY(8px)}to{opacity:1;transform:none}}}
+.draft-card{border:2px dashed var(--danger);background:var(--bg)}
+.draft-head{display:flex;flex-wrap:wrap;align-items:center;gap:8px;padding:10px 14px 4px}
+.draft-head time{margin-left:auto;font-size:12px;color:var(--muted)}
+.draft-pill{background:var(--danger);color:var(--pane)}
+.draft-to{font-size:14px;color:var(--muted);overflow-wrap:anywhere}
+.draft-text{margin:4px 14px 0;white-space:pre-wrap;overflow-wrap:anywhere;max-height:9em;overflow:hidden}
+.draft-card .draft-bar{margin:8px 14px 12px}
+.inline-composer{margin:16px 0 0}
+.inline-composer .composer{max-width:none;box-shadow:none;padding:10px 16px 0}
+.inline-composer .composer textarea{min-height:140px}
+.composer-head{display:flex;align-items:center;justify-content:space-between;gap:8px}
+.composer-head h3{margin:0;font-size:17px}
+.composer-close{font-size:22px;line-height:1}
+.inline-composer .compose-actions{position:sticky;bottom:0;z-index:2;margin:8px -16px 0;padding:10px 16px;background:var(--pane);border-top:1px solid var(--line);border-radius:0 0 12px 12px}
 """#
 }

@@ -136,7 +136,7 @@ extension WebApp {
         let html = content.markdown ? mail.markdown.html(fromMarkdown: content.body) : nil
         var attachments: [DraftAttachment]?
         if content.draftId == nil, let original = content.forwardedEmailId {
-            attachments = try await mail.attachments.forwardable(emailId: original)
+            attachments = try await mail.attachments.files(try await mail.composition.forwardedAttachments(emailId: original).carried)
         } else if let id = content.draftId, let draft = try await mail.compose.draft(emailId: id), draft.entry.state == .none {
             attachments = try await mail.attachments.forwardable(emailId: id)  // a synced draft, taken in: keep its files
         }

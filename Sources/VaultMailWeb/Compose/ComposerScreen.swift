@@ -47,9 +47,9 @@ extension WebApp {
                 break
             }
             content = answer
-            if kind == .forward {
-                forwarded = ((try? await mail.mailboxes.attachments(emailId: id)) ?? []).filter { !$0.isInline }
-                    .map { .init(filename: $0.filename, size: $0.sizeBytes) }
+            if kind == .forward, let files = try? await mail.composition.forwardedAttachments(emailId: id) {
+                forwarded = files.carried.map { .init(filename: $0.filename, size: $0.sizeBytes) }
+                problem = problem ?? files.notice
             }
         case .new:
             break

@@ -15,7 +15,7 @@ struct ComposerView {
     var content: DraftContent
     var accounts: [Account]
     var attachments: [AttachmentItem]
-    /// The original's attachments a forward will carry (not yet in a draft).
+    /// The conversation's attachments a forward will carry (not yet in a draft).
     var forwarded: [AttachmentItem]
     /// The outgoing server's SIZE limit, when known.
     var sizeLimit: Int?
@@ -152,7 +152,7 @@ struct ComposerView {
         <h2 id="attachments-title" class="visually-hidden">Attachments</h2><ul class="attachment-list" id="attachment-list">\
         {{#attachments}}<li><span class="file-name">{{{icon}}}{{filename}}</span> <span class="file-size">{{size}}</span>\
         <button type="submit" class="link-button" formaction="/compose/detach" name="index" value="{{index}}" aria-label="Remove {{filename}}">Remove</button></li>{{/attachments}}\
-        {{#forwarded}}<li class="forwarded"><span class="file-name">{{{icon}}}{{filename}}</span> <span class="file-size">{{size}}</span> <span class="hint-text">from the original message</span></li>{{/forwarded}}\
+        {{#forwarded}}<li class="forwarded"><span class="file-name">{{{icon}}}{{filename}}</span> <span class="file-size">{{size}}</span> <span class="hint-text">forwarded from the conversation</span></li>{{/forwarded}}\
         </ul><p class="attach-row"><label class="tool" for="attach">{{{icon}}}<span>Attach files</span></label>\
         <input type="file" id="attach" multiple class="visually-hidden-file"> <span class="hint-text" id="size-note">{{note}}</span></p></section>
         """)

@@ -44,7 +44,7 @@ struct ConversationView {
     var version: String {
         let vip = messages.filter { vips.contains($0.email.fromAddress.lowercased()) }.count
         let images = messages.filter(\.imagesAllowed).count
-        return "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970)).\(thread.isStarred).\(isMuted).\(vip).\(images).\(categoryDecision?.category.rawValue ?? "")"
+        return "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970)).\(thread.isStarred).\(isMuted).\(vip).\(images).\(categoryDecision?.category.rawValue ?? "").\(messages.filter { $0.email.isUnsentDraft }.count)"
     }
 
     func render() -> Markup {
@@ -64,14 +64,15 @@ struct ConversationView {
             var messages: Markup
             var replies: Markup
             var replyBar: Markup
+            var draftForms: Markup
         }
         let count = thread.messageCount
         return Self.template.render(Model(
             id: thread.id, version: version, latest: answerable?.id, csrf: csrf, here: here, leave: mailbox.url(category: category),
             backIcon: Icon.back.svg(), subject: thread.subject.isEmpty ? "(no subject)" : thread.subject,
-            meta: "\(count) message\(count == 1 ? "" : "s")\(isMuted ? " · muted" : "")", actions: actions(),
+            meta: "\(count) message\(count == 1 ? "" : "s")\(draftNote)\(isMuted ? " · muted" : "")", actions: actions(),
             categoryBar: CategoryBar(threadId: thread.id, decision: categoryDecision).render(), summary: summary?.render() ?? .empty,
-            messages: messages.map(render).joined(), replies: suggestedReplies(), replyBar: replyBar()))
+            messages: messages.map(render).joined(), replies: suggestedReplies(), replyBar: replyBar(), draftForms: draftForms()))
     }
 
     private static let template = Template("""
@@ -83,7 +84,7 @@ struct ConversationView {
         <header class="conv-head"><a class="back" href="{{leave}}">{{{backIcon}}}<span>Back to the list</span></a>\
         <h2 id="conv-title" tabindex="-1">{{subject}}</h2>\
         <p class="conv-meta">{{meta}}</p>{{{actions}}}{{{categoryBar}}}\
-        </header>{{{summary}}}<ol class="messages">{{{messages}}}</ol>{{{replies}}}{{{replyBar}}}</form></article>
+        </header>{{{summary}}}<ol class="messages">{{{messages}}}</ol>{{{replies}}}{{{replyBar}}}</form>{{{draftForms}}}</article>
         """)
 
     /// The message Reply, Reply all and Forward answer: the latest one that is not a draft.
@@ -180,8 +181,6 @@ struct ConversationView {
         var snippet: String
         var date: String
         var time: String
-        var draftURL: String?
-        var composeIcon: Markup
         var answers: [Answer]
         var hasAnswers: Bool
         var answerSender: String
@@ -210,8 +209,6 @@ struct ConversationView {
             case "snippet": snippet
             case "date": date
             case "time": time
-            case "draftURL": draftURL
-            case "composeIcon": composeIcon
             case "answers": answers
             case "hasAnswers": hasAnswers
             case "answerSender": answerSender
@@ -235,16 +232,15 @@ struct ConversationView {
 
     private func render(_ message: Message) -> Markup {
         let email = message.email
+        if email.isUnsentDraft { return draft(message) }
         let sender = email.fromName.flatMap { $0.isEmpty ? nil : $0 } ?? (email.fromAddress.isEmpty ? "Unknown sender" : email.fromAddress)
         let isMe = me.contains(email.fromAddress.lowercased())
-        let isDraft = email.sendState == .draft || (email.isDraft && email.sendState == .none)
-        let answers = email.isDraft || email.sendState == .draft ? [] : answerLinks(email)
+        let answers = answerLinks(email)
         return Self.messageTemplate.render(MessageModel(
             id: email.id, unread: !email.isRead, expanded: message.expanded, bucket: StableHash.bucket(email.fromAddress.lowercased(), 8),
             initials: ThreadListView.initials(email.from), from: isMe ? "me" : sender, snippet: String((email.snippet ?? "").prefix(120)),
             date: email.dateReceived.formatted(.iso8601), time: dates.string(for: email.dateReceived),
-            draftURL: isDraft ? "/compose?kind=draft&draft=\(WebForm.escape(email.id))&return=\(WebForm.escape(here))" : nil,
-            composeIcon: Icon.compose.svg(), answers: answers, hasAnswers: !answers.isEmpty,
+            answers: answers, hasAnswers: !answers.isEmpty,
             answerSender: isMe ? "me" : sender, sender: Person(email.from),
             showVIP: !isMe && !email.fromAddress.isEmpty, isVIP: vips.contains(email.fromAddress.lowercased()), fromAddress: email.fromAddress,
             to: Person.list(email.toAddresses), hasTo: !email.toAddresses.isEmpty,
@@ -262,7 +258,6 @@ struct ConversationView {
         {{#clipIcon}}<span class="msg-clip" title="Has attachments">{{{clipIcon}}}<span class="visually-hidden">, has attachments</span></span>{{/clipIcon}}\
         <time datetime="{{date}}">{{time}}</time></summary>\
         <div class="msg-body">\
-        {{#draftURL}}<p class="draft-bar"><span class="pill">Draft</span> <a class="tool" href="{{draftURL}}">{{{composeIcon}}}<span>Continue writing</span></a></p>{{/draftURL}}\
         {{#hasAnswers}}<nav class="msg-actions" aria-label="Answer this message from {{answerSender}}">{{/hasAnswers}}\
         {{#answers}}<a class="link-button" href="{{href}}" data-compose-message="{{kind}}">{{label}}</a>{{/answers}}\
         {{#hasAnswers}}</nav>{{/hasAnswers}}\
@@ -275,6 +270,73 @@ struct ConversationView {
         {{#why}} <a class="link-button" href="{{why}}">Why (not) notified?</a>{{/why}}\
         </dd></dl>{{{body}}}{{{attachments}}}</div>\
         </details></li>
+        """)
+
+    // MARK: Drafts (issue 29)
+
+    /// " · 1 draft" after the message count (drafts are not among the messages).
+    private var draftNote: String {
+        let drafts = messages.filter { $0.email.isUnsentDraft }.count
+        return drafts == 0 ? "" : " · \(drafts) draft\(drafts == 1 ? "" : "s")"
+    }
+
+    /// A draft: a card of its own, labelled "Draft", with its recipients, its text, Edit
+    /// (the composer, in place with the script) and Discard — never shown like a sent message.
+    private func draft(_ message: Message) -> Markup {
+        let email = message.email
+        struct Model {
+            var id: String
+            var to: String
+            var date: String
+            var time: String
+            var text: String
+            var editURL: String
+            var editIcon: Markup
+            var trashIcon: Markup
+        }
+        let to = (email.toAddresses + email.ccAddresses).map { $0.name.flatMap { $0.isEmpty ? nil : $0 } ?? $0.email }
+        let text = (email.bodyPlain ?? email.snippet ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        return Self.draftTemplate.render(Model(
+            id: email.id, to: to.isEmpty ? "no recipient yet" : to.joined(separator: ", "),
+            date: email.dateReceived.formatted(.iso8601), time: dates.string(for: email.dateReceived),
+            text: String(Self.ownText(text).prefix(600)),
+            editURL: "/compose?kind=draft&draft=\(WebForm.escape(email.id))&return=\(WebForm.escape(here))",
+            editIcon: Icon.compose.svg(), trashIcon: Icon.trash.svg()))
+    }
+
+    /// Each draft's Discard posts a form of its own, outside the conversation's actions.
+    private func draftForms() -> Markup {
+        struct Model { var id: String; var csrf: String; var here: String }
+        return messages.filter { $0.email.isUnsentDraft }
+            .map { Self.draftFormTemplate.render(Model(id: $0.email.id, csrf: csrf, here: here)) }.joined()
+    }
+
+    private static let draftFormTemplate = Template("""
+        <form id="discard-{{id}}" method="post" action="/compose/discard" hidden>\
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="draft" value="{{id}}">\
+        <input type="hidden" name="return" value="{{here}}"></form>
+        """)
+
+    /// What the user wrote of a draft: its text above the quoted original or forwarded message.
+    static func ownText(_ text: String) -> String {
+        var lines: [Substring] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix(">") || line.hasPrefix("---------- Forwarded message") || line == "-- " { break }
+            if line.hasPrefix("On "), line.hasSuffix("wrote:") { break }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static let draftTemplate = Template("""
+        <li class="message draft-card" id="m-{{id}}" aria-labelledby="draft-{{id}}-label">\
+        <div class="draft-head"><span class="pill draft-pill" id="draft-{{id}}-label">Draft</span>\
+        <span class="draft-to">To {{to}}</span><span class="visually-hidden">, not sent</span>\
+        <time datetime="{{date}}">{{time}}</time></div>\
+        <p class="draft-text">{{text}}</p>\
+        <p class="draft-bar"><a class="tool" href="{{editURL}}" data-edit-draft="{{id}}">{{{editIcon}}}<span>Edit</span></a>\
+        <button class="tool danger" type="submit" form="discard-{{id}}" data-discard-draft="{{id}}">{{{trashIcon}}}<span>Discard</span></button></p>\
+        </li>
         """)
 
     private func body(_ message: Message) -> Markup {

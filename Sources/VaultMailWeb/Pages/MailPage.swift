@@ -26,7 +26,7 @@ struct MailPage {
             var shortcuts: [Shortcut]
         }
         let open = conversation != nil || conversationProblem != nil
-        let pageTitle = (unread > 0 ? "\(title) (\(unread))" : title) + " — VaultMail"
+        let pageTitle = Self.documentTitle(title, unread: unread)
         let body = Self.template.render(Model(
             settingsIcon: Icon.settings.svg(), keyboardIcon: Icon.keyboard.svg(), connection: Self.connection(connectionProblem), open: open,
             sidebar: sidebar.render(), list: list.render(), conversation: conversation?.render() ?? .empty,
@@ -56,6 +56,12 @@ struct MailPage {
         </tbody></table><form method="dialog"><button class="primary">Close</button></form></dialog>
         """)
 
+    /// The window title: the list's name, the inbox's unread conversations, the app
+    /// ("Inbox (31) — VaultMail"); the page's and the live one's (`/mail/counts`).
+    static func documentTitle(_ title: String, unread: Int) -> String {
+        (unread > 0 ? "\(title) (\(unread))" : title) + " — VaultMail"
+    }
+
     /// The offline notice in the top bar, hidden while the servers answer.
     static func connection(_ problem: String?) -> Markup {
         struct Model { var hidden: Bool; var icon: Markup; var problem: String }
@@ -69,11 +75,12 @@ struct MailPage {
     struct Shortcut { var key: String; var does: String }
 
     static let shortcuts: [Shortcut] = [
-        .init(key: "j / k", does: "Next / previous conversation"), .init(key: "Enter or o", does: "Open the conversation"),
+        .init(key: "j / k", does: "Next / previous conversation (while reading, it opens)"), .init(key: "Enter or o", does: "Open the conversation"),
         .init(key: "u", does: "Back to the list"), .init(key: "e", does: "Archive"), .init(key: "#", does: "Delete"),
         .init(key: "s", does: "Star or unstar"), .init(key: "Shift+I", does: "Mark read"), .init(key: "Shift+U", does: "Mark unread"),
         .init(key: "x", does: "Select the conversation"), .init(key: "c", does: "New message"),
-        .init(key: "r / a / f", does: "Reply / Reply all / Forward"), .init(key: "Ctrl+Enter", does: "Send (in the composer)"),
+        .init(key: "r / a / f", does: "Reply / Reply all / Forward, under the conversation"), .init(key: "Ctrl+Enter", does: "Send (in the composer)"),
+        .init(key: "Escape", does: "Close the reply; the draft is kept"),
         .init(key: "z", does: "Undo"), .init(key: "/", does: "Search"), .init(key: "?", does: "Show these shortcuts"),
     ]
 }

@@ -87,10 +87,12 @@ enum Pages {
         """)
 
     /// A whole HTML document around `body`, with the app's stylesheet and script.
-    /// How pages look: the theme on `<html>`, the list density on `<body>`.
+    /// How pages look: the theme on `<html>`, the list density on `<body>`; what opens after
+    /// triage (`data-after-triage`, read by the script).
     struct Display: Sendable {
         var theme: Theme = .system
         var density: ListDensity = .comfortable
+        var afterTriage: AfterTriage = .older
     }
 
     static func document(title: String, bodyClass: String, csrf: String? = nil, body: Markup,
@@ -103,12 +105,13 @@ enum Pages {
             var scripts: [String]
             var theme: String
             var compact: Bool
+            var afterTriage: String
             var stylesheet: String
             var favicon: String
         }
         return documentTemplate.render(Model(
             title: title, bodyClass: bodyClass, csrf: csrf, body: body, scripts: scripts.map(\.path), theme: display.theme.rawValue,
-            compact: display.density == .compact, stylesheet: Assets.stylesheet.path, favicon: Assets.favicon.path))
+            compact: display.density == .compact, afterTriage: display.afterTriage.rawValue, stylesheet: Assets.stylesheet.path, favicon: Assets.favicon.path))
     }
 
     private static let documentTemplate = Template("""
@@ -126,7 +129,7 @@ enum Pages {
         <script src="{{.}}" defer></script>
         {{/scripts}}
         </head>
-        <body class="{{bodyClass}}{{#compact}} compact{{/compact}}">
+        <body class="{{bodyClass}}{{#compact}} compact{{/compact}}" data-after-triage="{{afterTriage}}">
         {{{body}}}
         </body>
         </html>

@@ -20,6 +20,9 @@ struct SidebarView {
     var accounts: [AccountSection]
     var current: Mailbox
 
+    /// The unread conversations of the inbox (the first entry), which the window title shows.
+    var inboxUnread: Int { (top.first?.count ?? nil) ?? 0 }
+
     static let order: [FolderType] = [.inbox, .starred, .drafts, .sent, .archive, .allMail, .spam, .trash]
 
     static func sorted(_ folders: [Folder]) -> [Folder] {

@@ -258,7 +258,8 @@ struct ThreadListView {
         return letters.isEmpty ? "?" : letters.joined()
     }
 
-    private func tabs() -> Markup {
+    /// The category tabs with their unread counts (also swapped in live: `/mail/counts`).
+    func tabs() -> Markup {
         let categorized = categoryCounts.keys.contains { $0 != nil && $0 != .uncategorized }
         guard mailbox != .outbox, categorized || category != nil else { return .empty }
         struct Tab { var url: String; var current: Bool; var title: String; var count: Int? }

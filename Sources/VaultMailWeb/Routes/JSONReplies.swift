@@ -35,6 +35,14 @@ enum JSONReply {
         var models: [Model]
     }
 
+    /// The page's counts from one snapshot (`/mail/counts`): the window title, the sidebar and
+    /// the category tabs as markup (rendered by their templates).
+    struct Counts: Encodable {
+        var title: String
+        var sidebar: String
+        var tabs: String
+    }
+
     /// A recipient suggestion of the composer.
     struct Contact: Encodable {
         var email: String

@@ -4,7 +4,8 @@ import VaultMailCore
 
 extension WebApp {
     /// The pages and the fragments the script swaps in: `/mail` (the whole page, a list and
-    /// maybe a conversation), `/mail/list` (rows), `/mail/conversation`, `/mail/sidebar`.
+    /// maybe a conversation), `/mail/list` (rows), `/mail/conversation`; the counts are
+    /// `/mail/counts` (`addCountsRoutes`).
     func addMailRoutes(to router: Router<WebRequestContext>) {
         router.get("/") { _, _ in Pages.redirect("/mail") }
         router.get("/mail") { request, context in try await self.mailPage(request, context) }
@@ -27,11 +28,6 @@ extension WebApp {
             case .failed(let message): return Pages.plain(.internalServerError, message)
             }
         }
-        router.get("/mail/sidebar") { request, _ -> Response in
-            let query = try request.query(MailQuery.self)
-            let context = await self.screen.context(counts: true)
-            return Pages.html(await self.screen.sidebar(context, current: Mailbox(parameter: query.box) ?? .allInboxes).render())
-        }
         router.get("/mail/conversation") { request, requestContext -> Response in
             let query = try request.query(MailQuery.self)
             guard let threadId = query.t, let mailbox = Mailbox(parameter: query.box) else {
@@ -52,7 +48,7 @@ extension WebApp {
     }
 
     /// The query of the mail pages and their fragments (`/mail`, `/mail/search`, `/mail/list`,
-    /// `/mail/conversation`, `/mail/sidebar`, `/mail/search/results`).
+    /// `/mail/conversation`, `/mail/counts`, `/mail/search/results`).
     struct MailQuery: Decodable {
         /// The list (`Mailbox(parameter:)`), its category tab, the open conversation.
         var box: String?
@@ -74,10 +70,10 @@ extension WebApp {
 
     var screen: MailScreen { MailScreen(mail: mail, sanitized: sanitized) }
 
-    /// The theme and list density the user chose.
+    /// The theme and list density the user chose, and what opens after triage.
     func display() async -> Pages.Display {
         let general = await mail.preferences.general()
-        return Pages.Display(theme: general.theme, density: general.listDensity)
+        return Pages.Display(theme: general.theme, density: general.listDensity, afterTriage: await mail.preferences.afterTriage())
     }
 
     /// Dates in the time zone of the machine (the daemon's, which is the browser's: both run here)
@@ -135,8 +131,7 @@ extension WebApp {
             }
         }
         let sidebar = await screen.sidebar(context, current: mailbox)
-        let unread = (sidebar.top.first?.count ?? nil) ?? 0
-        let page = MailPage(title: list.title, unread: unread, sidebar: sidebar, list: list, conversation: conversation,
+        let page = MailPage(title: list.title, unread: sidebar.inboxUnread, sidebar: sidebar, list: list, conversation: conversation,
                             conversationProblem: problem, connectionProblem: await events.connectionProblem, csrf: csrf,
                             display: await display())
         return Pages.html(page.render(), status: problem == nil ? .ok : .notFound)

@@ -94,18 +94,27 @@ struct MailScreen {
             switch mailbox {
             case .unified(let type):
                 let page = try await mail.mailboxes.threads(ofType: type, category: category, cursor: cursor, limit: limit)
-                return .page(page, counts: context.unread(ofType: type))
+                return .page(page, counts: unreadCounts(mailbox, context))
             case .folder(let id):
                 guard let folder = context.folders.values.joined().first(where: { $0.id == id }) else {
                     return .failed("This folder no longer exists. Pick another from the list of mailboxes.")
                 }
                 let page = try await mail.mailboxes.threads(accountId: folder.accountId, folderId: id, category: category, cursor: cursor, limit: limit)
-                return .page(page, counts: context.unread[id] ?? [:])
+                return .page(page, counts: unreadCounts(mailbox, context))
             case .outbox:
                 return .page(.empty, counts: [:])
             }
         } catch {
             return .failed("The list could not be read: \(error).")
+        }
+    }
+
+    /// A list's unread conversations per category (its tabs' counts), from `context`.
+    func unreadCounts(_ mailbox: Mailbox, _ context: Context) -> [AICategory?: Int] {
+        switch mailbox {
+        case .unified(let type): context.unread(ofType: type)
+        case .folder(let id): context.unread[id] ?? [:]
+        case .outbox: [:]
         }
     }
 

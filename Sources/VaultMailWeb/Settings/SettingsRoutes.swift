@@ -18,6 +18,7 @@ extension WebApp {
                 undoSendDelaySeconds: Int(form.undoDelay ?? ""), markReadOnOpen: form.markReadOnOpen == "1",
                 remoteImages: RemoteImagePolicy(rawValue: form.remoteImages ?? ""), theme: Theme(rawValue: form.theme ?? ""),
                 listDensity: ListDensity(rawValue: form.density ?? ""))
+            if let after = AfterTriage(rawValue: form.afterTriage ?? "") { await self.mail.preferences.setAfterTriage(after) }
             return await self.settingsSaved(request, "Saved.", section: "general")
         }
         router.post("/settings/notifications") { request, context -> Response in
@@ -92,6 +93,7 @@ extension WebApp {
         var remoteImages: String?
         var theme: String?
         var density: String?
+        var afterTriage: String?
     }
 
     /// The notification section: its switches are `1` when on and absent when off (checkboxes);
@@ -151,7 +153,7 @@ extension WebApp {
         let s = await mail.preferences.general()
         let values = SettingsView.Values(
             undoDelay: s.undoSendDelaySeconds, markReadOnOpen: s.markReadOnOpen, remoteImages: s.remoteImages, theme: s.theme,
-            density: s.listDensity, notificationsOn: notifications.on, sound: notifications.sound,
+            density: s.listDensity, afterTriage: await mail.preferences.afterTriage(), notificationsOn: notifications.on, sound: notifications.sound,
             accountNotifications: notifications.accounts, categories: notifications.categories, vips: notifications.vips,
             quietHoursOn: notifications.quietHoursOn, quietStart: notifications.quietHoursStart, quietEnd: notifications.quietHoursEnd)
         let muted = ((try? await mail.notificationSettings.mutedConversations()) ?? []).map { conversation in

@@ -13,6 +13,7 @@ struct SettingsView {
         var remoteImages: RemoteImagePolicy
         var theme: Theme
         var density: ListDensity
+        var afterTriage: AfterTriage = .older
         var notificationsOn: Bool
         var sound: Bool
         var accountNotifications: [String: Bool]
@@ -123,6 +124,13 @@ struct SettingsView {
         }
         inner += radios("theme", "Theme", values.theme) { $0 == .system ? "Same as the system" : $0.rawValue.capitalized }
         inner += radios("density", "Conversation list", values.density) { $0 == .comfortable ? "Comfortable" : "Compact" }
+        inner += radios("afterTriage", "After archiving, deleting or moving a conversation, open", values.afterTriage) {
+            switch $0 {
+            case .newer: "The newer conversation"
+            case .older: "The older conversation"
+            case .list: "The list"
+            }
+        }
         return section("general", "General", action: "/settings/general", inner)
     }
 
