@@ -18,6 +18,7 @@ extension AppDatabase {
         migrator.registerMigration("v9-summaries", migrate: createSummarySchema)
         migrator.registerMigration("v10-message-identity", migrate: createMessageIdentity)
         migrator.registerMigration("v11-chunk-embeddings", migrate: createChunkEmbeddings)
+        migrator.registerMigration("v12-pending-changes", migrate: createPendingChanges)
         return migrator
     }
 
