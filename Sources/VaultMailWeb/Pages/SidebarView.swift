@@ -19,6 +19,8 @@ struct SidebarView {
     var top: [Entry]
     var accounts: [AccountSection]
     var current: Mailbox
+    /// The changes waiting for the server (`PendingChangesView`), at the foot.
+    var pending: Markup = .empty
 
     static let order: [FolderType] = [.inbox, .starred, .drafts, .sent, .archive, .allMail, .spam, .trash]
 
@@ -33,7 +35,7 @@ struct SidebarView {
     func render() -> Markup {
         struct Item { var url: String; var current: Bool; var icon: Markup; var name: String; var count: Int?; var unknown: Bool; var what: String }
         struct Section { var headingId: String; var colour: String; var name: String; var email: String; var folders: [Item]; var empty: Bool }
-        struct Model { var compose: String?; var composeIcon: Markup; var top: [Item]; var accounts: [Section] }
+        struct Model { var compose: String?; var composeIcon: Markup; var top: [Item]; var accounts: [Section]; var pending: Markup }
         func item(_ entry: Entry) -> Item {
             Item(url: entry.mailbox.url(), current: entry.mailbox == current, icon: (entry.icon ?? .read).svg(),
                  name: entry.name, count: entry.count == 0 ? nil : entry.count, unknown: entry.count == nil,
@@ -45,7 +47,7 @@ struct SidebarView {
             accounts: accounts.map { section in
                 Section(headingId: "acct-\(section.account.id.prefix(12))", colour: Self.accountColour(section.account.id),
                         name: section.account.name, email: section.account.email, folders: section.folders.map(item), empty: section.folders.isEmpty)
-            }))
+            }, pending: pending))
     }
 
     private static let item = """
@@ -62,6 +64,7 @@ struct SidebarView {
         {{#empty}}<p class="hint">No folders yet: the first sync is on its way.</p>{{/empty}}\
         {{^empty}}<ul class="boxes">{{#folders}}\(item){{/folders}}</ul>{{/empty}}\
         </section>{{/accounts}}\
+        {{{pending}}}\
         </nav>
         """)
 

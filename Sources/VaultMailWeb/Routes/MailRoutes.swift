@@ -135,7 +135,7 @@ extension WebApp {
         let sidebar = await screen.sidebar(context, current: mailbox)
         let unread = (sidebar.top.first?.count ?? nil) ?? 0
         let page = MailPage(title: list.title, unread: unread, sidebar: sidebar, list: list, conversation: conversation,
-                            conversationProblem: problem, connectionProblem: await events.connectionProblem, csrf: csrf,
+                            conversationProblem: problem, connectionProblem: await events.connectionProblem, connectionDetail: await events.connectionDetail, csrf: csrf,
                             display: await display())
         return Pages.html(page.render(), status: problem == nil ? .ok : .notFound)
     }
