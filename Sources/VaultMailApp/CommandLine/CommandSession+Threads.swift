@@ -104,7 +104,7 @@ extension CommandSession {
             out.append("")
         }
         if let problem = await conversation.markingRead?.value {
-            out.append("(Not marked read: \(problem).)")
+            out.append("(Not marked read: \(PlainWords.lines(problem)))")
         }
         return out.joined(separator: "\n")
     }

@@ -46,11 +46,12 @@ extension ServerStepRunner {
         return learned
     }
 
-    /// Selects `folder`; false when the server has no such folder any more.
+    /// Selects `folder`; false when the server has no such folder any more, or its UIDVALIDITY
+    /// is not the one the kept UIDs belong to (they would name other messages now).
     private func selectIfThere(_ folder: Folder) async throws -> Bool {
         do {
-            _ = try await imap.select(folder.path)
-            return true
+            let status = try await imap.select(folder.path)
+            return folder.uidValidity == nil || folder.uidValidity == status.uidValidity
         } catch let error as IMAPError where error.connectionFailure == nil && Self.mailboxMissing(error) {
             return false
         }

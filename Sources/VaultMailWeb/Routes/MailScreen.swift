@@ -106,7 +106,7 @@ struct MailScreen {
                 return .page(.empty, counts: [:])
             }
         } catch {
-            return .failed("The list could not be read: \(error).")
+            return .failed("The list could not be read. \(PlainWords.of(error))")
         }
     }
 
