@@ -40,9 +40,9 @@ public struct GRDBPendingChangeRepository: PendingChangeRepository {
         }
     }
 
-    public func contains(id: Int64) async throws -> Bool {
+    public func change(id: Int64) async throws -> PendingChange? {
         try await writer.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM pendingChange WHERE id = ?)", arguments: [id]) ?? false
+            try Row.fetchOne(db, sql: "SELECT * FROM pendingChange WHERE id = ?", arguments: [id]).map(Self.change)
         }
     }
 

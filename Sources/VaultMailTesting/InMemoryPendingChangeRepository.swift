@@ -21,7 +21,7 @@ public actor InMemoryPendingChangeRepository: PendingChangeRepository {
         changes.filter { accountId == nil || $0.accountId == accountId }
     }
 
-    public func contains(id: Int64) async throws -> Bool { changes.contains { $0.id == id } }
+    public func change(id: Int64) async throws -> PendingChange? { changes.first { $0.id == id } }
 
     public func remove(id: Int64) async throws { changes.removeAll { $0.id == id } }
 

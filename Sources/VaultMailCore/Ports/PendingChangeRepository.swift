@@ -8,8 +8,9 @@ public protocol PendingChangeRepository: Sendable {
     func add(_ change: PendingChange) async throws -> PendingChange
     /// The changes still waiting, oldest first; every account's when nil.
     func pending(accountId: String?) async throws -> [PendingChange]
-    /// Whether the change `id` is still waiting.
-    func contains(id: Int64) async throws -> Bool
+    /// The change `id` as it is kept now (its copies may have learned UIDs since it was read),
+    /// nil when it is no longer waiting.
+    func change(id: Int64) async throws -> PendingChange?
     /// The change is done (or cannot be done): it is forgotten.
     func remove(id: Int64) async throws
     /// The server refused an attempt: counted, with its words.
@@ -34,8 +35,9 @@ public protocol TriageServer: Sendable {
     func isUnreachable(_ error: any Error) -> Bool
     /// The server copies (folder, UID) of the conversation's messages as the store knows them.
     func copies(threadId: String) async throws -> [EmailFolder]
-    /// Carries out `change` on the server only (the store shows it done already), unless it was
-    /// done meanwhile (by another process): then it is `.done` without a command. The change is
+    /// Carries out `change` on the server only (the store shows it done already), as it is kept
+    /// when its turn comes, unless it was done meanwhile (by another process): then it is
+    /// `.done` without a command. The change is
     /// removed from `pendingChanges` when it ends (done or not possible) before the account's
     /// connection serves anything else. Throws when the server cannot be reached or refuses.
     func replay(_ change: PendingChange) async throws -> ReplayOutcome

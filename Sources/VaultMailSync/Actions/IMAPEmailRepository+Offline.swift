@@ -36,16 +36,17 @@ extension IMAPEmailRepository: TriageServer {
     /// action done at once is planned, and runs it leniently: a copy gone from the server (its
     /// folder or its UID) was deleted or moved there meanwhile, which is not an error. A move
     /// whose target folder no longer exists puts the conversation back where the server has it.
-    public func replay(_ change: PendingChange) async throws -> ReplayOutcome {
-        guard let queue = pendingChanges, let account = try await accounts.getAccount(id: change.accountId) else { return .done }
-        let copies = change.copies.filter { $0.uid != nil }
-        let ids = Array(Set(change.copies.map(\.emailId))).sorted()
-        let emails = try await local.getEmails(ids: ids)
+    public func replay(_ kept: PendingChange) async throws -> ReplayOutcome {
+        guard let queue = pendingChanges, let account = try await accounts.getAccount(id: kept.accountId) else { return .done }
         let (local, syncStore) = (local, syncStore)
-        let action = "replay: \(change.summary)"
+        let action = "replay: \(kept.summary)"
         return try await connections.withConnection(for: account, reuse: .checkFirst) { imap in
-            // Done meanwhile (by another VaultMail process): nothing to send.
-            guard try await queue.contains(id: change.id) else { return .done }
+            // As kept now (an earlier replay may have taught it UIDs); done meanwhile (by another
+            // VaultMail process): nothing to send.
+            guard let change = try await queue.change(id: kept.id) else { return .done }
+            let copies = change.copies.filter { $0.uid != nil }
+            let ids = Array(Set(change.copies.map(\.emailId))).sorted()
+            let emails = try await local.getEmails(ids: ids)
             let folders = try await local.getFolders(accountId: account.id)
             var outcome = ReplayOutcome.done
             if case .move(let folderId) = change.action, !folders.contains(where: { $0.id == folderId }) {

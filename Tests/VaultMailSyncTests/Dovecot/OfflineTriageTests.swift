@@ -142,6 +142,42 @@ extension DovecotSyncTests {
             #expect(try await ServerActionTests.serverMessageIds("INBOX", fixture) == ["<c-1@example.com>", "<c-2@example.com>"])
         }
 
+        @Test("Issue 29: a conversation archived and then deleted offline ends in Trash on the server: the second change learns the UID the first one's move gave it")
+        func chainedChanges() async throws {
+            let (fixture, graph, _) = try await Self.start(["k-0", "k-1"])
+            try await fixture.server.stop()
+            let thread = try await graph.thread("k-0")
+            _ = await graph.conversations.perform(.archive, on: [thread])
+            let deleted = await graph.conversations.perform(.delete, on: [thread])
+            #expect(deleted.kept.map(\.action) == [.delete], "kept behind the archive")
+            try await fixture.server.restart()
+            try await graph.sync.syncAccount(accountId: "acct-ada")
+            #expect(try await ServerActionTests.serverMessageIds("Trash", fixture) == ["<k-0@example.com>"])
+            #expect(try await ServerActionTests.serverMessageIds("Archive", fixture).isEmpty)
+            #expect(try await ServerActionTests.serverMessageIds("INBOX", fixture) == ["<k-1@example.com>"])
+            #expect(try await graph.folders(of: "k-0") == [.trash])
+        }
+
+        @Test("Issue 29: a kept change is not replayed on a folder whose UIDVALIDITY changed meanwhile (its UIDs name other messages now)")
+        func uidValidityChanged() async throws {
+            let (fixture, graph, _) = try await Self.start([], folders: ["Lists"])
+            try fixture.deliver(TestMessage.make("l-0", subject: "Subject l-0"), mailbox: "Lists")
+            try await graph.sync.syncAccount(accountId: "acct-ada")
+            try await fixture.server.stop()
+            _ = await graph.conversations.perform(.star, on: [try await graph.thread("l-0")])
+            // Meanwhile the folder is made anew: another message gets UID 1 under a new UIDVALIDITY.
+            try await fixture.server.restart()
+            let other = try await fixture.otherClient()
+            try await other.deleteMailbox("Lists")
+            try await other.createMailbox("Lists")
+            await other.logout()
+            try fixture.deliver(TestMessage.make("l-new", subject: "Someone else's"), mailbox: "Lists")
+            let report = try #require(await graph.conversations.pendingChanges?.replay())
+            #expect(report.done.count == 1 && report.waiting == 0)
+            #expect(try await ServerActionTests.serverFlags("Lists", fixture).values.allSatisfy { !$0.contains(.flagged) },
+                    "the message now at the kept UID was not starred")
+        }
+
         @Test("Issue 29: while the server answers, actions go to it at once and nothing is kept")
         func onlineNothingKept() async throws {
             let (fixture, graph, _) = try await Self.start(["n-0"])
