@@ -105,6 +105,38 @@ struct WebAppOfflineTests {
         }
     }
 
+    @Test("Issue 29: a move kept offline to a folder removed on the server meanwhile is said in plain words when the server is back, and the conversation stays in the inbox")
+    func moveToVanishedFolder() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.deliverReadingMail(fillers: 2)
+            try world.dovecot.doveadm(["mailbox", "create", "-u", EndToEndWorld.user, "Projects"])
+            try await world.addAccount()
+            try await world.startDaemon(["--reconnect-max-seconds", "2"])
+            let browser = try await world.signedInBrowser()
+            defer { browser.stop() }
+
+            world.dovecot.kill()
+            try await browser.wait("return !document.querySelector('#connection').hidden", timeout: 60)
+            try await browser.js("const s = document.querySelector('#move-to'); s.value = Array.from(s.options).find(o => o.textContent === 'Projects').value;")
+            try await Self.act(browser, "move", on: "Note 1")
+            try await browser.wait("return !\(Self.rowSubjects).includes('Note 1')")
+            try await Self.toastSays(browser, "Moved “Note 1” to Projects — will be done on the server when it’s reachable.")
+
+            // While the server is down its folder goes (the admin removes it from the Maildir;
+            // Dovecot's folder list index is a cache it rebuilds from the directories).
+            let maildir = world.dovecot.directory.appendingPathComponent("home/\(EndToEndWorld.user)/Maildir")
+            try FileManager.default.removeItem(at: maildir.appendingPathComponent(".Projects"))
+            for name in try FileManager.default.contentsOfDirectory(atPath: maildir.path) where name.hasPrefix("dovecot.list.index") {
+                try FileManager.default.removeItem(at: maildir.appendingPathComponent(name))
+            }
+            try await world.dovecot.restart()
+            try await Self.toastSays(browser, "Couldn’t move “Note 1” to Projects: that folder no longer exists on the server. It stays in Inbox.")
+            try await browser.wait("return \(Self.rowSubjects).includes('Note 1')", timeout: 30)
+            try await browser.wait("return document.querySelector('#pending-changes') === null", timeout: 30)
+            #expect(try await world.otherClient.messages(in: "INBOX").contains { $0.subject == "Note 1" })
+        }
+    }
+
     @Test("Issue 29: an action that fails is said in people's words, the technical detail behind a disclosure")
     func errorInPlainWords() async throws {
         try await EndToEndWorld.with { world in
