@@ -13,17 +13,25 @@ public struct MailServices: Sendable {
     public let credentials: AccountCredentials
     public let connections: IMAPConnectionPool
     public let sync: SyncEmailsUseCase
-    /// Reads from the store; archive, delete, read, star and move go to the server first.
+    /// Reads from the store; archive, delete, read, star and move go to the server first, and
+    /// wait in the store's `pendingChange` table while it cannot be reached (issue 29).
     public let emails: IMAPEmailRepository
+    /// What each replay of waiting changes before a sync did (the daemon reports its problems).
+    public let replayReports: AsyncStream<PendingChanges.Report>
 
     public init(database: AppDatabase, credentials: AccountCredentials, clock: any WallClock = SystemWallClock()) {
         let accounts = GRDBAccountRepository(database: database)
         let local = GRDBEmailRepository(database: database)
         let syncStore = GRDBSyncRepository(database: database)
+        let pendingChanges = GRDBPendingChangeRepository(database: database)
+        let (reports, continuation) = AsyncStream.makeStream(of: PendingChanges.Report.self, bufferingPolicy: .bufferingNewest(16))
+        replayReports = reports
         self.credentials = credentials
         connections = IMAPConnectionPool(credentials: credentials)
         sync = SyncEmailsUseCase(accounts: accounts, store: local, syncStore: syncStore, parser: GMimeMessageParser(),
-                                 connections: connections, clock: clock)
-        emails = IMAPEmailRepository(local: local, syncStore: syncStore, accounts: accounts, connections: connections)
+                                 connections: connections, clock: clock, pendingChanges: pendingChanges,
+                                 onReplay: { continuation.yield($0) })
+        emails = IMAPEmailRepository(local: local, syncStore: syncStore, accounts: accounts, connections: connections,
+                                     pendingChanges: pendingChanges)
     }
 }

@@ -36,8 +36,9 @@ enum SecureStream {
             guard let tls = TLSHandshake.open(
                 fd: fd, host: endpoint.host, timeout: endpoint.connectTimeout, readTimeout: endpoint.readTimeout)
             else {
+                let failure = handshakeFailure(fd: fd, operation: "negotiate TLS with", reason: "the TLS handshake failed (does this port speak TLS?)")
                 close(fd)
-                throw Failure(kind: .tlsFailed, operation: "negotiate TLS with", reason: "the TLS handshake failed (does this port speak TLS?)")
+                throw failure
             }
             do {
                 try verify(tls, endpoint)
@@ -81,7 +82,7 @@ enum SecureStream {
         guard let tls = TLSHandshake.open(
             fd: fd, host: endpoint.host, timeout: endpoint.connectTimeout, readTimeout: endpoint.readTimeout)
         else {
-            throw Failure(kind: .tlsFailed, operation: operation, reason: "the TLS handshake failed")
+            throw handshakeFailure(fd: fd, operation: operation, reason: "the TLS handshake failed")
         }
         // Ownership: freeing the plain low stream does not close `fd`, which the TLS low
         // stream now owns; mailstream_set_low hands the TLS low stream to the stream.
@@ -97,6 +98,18 @@ enum SecureStream {
         guard let stream = field else { return }
         mailstream_close(stream)
         field = nil
+    }
+
+    /// Why a TLS handshake on `fd` failed: a server that hung up without a word (one going
+    /// down, or a proxy whose server is gone, which accepts and closes) could not be reached,
+    /// and that is no TLS problem (issue 29); a server still there that did not speak TLS is.
+    private static func handshakeFailure(fd: Int32, operation: String, reason: String) -> Failure {
+        var byte: UInt8 = 0
+        let peeked = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        let hungUp = peeked == 0 || (peeked < 0 && [ECONNRESET, EPIPE, ENOTCONN].contains(errno))
+        guard hungUp else { return Failure(kind: .tlsFailed, operation: operation, reason: reason) }
+        return Failure(kind: .connectionLost, operation: "connect to",
+                       reason: "the server closed the connection before TLS could start (is it running?)")
     }
 
     private static func verify(_ low: UnsafeMutablePointer<mailstream_low>, _ endpoint: ServerEndpoint<some MailProtocol>) throws(Failure) {

@@ -22,6 +22,7 @@ extension AppDatabase {
             // Issue 29: a draft is no longer one of its conversation's messages (count, date, snippet, senders).
             try db.refreshThreads(try String.fetchAll(db, sql: "SELECT DISTINCT threadId FROM email WHERE isDraft = 1 OR sendState = 'draft'"))
         }
+        migrator.registerMigration("v13-pending-changes", migrate: createPendingChanges)
         return migrator
     }
 

@@ -3,7 +3,8 @@ import GRDB
 import VaultMailCore
 
 /// `MailChangeFeed` over SQLite: GRDB reports each committed transaction of this process that
-/// touched mail (threads, emails, their folders, folders), and each subscriber is told.
+/// touched mail (threads, emails, their folders, folders, changes waiting for the server), and
+/// each subscriber is told.
 public final class GRDBMailChangeFeed: MailChangeFeed, Sendable {
     private let writer: any DatabaseWriter
 
@@ -13,7 +14,8 @@ public final class GRDBMailChangeFeed: MailChangeFeed, Sendable {
 
     public func changes() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let observation = DatabaseRegionObservation(tracking: Table("thread"), Table("email"), Table("threadFolder"), Table("folder"))
+        let observation = DatabaseRegionObservation(tracking: Table("thread"), Table("email"), Table("threadFolder"), Table("folder"),
+                                                     Table("pendingChange"))
         let cancellable = observation.start(in: writer) { _ in
             continuation.finish()
         } onChange: { _ in

@@ -33,11 +33,36 @@ struct DaemonPartsTests {
         #expect(center.addedRequests.count == 1)
         let alert = try #require(center.addedRequests.first)
         #expect(alert.content.title.contains("work"))
-        #expect(alert.content.body.contains("AUTHENTICATIONFAILED"))
+        // In a person's words (issue 29): the host without its port, the user, what to do.
+        #expect(alert.content.body == "Cannot log in: 127.0.0.1 refused the sign-in for \(account.username). Check the password in the account's settings.")
         await health.recovered(account)
         #expect(center.removedIdentifiers == [alert.identifier])
         await health.report(.loginFailed("again"), for: account)
         #expect(center.addedRequests.count == 2)
+    }
+
+    @Test("Issue 29: a refused connection is 'unreachable' in people's words, never TLS; a TLS failure stays one and is said as such at once")
+    func problemsInPlainWords() async throws {
+        var account = MailFixtures.account()
+        account.imapHost = "imap.example.org"
+        let refused = SyncError(kind: .server, accountId: account.id, underlying: IMAPError(
+            kind: .connectionFailed, operation: "connect to", host: "imap.example.org", port: 993, reason: "Connection refused"))
+        let problem = AccountHealthMonitor.Problem(refused)
+        #expect(problem == .unreachable("\(refused)"))
+        #expect(problem.words(for: account) == "Can't reach imap.example.org. Check your connection; VaultMail will retry.")
+        #expect(problem.detail.contains("imap.example.org:993"), "the detail keeps host and port")
+        let tls = SyncError(kind: .server, accountId: account.id, underlying: IMAPError(
+            kind: .tlsFailed, operation: "negotiate TLS with", host: "imap.example.org", port: 143, reason: "the TLS handshake failed"))
+        let insecure = AccountHealthMonitor.Problem(tls)
+        guard case .insecure = insecure else {
+            Issue.record("a TLS failure is not \(insecure)")
+            return
+        }
+        #expect(insecure.words(for: account) == "Can't make a secure connection to imap.example.org. Check the account's security setting (TLS or STARTTLS) and port.")
+        let center = MockNotificationCenter()
+        await AccountHealthMonitor(center: center, clock: FixedClock(MailFixtures.referenceDate)).report(insecure, for: account)
+        #expect(center.addedRequests.first?.content.body.hasPrefix("Cannot connect securely: Can't make a secure connection") == true,
+                "said at once, not after the outage grace")
     }
 
     @Test("A lost connection is announced only after 5 minutes without recovery, once")
@@ -56,6 +81,7 @@ struct DaemonPartsTests {
         await health.report(.unreachable("127.0.0.1:1143 refused the connection"), for: account)
         #expect(center.addedRequests.count == 1)
         #expect(health.isAnnounced(account))
+        #expect(center.addedRequests.first?.content.body == "No connection for 5 minutes. Can't reach \(account.imapHost). Check your connection; VaultMail will retry.")
     }
 
     @Test("A response to an account alert is not taken for an email action")

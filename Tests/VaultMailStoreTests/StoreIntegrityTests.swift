@@ -27,6 +27,10 @@ struct StoreIntegrityTests {
             try await GRDBThreadSummaryRepository(database: store.database).save(ThreadSummary(
                 threadId: summarized.threadId, text: "Key sentence.", kind: .extractive, modelId: nil, messageCount: 1,
                 latestEmailId: summarized.id, createdAt: Date()))
+            // A change waiting for the server (issue 29).
+            try await GRDBPendingChangeRepository(database: store.database).add(PendingChange(
+                accountId: account, threadId: "\(account)-T0", subject: "Waiting", action: .archive,
+                copies: [EmailFolder(emailId: "e", folderId: "f", uid: 1)], createdAt: Date()))
             // A draft with an attachment: the outbox tables (issue 6).
             try await GRDBOutboxRepository(database: store.database).saveDraft(
                 MailFixtures.email(accountId: account, number: 98, sendState: .draft),

@@ -104,7 +104,7 @@ extension CommandSession {
             out.append("")
         }
         if let problem = await conversation.markingRead?.value {
-            out.append("(Not marked read: \(problem).)")
+            out.append("(Not marked read: \(PlainWords.lines(problem)))")
         }
         return out.joined(separator: "\n")
     }
@@ -125,7 +125,8 @@ extension CommandSession {
         case .archive: .archive
         case .delete: .delete
         }
-        return try report(action.rawValue, await conversations(using: repository).perform(conversationAction, on: ids))
+        let conversations = conversations(using: repository)
+        return try await report(action.rawValue, await conversations.perform(conversationAction, on: ids), conversations)
     }
 
     public func move(_ prefixes: [String], to folderName: String, using repository: any EmailRepository) async throws -> String {
@@ -134,7 +135,8 @@ extension CommandSession {
             throw CommandError("thread \(ids[0]) disappeared")
         }
         let folder = try await folder(folderName, of: account)
-        return try report("move", await conversations(using: repository).perform(.move(toFolderId: folder.id), on: ids))
+        let conversations = conversations(using: repository)
+        return try await report("move", await conversations.perform(.move(toFolderId: folder.id), on: ids), conversations)
     }
 
     private func resolveAll(_ prefixes: [String]) async throws -> [String] {
@@ -144,12 +146,20 @@ extension CommandSession {
         return ids
     }
 
-    private func report(_ verb: String, _ result: BatchActionResult) throws -> String {
+    /// What an action did: each failure in a person's words with its details on a second line;
+    /// what was done here and waits for the server said so (issue 29).
+    private func report(_ verb: String, _ result: BatchActionResult, _ conversations: Conversations) async throws -> String {
         let done = result.succeeded.count
         guard result.failed.isEmpty else {
-            let reasons = result.failed.map { "  \($0.id.prefix(ThreadRow.idLength)): \($0.error)" }.joined(separator: "\n")
+            let reasons = result.failed.map { "  \($0.id.prefix(ThreadRow.idLength)): \(PlainWords.lines($0.error))" }.joined(separator: "\n")
             throw CommandError("\(result.failed.count) of \(done + result.failed.count) failed to \(verb):\n\(reasons)")
         }
-        return "\(verb): \(done) conversation\(done == 1 ? "" : "s") done"
+        var lines = ["\(verb): \(done) conversation\(done == 1 ? "" : "s") done"]
+        if let note = PendingChanges.note(result.kept) {
+            lines.append(note)
+            let waiting = (try? await conversations.pendingChanges?.waiting().count) ?? result.kept.count
+            lines += PendingChanges.waitingText(waiting).map { [$0 + " (the daemon, or the next `vaultmail sync`, does them)."] } ?? []
+        }
+        return lines.joined(separator: "\n")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import VaultMailCore
+import VaultMailIMAP
 import VaultMailNotifications
 import VaultMailSync
 
@@ -12,32 +13,55 @@ public final class AccountHealthMonitor {
     public enum Problem: Sendable, Equatable {
         case loginFailed(String)
         case unreachable(String)
+        /// The connection could not be made safe (TLS, the certificate, plain text refused):
+        /// a setting to change, announced at once and never called "unreachable".
+        case insecure(words: String, detail: String)
         /// The provider no longer accepts the account's OAuth2 sign-in (a revoked refresh token):
         /// `vaultmail account reauth NAME` signs in again.
         case signInAgain(String)
 
-        /// A few words for the web app's offline indicator.
-        public var summary: String {
+        /// The web app's offline indicator, in a person's words (issue 29): the host without its
+        /// port, what happened and what to do; "sign in again" for a revoked sign-in.
+        public func words(for account: Account) -> String {
             switch self {
-            case .loginFailed(let detail): "cannot sign in (\(detail))"
-            case .unreachable(let detail): "cannot reach the server (\(detail))"
+            case .loginFailed: "\(account.imapHost) refused the sign-in for \(account.username). Check the password in the account's settings."
+            case .unreachable: PlainWords.unreachable(account.imapHost)
+            case .insecure(let words, _): words
             case .signInAgain: "sign in again"
             }
         }
 
+        /// The technical detail behind the words (shown on demand).
+        public var detail: String {
+            switch self {
+            case .loginFailed(let detail), .unreachable(let detail), .insecure(_, let detail), .signInAgain(let detail): detail
+            }
+        }
+
         /// A refused login (or a credential that cannot be had) is announced at once, a sign-in
-        /// the provider no longer accepts as such; anything else only if it lasts.
+        /// the provider no longer accepts as such, a connection that cannot be made safe as
+        /// such; anything else (the server cannot be reached) only if it lasts.
         public init(_ error: any Error) {
             if let oauth = Self.oauthError(in: error), oauth.needsSignIn {
                 self = .signInAgain("\(oauth)")
+            } else if SyncError.isLoginRefusal(error) {
+                self = .loginFailed("\(error)")
+            } else if let failure = Self.imapError(in: error)?.connectionFailure, [.tlsFailed, .certificateRejected, .plaintextRefused].contains(failure) {
+                self = .insecure(words: PlainWords.of(error), detail: "\(error)")
             } else {
-                self = SyncError.isLoginRefusal(error) ? .loginFailed("\(error)") : .unreachable("\(error)")
+                self = .unreachable("\(error)")
             }
         }
 
         private static func oauthError(in error: any Error) -> OAuthError? {
             if let error = error as? OAuthError { return error }
             if let error = error as? SyncError, let underlying = error.underlying { return oauthError(in: underlying) }
+            return nil
+        }
+
+        private static func imapError(in error: any Error) -> IMAPError? {
+            if let error = error as? IMAPError { return error }
+            if let error = error as? SyncError, let underlying = error.underlying { return imapError(in: underlying) }
             return nil
         }
     }
@@ -63,7 +87,7 @@ public final class AccountHealthMonitor {
         let now = clock.now
         var state = states[account.id] ?? State(since: now, announced: false)
         let due: Bool = switch problem {
-        case .loginFailed, .signInAgain: true
+        case .loginFailed, .signInAgain, .insecure: true
         case .unreachable: now.timeIntervalSince(state.since) >= outageGrace
         }
         if due && !state.announced {
@@ -104,8 +128,9 @@ public final class AccountHealthMonitor {
 
     static func request(_ problem: Problem, _ account: Account, outageGrace: TimeInterval) -> NotificationRequest {
         let body: String = switch problem {
-        case .loginFailed(let reason): "Cannot log in: \(reason)"
-        case .unreachable(let reason): "No connection for \(duration(outageGrace)): \(reason)"
+        case .loginFailed: "Cannot log in: \(problem.words(for: account))"
+        case .unreachable: "No connection for \(duration(outageGrace)). \(problem.words(for: account))"
+        case .insecure(let words, _): "Cannot connect securely: \(words)"
         case .signInAgain: "Your provider no longer accepts VaultMail's sign-in. Press Sign in again on the account's page in VaultMail's settings, or run `vaultmail account reauth \(account.name)`; your mail stays here."
         }
         let title = if case .signInAgain = problem { "Sign in again to \(account.name)" } else { "VaultMail: \(account.name) needs attention" }

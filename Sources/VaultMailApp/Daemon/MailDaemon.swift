@@ -201,6 +201,9 @@ public final class MailDaemon {
         } catch {
             logger.warning("cannot record this daemon's session: \(error); mail stored by `vaultmail sync` beside it may not notify")
         }
+        // Changes kept while a server could not be reached, replayed before each sync (issue 29).
+        let replays = Task { for await report in services.replayReports { await self.replayed(report) } }
+        defer { replays.cancel() }
         // The first sync of the session: everything it finds is suppressed (first launch).
         await withTaskGroup(of: Void.self) { group in
             for account in accounts { group.addTask { await self.sync(account, fromBackground: false) } }
@@ -426,7 +429,19 @@ public final class MailDaemon {
     /// Tells the account alerts and the web app's offline indicator.
     private func report(_ problem: AccountHealthMonitor.Problem, _ account: Account) async {
         await health.report(problem, for: account)
-        await web?.events.setConnectionProblem(problem.summary, account: account.name)
+        await web?.events.setConnectionProblem(problem.words(for: account), detail: problem.detail, account: account.name)
+    }
+
+    /// What a replay of changes kept offline did: logged, and a change that could not be done
+    /// told to the open pages in a person's words.
+    private func replayed(_ report: PendingChanges.Report) async {
+        if !report.done.isEmpty {
+            logger.info("done on the server: \(report.done.count) change(s) kept while it could not be reached; \(report.waiting) still waiting")
+        }
+        for problem in report.problems {
+            logger.warning("\(problem)")
+            await web?.events.publish(.notice(problem))
+        }
     }
 
     private func recovered(_ account: Account) async {

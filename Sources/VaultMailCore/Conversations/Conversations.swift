@@ -9,7 +9,10 @@ import Foundation
 ///   server first (`MarkReadUseCase` over the server-backed repository), then in the store.
 /// - `perform`: read, unread, star, unstar, archive, delete and move on many conversations
 ///   (`ManageThreadActionsUseCase`); each that was read, or left the inbox, has its
-///   notification withdrawn.
+///   notification withdrawn. Over a server-backed repository that keeps changes
+///   (`TriageServer`), an action the server cannot take now because it cannot be reached is
+///   shown here at once and kept for it (`PendingChanges`), as is every action of an account
+///   that has changes waiting.
 ///
 /// Muting and VIP senders are notification settings, not actions on mail.
 public struct Conversations: Sendable {
@@ -18,6 +21,8 @@ public struct Conversations: Sendable {
     private let markRead: MarkReadUseCase
     private let markReadOnOpen: @Sendable () async -> Bool
     private let withdrawNotifications: (@Sendable (_ threadId: String) async -> Void)?
+    /// The changes kept for the server, when `emails` keeps them.
+    public let pendingChanges: PendingChanges?
 
     /// - Parameters:
     ///   - emails: reads the store; its actions reach the server first (the IMAP-backed repository).
@@ -34,6 +39,7 @@ public struct Conversations: Sendable {
         markRead = MarkReadUseCase(repository: emails)
         self.markReadOnOpen = markReadOnOpen
         self.withdrawNotifications = withdrawNotifications
+        pendingChanges = (emails as? any TriageServer).flatMap { PendingChanges(server: $0) }
     }
 
     /// The setting from `settings`.
@@ -52,12 +58,17 @@ public struct Conversations: Sendable {
         var conversation = try await self.conversation(threadId)
         await withdrawNotifications?(threadId)
         if conversation.messages.contains(where: { !$0.isRead }), await markReadOnOpen() {
-            let (markRead, withdraw, thread) = (markRead, withdrawNotifications, conversation.thread)
+            let (markRead, withdraw, thread, pending) = (markRead, withdrawNotifications, conversation.thread, pendingChanges)
             conversation.markingRead = Task {
                 do throws(ThreadListError) {
+                    if let pending, await pending.hasWaiting(accountId: thread.accountId) {
+                        throw .actionFailed(underlying: PendingChanges.Waiting())
+                    }
                     try await markRead.markAllRead(in: thread)
                 } catch {
-                    return error
+                    // The server cannot be reached: read here now, on the server later.
+                    guard let pending, pending.canWait(after: error) else { return error }
+                    do { _ = try await pending.keep(.read, threadId: thread.id) } catch { return ManageThreadActionsUseCase.map(error) }
                 }
                 // Mail that arrived while it was marked (its notification posted meanwhile).
                 await withdraw?(thread.id)
@@ -99,9 +110,40 @@ public struct Conversations: Sendable {
     // MARK: Acting
 
     /// Carries out `action` on each conversation, on the server first; reports which failed
-    /// and why. Notifications of those read, archived, deleted or moved are withdrawn.
+    /// and why. Those the server could not be reached for are done here and kept for it
+    /// (`BatchActionResult.kept`, also among `succeeded`). Notifications of those read,
+    /// archived, deleted or moved are withdrawn.
     public func perform(_ action: ConversationAction, on ids: [String]) async -> BatchActionResult {
-        let result: BatchActionResult = switch action {
+        guard let pendingChanges else { return await withdrawing(action, await onServer(action, ids)) }
+        // An account with changes waiting: its actions wait behind them, in order.
+        var waiting: Set<String> = []
+        var direct: [String] = []
+        for id in ids {
+            if let accountId = try? await emails.getThread(id: id)?.accountId, await pendingChanges.hasWaiting(accountId: accountId) {
+                waiting.insert(id)
+            } else {
+                direct.append(id)
+            }
+        }
+        let tried = direct.isEmpty ? BatchActionResult() : await onServer(action, direct)
+        var result = BatchActionResult(succeeded: tried.succeeded)
+        var failed = Dictionary(tried.failed.map { ($0.id, $0.error) }, uniquingKeysWith: { first, _ in first })
+        for id in ids where waiting.contains(id) || failed[id].map(pendingChanges.canWait(after:)) == true {
+            do {
+                result.kept.append(try await pendingChanges.keep(action, threadId: id))
+                result.succeeded.append(id)
+                failed[id] = nil
+            } catch {
+                failed[id] = ManageThreadActionsUseCase.map(error)
+            }
+        }
+        result.failed = ids.compactMap { id in failed[id].map { (id: id, error: $0) } }
+        return await withdrawing(action, result)
+    }
+
+    /// `action` on the server first, then the store.
+    private func onServer(_ action: ConversationAction, _ ids: [String]) async -> BatchActionResult {
+        switch action {
         case .read: await actions.markThreadsRead(ids: ids)
         case .unread: await actions.markThreadsUnread(ids: ids)
         case .star: await actions.starThreads(ids: ids, isStarred: true)
@@ -110,6 +152,9 @@ public struct Conversations: Sendable {
         case .delete: await actions.deleteThreads(ids: ids)
         case .move(let folderId): await actions.moveThreads(ids: ids, toFolderId: folderId)
         }
+    }
+
+    private func withdrawing(_ action: ConversationAction, _ result: BatchActionResult) async -> BatchActionResult {
         if action.withdrawsNotification, let withdrawNotifications {
             for id in result.succeeded { await withdrawNotifications(id) }
         }

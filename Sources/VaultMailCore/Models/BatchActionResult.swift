@@ -3,6 +3,9 @@
 public struct BatchActionResult: Sendable {
     public var succeeded: [String]
     public var failed: [(id: String, error: any Error)]
+    /// Of `succeeded`, those shown done on this computer and kept for the server, which could
+    /// not be reached (`PendingChanges`).
+    public var kept: [PendingChange] = []
 
     public init(succeeded: [String] = [], failed: [(id: String, error: any Error)] = []) {
         self.succeeded = succeeded

@@ -7,8 +7,19 @@ import VaultMailIMAP
 struct ActionContext: Sendable {
     let account: Account
     let folders: [Folder]
+    /// The emails acted on that are stored (all of them, but in a replay: see `emailIds`).
     let emails: [Email]
+    /// The ids of the emails acted on; in a replay also those deleted here for good since.
+    let emailIds: [String]
     let links: [EmailFolder]
+
+    init(account: Account, folders: [Folder], emails: [Email], emailIds: [String]? = nil, links: [EmailFolder]) {
+        self.account = account
+        self.folders = folders
+        self.emails = emails
+        self.emailIds = emailIds ?? emails.map(\.id)
+        self.links = links
+    }
 
     func folder(_ type: FolderType) throws -> Folder? {
         folders.first { $0.folderType == type }
@@ -20,7 +31,11 @@ struct ActionContext: Sendable {
 
     /// UID → email id of these emails' copies in `folder`; throws when a copy's UID is unknown.
     func uids(of emails: [Email], in folder: Folder) throws -> [UInt32: String] {
-        let ids = Set(emails.map(\.id))
+        try uids(ofIds: Set(emails.map(\.id)), in: folder)
+    }
+
+    /// UID → email id of the copies in `folder` of the emails `ids`.
+    func uids(ofIds ids: Set<String>, in folder: Folder) throws -> [UInt32: String] {
         var result: [UInt32: String] = [:]
         for link in links where link.folderId == folder.id && ids.contains(link.emailId) {
             guard let uid = link.uid else { throw UnknownUID(mailbox: folder.path) }
@@ -29,19 +44,53 @@ struct ActionContext: Sendable {
         return result
     }
 
-    /// MOVE steps for the copies of `emails` in each of `sources` to `target`.
-    func moves(of emails: [Email], from sources: [Folder], to target: Folder) throws -> [ServerStep] {
+    /// MOVE steps for the copies of the emails `ids` in each of `sources` to `target`.
+    func moves(of ids: [String], from sources: [Folder], to target: Folder) throws -> [ServerStep] {
         try sources.sorted { $0.path < $1.path }.compactMap { source in
-            let uids = try uids(of: emails, in: source)
+            let uids = try uids(ofIds: Set(ids), in: source)
             return uids.isEmpty ? nil : .move(from: source, uids: uids, to: target)
         }
     }
 
-    /// STORE steps setting (or clearing) `flag` on every copy of `emails`.
-    func flagSteps(_ flag: IMAPFlag, set: Bool, on emails: [Email]) throws -> [ServerStep] {
+    /// STORE steps setting (or clearing) `flag` on every copy of the emails `ids`.
+    func flagSteps(_ flag: IMAPFlag, set: Bool, on ids: [String]) throws -> [ServerStep] {
         try folders.sorted { $0.path < $1.path }.compactMap { folder in
-            let uids = try uids(of: emails, in: folder)
+            let uids = try uids(ofIds: Set(ids), in: folder)
             return uids.isEmpty ? nil : .flag(folder: folder, uids: uids.keys.sorted(), flag: flag, set: set)
+        }
+    }
+}
+
+extension ActionContext {
+    /// The server steps of `action` on the emails acted on (AC-F-08): one plan for an action
+    /// done at once and for one replayed later (`IMAPEmailRepository.replay`).
+    func steps(for action: ConversationAction) throws -> [ServerStep] {
+        switch action {
+        case .archive:
+            let target = try folder(.archive) ?? folder(.allMail)
+            guard let target else { throw RepositoryError.missingFolder(accountId: account.id, type: .archive) }
+            return try moves(of: emailIds, from: folders.filter { $0.folderType == .inbox }, to: target)
+        case .delete:
+            guard let trash = try folder(.trash) else { throw RepositoryError.missingFolder(accountId: account.id, type: .trash) }
+            let onlyInTrash = emailIds.filter { id in links(of: id).allSatisfy { $0.folderId == trash.id } }
+            let elsewhere = emailIds.filter { !onlyInTrash.contains($0) }
+            var steps = try moves(of: elsewhere, from: folders.filter { $0.id != trash.id }, to: trash)
+            let expunged = try uids(ofIds: Set(onlyInTrash), in: trash)
+            if !expunged.isEmpty { steps.append(.expunge(folder: trash, uids: expunged.keys.sorted())) }
+            return steps
+        case .move(let folderId):
+            guard let target = folders.first(where: { $0.id == folderId }) else { throw RepositoryError.folderNotFound(id: folderId) }
+            let views: Set<FolderType> = [.sent, .drafts, .allMail, .starred]
+            let sources = folders.filter { !views.contains($0.folderType) && $0.id != target.id }
+            return try moves(of: emailIds, from: sources, to: target)
+        case .read, .unread:
+            return try flagSteps(.seen, set: action == .read, on: emailIds)
+        case .star:
+            // As the store does: starring marks the latest email, unstarring clears them all.
+            let latest = emails.max { ($0.dateReceived, $0.id) < ($1.dateReceived, $1.id) }
+            return try flagSteps(.flagged, set: true, on: latest.map { [$0.id] } ?? [])
+        case .unstar:
+            return try flagSteps(.flagged, set: false, on: emailIds)
         }
     }
 }

@@ -20,20 +20,29 @@ import VaultMailIMAP
 /// `ServerActionError` says what failed and why. New UIDs from COPYUID are recorded, so the
 /// next sync does not fetch moved mail again.
 public struct IMAPEmailRepository: EmailRepository {
-    let local: any EmailRepository
+    /// The store alone (reads, and the local half of every action).
+    public let local: any EmailRepository
     let syncStore: any SyncRepository
     let accounts: any AccountRepository
     let connections: IMAPConnectionPool
+    /// Where actions wait while the server cannot be reached (`TriageServer`); nil: they fail.
+    public let pendingChanges: (any PendingChangeRepository)?
 
     /// - Parameters:
     ///   - local: the store's repository (reads, and the local half of every action).
     ///   - connections: the pool the sync engine uses (`SyncEmailsUseCase.connections`), so
     ///     actions and syncs of an account run one after the other.
-    public init(local: any EmailRepository, syncStore: any SyncRepository, accounts: any AccountRepository, connections: IMAPConnectionPool) {
+    ///   - pendingChanges: where `Conversations` keeps actions while the server cannot be
+    ///     reached (issue 29); nil to have them fail instead.
+    public init(
+        local: any EmailRepository, syncStore: any SyncRepository, accounts: any AccountRepository, connections: IMAPConnectionPool,
+        pendingChanges: (any PendingChangeRepository)? = nil
+    ) {
         self.local = local
         self.syncStore = syncStore
         self.accounts = accounts
         self.connections = connections
+        self.pendingChanges = pendingChanges
     }
 
     // MARK: - Reads (the local store)
@@ -86,40 +95,19 @@ public struct IMAPEmailRepository: EmailRepository {
     // MARK: - Actions (server first)
 
     public func archiveThread(id: String) async throws {
-        try await onThread(id, action: "archive thread \(id)") { context in
-            let target = try context.folder(.archive) ?? context.folder(.allMail)
-            guard let target else { throw RepositoryError.missingFolder(accountId: context.account.id, type: .archive) }
-            return try context.moves(of: context.emails, from: context.folders.filter { $0.folderType == .inbox }, to: target)
-        } local: { repository in
+        try await onThread(id, action: "archive thread \(id)") { try $0.steps(for: .archive) } local: { repository in
             try await repository.archiveThread(id: id)
         }
     }
 
     public func deleteThread(id: String) async throws {
-        try await onThread(id, action: "delete thread \(id)") { context in
-            guard let trash = try context.folder(.trash) else {
-                throw RepositoryError.missingFolder(accountId: context.account.id, type: .trash)
-            }
-            let onlyInTrash = context.emails.filter { email in context.links(of: email.id).allSatisfy { $0.folderId == trash.id } }
-            let elsewhere = context.emails.filter { email in !onlyInTrash.contains { $0.id == email.id } }
-            var steps = try context.moves(of: elsewhere, from: context.folders.filter { $0.id != trash.id }, to: trash)
-            let expunged = try context.uids(of: onlyInTrash, in: trash)
-            if !expunged.isEmpty { steps.append(.expunge(folder: trash, uids: expunged.keys.sorted())) }
-            return steps
-        } local: { repository in
+        try await onThread(id, action: "delete thread \(id)") { try $0.steps(for: .delete) } local: { repository in
             try await repository.deleteThread(id: id)
         }
     }
 
     public func moveThread(id: String, toFolderId: String) async throws {
-        try await onThread(id, action: "move thread \(id)") { context in
-            guard let target = context.folders.first(where: { $0.id == toFolderId }) else {
-                throw RepositoryError.folderNotFound(id: toFolderId)
-            }
-            let views: Set<FolderType> = [.sent, .drafts, .allMail, .starred]
-            let sources = context.folders.filter { !views.contains($0.folderType) && $0.id != target.id }
-            return try context.moves(of: context.emails, from: sources, to: target)
-        } local: { repository in
+        try await onThread(id, action: "move thread \(id)") { try $0.steps(for: .move(toFolderId: toFolderId)) } local: { repository in
             try await repository.moveThread(id: id, toFolderId: toFolderId)
         }
     }
@@ -135,20 +123,13 @@ public struct IMAPEmailRepository: EmailRepository {
     }
 
     public func setThreadRead(id: String, isRead: Bool) async throws {
-        try await onThread(id, action: "mark thread \(id) \(isRead ? "read" : "unread")") { context in
-            try context.flagSteps(.seen, set: isRead, on: context.emails)
-        } local: { repository in
+        try await onThread(id, action: "mark thread \(id) \(isRead ? "read" : "unread")") { try $0.steps(for: isRead ? .read : .unread) } local: { repository in
             try await repository.setThreadRead(id: id, isRead: isRead)
         }
     }
 
     public func setThreadStarred(id: String, isStarred: Bool) async throws {
-        try await onThread(id, action: "\(isStarred ? "star" : "unstar") thread \(id)") { context in
-            // As the store does: starring marks the latest email, unstarring clears them all.
-            let latest = context.emails.max { ($0.dateReceived, $0.id) < ($1.dateReceived, $1.id) }
-            let targets = isStarred ? latest.map { [$0] } ?? [] : context.emails
-            return try context.flagSteps(.flagged, set: isStarred, on: targets)
-        } local: { repository in
+        try await onThread(id, action: "\(isStarred ? "star" : "unstar") thread \(id)") { try $0.steps(for: isStarred ? .star : .unstar) } local: { repository in
             try await repository.setThreadStarred(id: id, isStarred: isStarred)
         }
     }
@@ -162,7 +143,7 @@ public struct IMAPEmailRepository: EmailRepository {
             try await perform(
                 action: "mark \(group.count) email(s) \(isRead ? "read" : "unread")", accountId: accountId, emails: group
             ) { context in
-                try context.flagSteps(.seen, set: isRead, on: context.emails)
+                try context.flagSteps(.seen, set: isRead, on: context.emailIds)
             } local: { repository in
                 try await repository.setEmailsRead(ids: groupIds, isRead: isRead)
             }

@@ -54,3 +54,16 @@ public struct ServerActionError: Error, Sendable, CustomStringConvertible, Local
 
     public var errorDescription: String? { description }
 }
+
+extension ServerActionError: PlainWordsError {
+    /// The server's words when it was the server; nothing changed unless `serverPartlyChanged`.
+    public var plainWords: String {
+        switch kind {
+        case .server:
+            let words = underlying.map(PlainWords.of) ?? "The server refused the change."
+            return serverPartlyChanged ? "\(words) The server may be partly changed until the next sync." : words
+        case .uidUnknown: return "This message hasn't been synced yet. Wait for the next sync and try again."
+        case .accountNotFound: return "That account no longer exists."
+        }
+    }
+}

@@ -17,6 +17,9 @@ import VaultMailIMAP
 /// - **Threading**: new mail joins stored conversations (`SyncThreading`); Gmail's X-GM-THRID
 ///   when offered.
 /// - **Accounts** sync independently and concurrently (E-08): one pooled connection each.
+/// - **Changes kept offline** (issue 29, `PendingChanges`): a whole-account or one-folder sync
+///   first replays the account's changes waiting for the server, so the server's state never
+///   undoes what the person did while it could not be reached.
 ///
 /// Every method returns the emails new to the store; callers hand them to the notification
 /// coordinator (NOTIF-19 … NOTIF-21a). Errors are `SyncError`s naming the account, mailbox,
@@ -30,12 +33,24 @@ public final class SyncEmailsUseCase: Sendable {
     public let connections: IMAPConnectionPool
     let clock: any WallClock
     let options: SyncOptions
+    /// Replays the account's waiting changes before a sync; nil when none are kept.
+    let pendingChanges: PendingChanges?
+    let onReplay: (@Sendable (PendingChanges.Report) async -> Void)?
 
+    /// - Parameters:
+    ///   - pendingChanges: the changes kept while the server could not be reached, replayed
+    ///     before each sync of their account; `onReplay` hears what each replay did.
     public init(
         accounts: any AccountRepository, store: any EmailRepository, syncStore: any SyncRepository,
         parser: any MessageParser, connections: IMAPConnectionPool, clock: any WallClock = SystemWallClock(),
-        options: SyncOptions = SyncOptions()
+        options: SyncOptions = SyncOptions(), pendingChanges: (any PendingChangeRepository)? = nil,
+        onReplay: (@Sendable (PendingChanges.Report) async -> Void)? = nil
     ) {
+        self.pendingChanges = pendingChanges.flatMap { queue in
+            PendingChanges(server: IMAPEmailRepository(
+                local: store, syncStore: syncStore, accounts: accounts, connections: connections, pendingChanges: queue), clock: clock)
+        }
+        self.onReplay = onReplay
         self.accounts = accounts
         self.store = store
         self.syncStore = syncStore
@@ -60,6 +75,7 @@ public final class SyncEmailsUseCase: Sendable {
         accountId: String, onInboxSynced: @Sendable ([Email]) async -> Void
     ) async throws -> [Email] {
         let account = try await requireAccount(accountId)
+        await replayWaitingChanges(account)
         let folders = try await syncFolderList(account: account)
         let ordered = folders.filter { $0.folderType == .inbox } + folders.filter { $0.folderType != .inbox }
         var newEmails: [Email] = []
@@ -109,6 +125,7 @@ public final class SyncEmailsUseCase: Sendable {
     /// removals, a UIDVALIDITY reset.
     public func syncFolderReport(accountId: String, folderId: String) async throws -> FolderSyncReport {
         let account = try await requireAccount(accountId)
+        await replayWaitingChanges(account)
         return try await syncFolder(account: account, folderId: folderId)
     }
 
@@ -130,6 +147,14 @@ public final class SyncEmailsUseCase: Sendable {
         }
         guard let account = found else { throw SyncError(kind: .accountNotFound, accountId: accountId) }
         return account
+    }
+
+    /// The account's changes kept for the server, replayed before its sync reads the server.
+    /// A server that cannot be reached leaves them waiting (the sync then fails as usual).
+    func replayWaitingChanges(_ account: Account) async {
+        guard let pendingChanges, let waiting = try? await pendingChanges.waiting(accountId: account.id), !waiting.isEmpty else { return }
+        let report = await pendingChanges.replay(accountId: account.id)
+        await onReplay?(report)
     }
 
     func syncFolder(account: Account, folderId: String, keepOrphans: Bool = false) async throws -> FolderSyncReport {

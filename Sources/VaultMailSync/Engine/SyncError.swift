@@ -94,3 +94,16 @@ extension SyncError {
         }
     }
 }
+
+extension SyncError: PlainWordsError {
+    /// The words of what failed underneath (the server's, the store's).
+    public var plainWords: String {
+        switch kind {
+        case .accountNotFound: "That account no longer exists."
+        case .folderNotFound: "That folder is no longer on the server."
+        case .credentials: underlying.map(PlainWords.of) ?? "The password could not be read. Check the account's settings."
+        case .someFoldersFailed: folderFailures.first.map(PlainWords.of) ?? "Some folders could not be synced."
+        case .server, .store: underlying.map(PlainWords.of) ?? "The sync failed. VaultMail will try again."
+        }
+    }
+}

@@ -50,6 +50,17 @@ enum AppScript {
     setTimeout(() => el.remove(), opts.ms || 6000);
     return el;
   }
+  // An error in a person's words, the technical detail behind a disclosure (issue 29).
+  function errorToast(err, opts = {}) {
+    const el = toast(err.message, Object.assign({ error: true }, opts));
+    const detail = err.reply && err.reply.detail;
+    if (detail) {
+      const more = doc.createElement("details"), summary = doc.createElement("summary"), pre = doc.createElement("pre");
+      summary.textContent = "Details"; pre.textContent = detail; more.append(summary, pre);
+      el.insertBefore(more, $("button", el));
+    }
+    return el;
+  }
 
   // ---- rows and selection ----
   function rows() { return $$("#threads .row"); }
@@ -176,8 +187,8 @@ enum AppScript {
       const restore = () => { doRefresh(); };
       const timer = setTimeout(async () => {
         job.done = true; state.pending = state.pending.filter(j => j !== job); note.remove();
-        try { await send(fields); }
-        catch (err) { restore(); toast(err.message, { error: true, action: "Retry", onAction: () => perform(action, ids, extra), ms: 10000 }); }
+        try { const reply = await send(fields); if (reply.message) toast(reply.message, { ms: 8000 }); }
+        catch (err) { restore(); errorToast(err, { action: "Retry", onAction: () => perform(action, ids, extra), ms: 10000 }); }
       }, UNDO_MS);
       const note = toast(`${DESTRUCTIVE[action]} ${named}.`, { action: "Undo", ms: UNDO_MS, onAction: () => {
         clearTimeout(timer); job.done = true; state.pending = state.pending.filter(j => j !== job); restore();
@@ -186,7 +197,7 @@ enum AppScript {
       return;
     }
     send(fields).then(reply => { if (reply.message) toast(reply.message); refresh(); })
-      .catch(err => toast(err.message, { error: true, action: "Retry", onAction: () => perform(action, ids, extra), ms: 10000 }));
+      .catch(err => errorToast(err, { action: "Retry", onAction: () => perform(action, ids, extra), ms: 10000 }));
   }
   // Actions still waiting for their undo window are sent when the page goes away.
   window.addEventListener("pagehide", () => {
@@ -214,9 +225,10 @@ enum AppScript {
           const label = button.getAttribute("aria-label") || "";
           button.setAttribute("aria-label", (on ? "Unstar" : "Star") + label.slice(label.indexOf(":")));
           $("svg", button).setAttribute("fill", on ? "currentColor" : "none");
-        } else if (reply.message) { toast(reply.message); }
+        }
+        if (reply.message) toast(reply.message);
         refresh();
-      }).catch(err => toast(err.message, { error: true }));
+      }).catch(err => errorToast(err));
       return;
     }
     const ids = form.id === "conv-form" ? [$('input[name="t[]"]', form).value] : selectedIds();
@@ -278,10 +290,12 @@ enum AppScript {
       }
     } catch (_) { /* the next event tries again */ }
   }
-  function setConnection(problem) {
+  function setConnection(problem, detail) {
     const el = $("#connection"); if (!el) return;
     el.hidden = !problem;
     $(".connection-detail", el).textContent = problem || "";
+    const tech = $(".connection-tech", el);
+    if (tech) { $("pre", tech).textContent = detail || ""; tech.hidden = !detail; }
   }
   function showBanners(items) {
     const host = $("#banners"); if (!host) return;
@@ -309,7 +323,8 @@ enum AppScript {
     const source = new EventSource("/events");
     source.addEventListener("open", () => { if ($("#connection") && $("#connection").dataset.down) { delete $("#connection").dataset.down; setConnection(null); refresh(); } });
     source.addEventListener("change", refresh);
-    source.addEventListener("connection", e => { try { setConnection(JSON.parse(e.data).problem); } catch (_) {} });
+    source.addEventListener("connection", e => { try { const c = JSON.parse(e.data); setConnection(c.problem, c.detail); } catch (_) {} });
+    source.addEventListener("notice", e => { try { toast(JSON.parse(e.data).text, { ms: 12000 }); } catch (_) {} });
     source.addEventListener("newmail", e => { try { showBanners(JSON.parse(e.data)); } catch (_) {} });
     source.addEventListener("error", () => { const el = $("#connection"); if (el) { el.dataset.down = "1"; setConnection("VaultMail is not running; reconnecting…"); } });
   }

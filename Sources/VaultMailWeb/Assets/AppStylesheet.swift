@@ -348,5 +348,19 @@ html:not(.js) .summary-pending,html:not(.js) .replies-loading,.js .summary-nojs,
 .composer-head h3{margin:0;font-size:17px}
 .composer-close{font-size:22px;line-height:1}
 .inline-composer .compose-actions{position:sticky;bottom:0;z-index:2;margin:8px -16px 0;padding:10px 16px;background:var(--pane);border-top:1px solid var(--line);border-radius:0 0 12px 12px}
+.connection{position:relative}
+.connection-more>summary{display:flex;align-items:center;gap:6px;cursor:pointer;list-style:none}
+.connection-more>summary::-webkit-details-marker{display:none}
+.connection-panel{position:absolute;right:0;top:calc(100% + 6px);z-index:40;width:min(380px,90vw);padding:10px 12px;background:var(--pane);color:var(--text);border:1px solid var(--line);border-radius:10px;box-shadow:var(--shadow);font-weight:400}
+.connection-panel .connection-detail{display:block;max-width:none;white-space:normal;color:var(--text);margin:0 0 6px}
+.connection-tech>summary,.toast details>summary{cursor:pointer;font-size:12px}
+.connection-tech>summary{color:var(--muted)}
+.connection-tech pre,.toast pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px;margin:4px 0 0;max-width:60ch}
+.connection-short{display:none}
+@media (max-width:700px){.connection-short{display:inline}.connection-long{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}.connection-panel{position:fixed;left:5vw;right:5vw;top:56px;width:auto}}
+.pending-changes{margin:12px 10px;font-size:13px;color:var(--muted)}
+.pending-changes summary{display:flex;align-items:center;gap:6px;cursor:pointer;color:var(--text)}
+.pending-changes ul{margin:6px 0 0;padding-left:18px}
+.pending-changes p{margin:6px 0 0}
 """#
 }

@@ -6,8 +6,11 @@ public enum WebEvent: Sendable, Equatable {
     case changed
     /// New mail for the in-app banner.
     case newMail([NewMailSummary])
-    /// Whether the mail servers can be reached; the message says which cannot and why.
-    case connection(problem: String?)
+    /// Whether the mail servers can be reached; the message says which cannot and why, in a
+    /// person's words; `detail` is the technical detail behind it.
+    case connection(problem: String?, detail: String? = nil)
+    /// Something the open pages should say once (a change kept offline that could not be done).
+    case notice(String)
     /// Keeps idle streams open (a comment line); pages ignore it.
     case ping
 }

@@ -4,8 +4,11 @@ import Foundation
 /// the store's change feed publishes every committed change.
 public actor WebEventHub {
     private var subscribers: [UUID: AsyncStream<WebEvent>.Continuation] = [:]
-    /// Account name → what is wrong with its connection; empty when every server answers.
+    /// Account name → what is wrong with its connection, in a person's words; empty when
+    /// every server answers.
     private var problems: [String: String] = [:]
+    /// Account name → the technical detail behind `problems` (shown on demand).
+    private var details: [String: String] = [:]
     /// Set on shutdown: streams end, and new ones end at once.
     private var finished = false
 
@@ -15,11 +18,19 @@ public actor WebEventHub {
         for continuation in subscribers.values { continuation.yield(event) }
     }
 
-    /// The daemon's word on an account's connection: `problem` nil when it works again.
-    public func setConnectionProblem(_ problem: String?, account: String) {
-        guard problems[account] != problem else { return }
+    /// The daemon's word on an account's connection: `problem` (a person's words, issue 29) nil
+    /// when it works again; `detail` the technical detail behind it.
+    public func setConnectionProblem(_ problem: String?, detail: String? = nil, account: String) {
+        guard problems[account] != problem || details[account] != (problem == nil ? nil : detail) else { return }
         problems[account] = problem
-        publish(.connection(problem: connectionProblem))
+        details[account] = problem == nil ? nil : detail
+        publish(.connection(problem: connectionProblem, detail: connectionDetail))
+    }
+
+    /// The technical detail behind `connectionProblem`, one account a line; nil when none.
+    public var connectionDetail: String? {
+        guard !details.isEmpty else { return nil }
+        return details.keys.sorted().map { "\($0): \(details[$0]!)" }.joined(separator: "\n")
     }
 
     /// What is wrong with the account `name`'s connection now, if anything.

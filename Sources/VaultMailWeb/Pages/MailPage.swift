@@ -9,6 +9,8 @@ struct MailPage {
     /// Why the conversation could not be shown (a thread that no longer exists).
     var conversationProblem: String?
     var connectionProblem: String?
+    /// The technical detail behind `connectionProblem`, shown on demand.
+    var connectionDetail: String?
     var csrf: String
     var display = Pages.Display()
 
@@ -28,7 +30,7 @@ struct MailPage {
         let open = conversation != nil || conversationProblem != nil
         let pageTitle = Self.documentTitle(title, unread: unread)
         let body = Self.template.render(Model(
-            settingsIcon: Icon.settings.svg(), keyboardIcon: Icon.keyboard.svg(), connection: Self.connection(connectionProblem), open: open,
+            settingsIcon: Icon.settings.svg(), keyboardIcon: Icon.keyboard.svg(), connection: Self.connection(connectionProblem, detail: connectionDetail), open: open,
             sidebar: sidebar.render(), list: list.render(), conversation: conversation?.render() ?? .empty,
             problem: conversation == nil ? conversationProblem : nil, backURL: list.mailbox.url(category: list.category),
             shortcuts: Self.shortcuts))
@@ -62,14 +64,18 @@ struct MailPage {
         (unread > 0 ? "\(title) (\(unread))" : title) + " — VaultMail"
     }
 
-    /// The offline notice in the top bar, hidden while the servers answer.
-    static func connection(_ problem: String?) -> Markup {
-        struct Model { var hidden: Bool; var icon: Markup; var problem: String }
-        return connectionTemplate.render(Model(hidden: problem == nil, icon: Icon.offline.svg(), problem: problem ?? ""))
+    /// The offline notice in the top bar, hidden while the servers answer: what is wrong in a
+    /// person's words on demand, the technical detail behind a second disclosure (issue 29).
+    static func connection(_ problem: String?, detail: String? = nil) -> Markup {
+        struct Model { var hidden: Bool; var icon: Markup; var problem: String; var detail: String; var noDetail: Bool }
+        return connectionTemplate.render(Model(hidden: problem == nil, icon: Icon.offline.svg(), problem: problem ?? "",
+                                               detail: detail ?? "", noDetail: detail == nil))
     }
 
     private static let connectionTemplate = Template("""
-        <p class="connection" id="connection" role="status"{{#hidden}} hidden{{/hidden}}>{{{icon}}}<span>Offline — showing the mail on this computer.</span><span class="connection-detail">{{problem}}</span></p>
+        <div class="connection" id="connection" role="status"{{#hidden}} hidden{{/hidden}}><details class="connection-more"><summary>{{{icon}}}<span class="connection-short" aria-hidden="true">Offline</span><span class="connection-long">Offline — showing the mail on this computer.</span></summary>\
+        <div class="connection-panel"><p class="connection-detail">{{problem}}</p>\
+        <details class="connection-tech"{{#noDetail}} hidden{{/noDetail}}><summary>Technical details</summary><pre>{{detail}}</pre></details></div></details></div>
         """)
 
     struct Shortcut { var key: String; var does: String }

@@ -19,6 +19,8 @@ struct SidebarView {
     var top: [Entry]
     var accounts: [AccountSection]
     var current: Mailbox
+    /// The changes waiting for the server (`PendingChangesView`), at the foot.
+    var pending: Markup = .empty
 
     /// The unread conversations of the inbox (the first entry), which the window title shows.
     var inboxUnread: Int { (top.first?.count ?? nil) ?? 0 }
@@ -36,7 +38,7 @@ struct SidebarView {
     func render() -> Markup {
         struct Item { var url: String; var current: Bool; var icon: Markup; var name: String; var count: Int?; var unknown: Bool; var what: String }
         struct Section { var headingId: String; var colour: String; var name: String; var email: String; var folders: [Item]; var empty: Bool }
-        struct Model { var compose: String?; var composeIcon: Markup; var top: [Item]; var accounts: [Section] }
+        struct Model { var compose: String?; var composeIcon: Markup; var top: [Item]; var accounts: [Section]; var pending: Markup }
         func item(_ entry: Entry) -> Item {
             Item(url: entry.mailbox.url(), current: entry.mailbox == current, icon: (entry.icon ?? .read).svg(),
                  name: entry.name, count: entry.count == 0 ? nil : entry.count, unknown: entry.count == nil,
@@ -48,7 +50,7 @@ struct SidebarView {
             accounts: accounts.map { section in
                 Section(headingId: "acct-\(section.account.id.prefix(12))", colour: Self.accountColour(section.account.id),
                         name: section.account.name, email: section.account.email, folders: section.folders.map(item), empty: section.folders.isEmpty)
-            }))
+            }, pending: pending))
     }
 
     private static let item = """
@@ -65,6 +67,7 @@ struct SidebarView {
         {{#empty}}<p class="hint">No folders yet: the first sync is on its way.</p>{{/empty}}\
         {{^empty}}<ul class="boxes">{{#folders}}\(item){{/folders}}</ul>{{/empty}}\
         </section>{{/accounts}}\
+        {{{pending}}}\
         </nav>
         """)
 

@@ -22,7 +22,8 @@ extension WebApp {
                 senders += taught.filter { !senders.contains($0) }
                 moved += outcome.otherEmailsMoved
             } catch {
-                return ActionOutcome(message: "The conversation could not be moved: \(error)", status: .notFound)
+                return ActionOutcome(message: "The conversation could not be moved: \(PlainWords.of(error))",
+                                     detail: PlainWords.detail(error), status: .notFound)
             }
         }
         await events.publish(.changed)

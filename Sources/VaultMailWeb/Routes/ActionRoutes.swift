@@ -44,7 +44,8 @@ extension WebApp {
         }
     }
 
-    /// What an action did, as the script reads it: how many changed, which failed and why.
+    /// What an action did, as the script reads it: how many changed, which failed and why (in
+    /// a person's words, the technical detail apart), how many wait for the server.
     struct ActionOutcome: Encodable {
         struct Failure: Encodable {
             var id: String
@@ -54,9 +55,13 @@ extension WebApp {
         var done = 0
         var failed: [Failure] = []
         var message: String?
+        /// The technical detail behind `message`, shown on demand.
+        var detail: String?
+        /// Of `done`, how many were done here and wait for the server (issue 29).
+        var waiting = 0
         var status: HTTPResponse.Status = .ok
 
-        private enum CodingKeys: String, CodingKey { case done, failed, message }
+        private enum CodingKeys: String, CodingKey { case done, failed, message, detail, waiting }
     }
 
     func perform(_ verb: String, ids: [String], argument: String, folder: String?) async -> ActionOutcome {
@@ -80,12 +85,25 @@ extension WebApp {
         default:
             return ActionOutcome(message: "Unknown action '\(verb)'.", status: .badRequest)
         }
-        var outcome = ActionOutcome(done: result.succeeded.count, failed: result.failed.map { .init(id: $0.id, error: "\($0.error)") })
-        if !outcome.failed.isEmpty {
-            let reason = outcome.failed[0].error
-            outcome.message = "\(outcome.failed.count) of \(ids.count) could not be changed: \(reason)"
+        return Self.outcome(verb, result, of: ids.count)
+    }
+
+    /// An action's result in a person's words (issue 29): what could not be done and why,
+    /// without internal ids or host:port (those are in `detail`), and what waits for the server.
+    static func outcome(_ verb: String, _ result: BatchActionResult, of total: Int) -> ActionOutcome {
+        var outcome = ActionOutcome(done: result.succeeded.count, failed: result.failed.map { .init(id: $0.id, error: PlainWords.of($0.error)) },
+                                    waiting: result.kept.count)
+        var sentences: [String] = []
+        if let first = result.failed.first {
+            let participle = ["archive": "archived", "delete": "deleted", "read": "marked read", "unread": "marked unread",
+                              "star": "starred", "unstar": "unstarred", "move": "moved"][verb] ?? "changed"
+            let who = result.failed.count == total ? count(total) : "\(result.failed.count) of \(count(total))"
+            sentences.append("\(who) couldn't be \(participle): \(PlainWords.of(first.error))")
+            outcome.detail = PlainWords.detail(first.error)
             outcome.status = outcome.done == 0 ? .badGateway : .ok
         }
+        if let note = PendingChanges.note(result.kept) { sentences.append(note) }
+        outcome.message = sentences.isEmpty ? nil : sentences.joined(separator: " ")
         return outcome
     }
 

@@ -11,9 +11,9 @@ extension WebApp {
     func addEventRoutes(to router: Router<WebRequestContext>) {
         router.get("/events") { _, _ -> Response in
             let stream = await self.events.subscribe()
-            let problem = await self.events.connectionProblem
+            let (problem, detail) = (await self.events.connectionProblem, await self.events.connectionDetail)
             var response = Response(status: .ok, headers: [.contentType: "text/event-stream"], body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "retry: 3000\n\n" + Self.frame(.connection(problem: problem))))
+                try await writer.write(ByteBuffer(string: "retry: 3000\n\n" + Self.frame(.connection(problem: problem, detail: detail))))
                 for await event in stream {
                     try await writer.write(ByteBuffer(string: Self.frame(event)))
                 }
@@ -68,9 +68,12 @@ extension WebApp {
             return "event: change\ndata: {}\n\n"
         case .ping:
             return ": ping\n\n"
-        case .connection(let problem):
-            struct Connection: Encodable { var problem: String? }
-            return "event: connection\ndata: \(Pages.jsonText(Connection(problem: problem)))\n\n"
+        case .connection(let problem, let detail):
+            struct Connection: Encodable { var problem: String?; var detail: String? }
+            return "event: connection\ndata: \(Pages.jsonText(Connection(problem: problem, detail: detail)))\n\n"
+        case .notice(let text):
+            struct Notice: Encodable { var text: String }
+            return "event: notice\ndata: \(Pages.jsonText(Notice(text: text)))\n\n"
         case .newMail(let summaries):
             return "event: newmail\ndata: \(Pages.jsonText(summaries))\n\n"
         }

@@ -132,7 +132,8 @@ extension WebApp {
         }
         let sidebar = await screen.sidebar(context, current: mailbox)
         let page = MailPage(title: list.title, unread: sidebar.inboxUnread, sidebar: sidebar, list: list, conversation: conversation,
-                            conversationProblem: problem, connectionProblem: await events.connectionProblem, csrf: csrf,
+                            conversationProblem: problem, connectionProblem: await events.connectionProblem,
+                            connectionDetail: await events.connectionDetail, csrf: csrf,
                             display: await display())
         return Pages.html(page.render(), status: problem == nil ? .ok : .notFound)
     }

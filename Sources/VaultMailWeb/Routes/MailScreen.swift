@@ -56,7 +56,8 @@ struct MailScreen {
                   count: context.unread(ofType: .inbox)[nil] ?? 0, icon: .unread),
             .init(mailbox: .outbox, name: "Outbox", count: outbox, icon: .move),
         ]
-        return SidebarView(top: top, accounts: sections, current: current)
+        let waiting = (try? await mail.conversations.pendingChanges?.waiting()) ?? []
+        return SidebarView(top: top, accounts: sections, current: current, pending: PendingChangesView(changes: waiting).render())
     }
 
     /// The list's title and the folders its selection can move to.
@@ -105,7 +106,7 @@ struct MailScreen {
                 return .page(.empty, counts: [:])
             }
         } catch {
-            return .failed("The list could not be read: \(error).")
+            return .failed("The list could not be read. \(PlainWords.of(error))")
         }
     }
 
