@@ -136,7 +136,7 @@ extension WebApp {
         let unread = (sidebar.top.first?.count ?? nil) ?? 0
         let page = MailPage(title: list.title, unread: unread, sidebar: sidebar, list: list, conversation: conversation,
                             conversationProblem: problem, connectionProblem: await events.connectionProblem, csrf: csrf,
-                            display: await display())
+                            display: await display(), split: MailPage.split(cookie: request.cookies[MailPage.splitCookie]?.value))
         return Pages.html(page.render(), status: problem == nil ? .ok : .notFound)
     }
 }
