@@ -45,7 +45,8 @@ struct WebAppLayoutTests {
                 let rows = try await Self.rowFigures(browser)
                 let good = rows.filter { $0.senderWhole && $0.visible >= min(subject, $0.length) }
                 let visible = rows.map(\.visible).sorted()
-                print("issue 29 figures at \(width)×\(height): \(good.count) of \(rows.count) rows whole; visible subject characters: median \(visible[visible.count / 2]), least \(visible.first ?? 0)")
+                let short = rows.filter { !($0.senderWhole && $0.visible >= min(subject, $0.length)) }.map { "\($0.text) (\($0.visible)/\($0.length)\($0.senderWhole ? "" : ", name cut"))" }
+                print("issue 29 figures at \(width)×\(height): \(good.count) of \(rows.count) rows whole; visible subject characters: median \(visible[visible.count / 2]), least \(visible.first ?? 0); short: \(short)")
                 #expect(rows.count >= 25)
                 #expect(Double(good.count) >= 0.8 * Double(rows.count),
                         "at \(width)×\(height) \(good.count) of \(rows.count) rows show the whole name and ≥ \(subject) characters of subject: \(rows.map { "\($0.visible)/\($0.length)\($0.senderWhole ? "" : " name cut")" })")
@@ -168,6 +169,8 @@ struct WebAppLayoutTests {
         var senderWhole: Bool
         var length: Int
         var visible: Int
+        /// The sender and the subject, for the report of a row that falls short.
+        var text: String
     }
 
     /// For each loaded row: whether the sender shows whole, the subject's length and how many of
@@ -189,10 +192,10 @@ struct WebAppLayoutTests {
                 while (lo < hi) { const mid = Math.ceil((lo + hi) / 2); if (right(mid) <= edge) lo = mid; else hi = mid - 1; }
                 visible = lo;
               }
-              return [sender.scrollWidth <= sender.clientWidth + 1, length, visible];
+              return [sender.scrollWidth <= sender.clientWidth + 1, length, visible, sender.textContent + ' | ' + (text ? text.data : '')];
             });
             """) as? [[Any]] ?? []
-        return answer.map { RowFigure(senderWhole: $0[0] as? Bool ?? false, length: $0[1] as? Int ?? 0, visible: $0[2] as? Int ?? 0) }
+        return answer.map { RowFigure(senderWhole: $0[0] as? Bool ?? false, length: $0[1] as? Int ?? 0, visible: $0[2] as? Int ?? 0, text: $0[3] as? String ?? "") }
     }
 }
 

@@ -37,7 +37,7 @@ button{cursor:pointer}
 .connection{display:flex;align-items:center;gap:6px;margin:0;padding:4px 10px;border-radius:999px;background:var(--pill);color:var(--danger);font-size:13px;font-weight:600}
 .connection[hidden]{display:none}
 .connection-detail{font-weight:400;color:var(--muted);max-width:28ch;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.panes{flex:1;display:grid;--side:216px;--area:(100% - var(--side) - 8px);--list:min(max(var(--area) * .5,var(--area) - 700px),var(--area) * .62);grid-template-columns:var(--side) max(300px,calc(var(--list))) 8px minmax(0,1fr);min-height:0}
+.panes{flex:1;display:grid;--side:216px;--area:(100% - var(--side) - 8px);--list:min(max(var(--area) * .52,var(--area) - 640px),var(--area) * .62);grid-template-columns:var(--side) max(300px,calc(var(--list))) 8px minmax(0,1fr);min-height:0}
 .splitter{cursor:col-resize;background:var(--bg);border-right:1px solid var(--line);touch-action:none;position:relative}
 .splitter::after{content:"";position:absolute;top:50%;left:2px;width:3px;height:32px;margin-top:-16px;border-radius:2px;background:var(--line)}
 .splitter:hover::after,.splitter:focus-visible::after{background:var(--accent)}
@@ -74,16 +74,16 @@ button{cursor:pointer}
 .js .list-pane.selecting .toolbar .tool,.js .list-pane.selecting .toolbar select{display:inline-flex}
 .selection-count{font-size:13px;color:var(--muted);margin-left:auto}
 .threads{list-style:none;margin:0;padding:0;overflow:auto;flex:1}
-.row{display:flex;align-items:center;gap:6px;padding:0 8px 0 12px;border-bottom:1px solid var(--line);position:relative}
+.row{display:flex;align-items:center;gap:6px;padding:0 6px 0 10px;border-bottom:1px solid var(--line);position:relative}
 .row:hover{background:var(--hover)}
 .row.open{background:var(--open)}
 .row.current{box-shadow:inset 4px 0 0 var(--accent)}
 .row.selected{background:var(--open)}
 .row .select{width:16px;height:16px;flex:none}
-.row-link{display:grid;grid-template-columns:36px minmax(0,1fr) auto auto;grid-template-areas:"av top marks date" "av line line line";align-items:center;column-gap:8px;flex:1;min-width:0;padding:9px 0;color:var(--text);text-decoration:none}
-.avatars{grid-area:av;display:flex;flex:none;width:36px}
-.avatar{display:inline-flex;align-items:center;justify-content:center;width:34px;height:34px;border-radius:50%;font-size:13px;font-weight:700;color:#fff;flex:none}
-.avatars.stacked .avatar{width:26px;height:26px;font-size:11px;border:2px solid var(--pane)}
+.row-link{display:grid;grid-template-columns:32px minmax(0,1fr) auto auto;grid-template-areas:"av top marks date" "av line line line";align-items:center;column-gap:8px;flex:1;min-width:0;padding:9px 0;color:var(--text);text-decoration:none}
+.avatars{grid-area:av;display:flex;flex:none;width:32px}
+.avatar{display:inline-flex;align-items:center;justify-content:center;width:32px;height:32px;border-radius:50%;font-size:13px;font-weight:700;color:#fff;flex:none}
+.avatars.stacked .avatar{width:24px;height:24px;font-size:10px;border:2px solid var(--pane)}
 .avatars.stacked .avatar+.avatar{margin-left:-16px;margin-top:12px}
 .av0{background:#3b4fd8}.av1{background:#0a7a4d}.av2{background:#b3261e}.av3{background:#7a3fc8}.av4{background:#9a5200}.av5{background:#00707f}.av6{background:#b0306a}.av7{background:#4d5b6b}
 .row-top{grid-area:top;display:flex;align-items:center;gap:6px;min-width:0}
@@ -101,6 +101,7 @@ button{cursor:pointer}
 .row-link .avatars{display:none}
 .row time{min-width:4.5em}
 }
+@container list (min-width:900px){.row-link{grid-template-columns:minmax(0,14rem) minmax(0,1fr) auto auto}}
 .marks{grid-area:marks;display:flex;align-items:center;justify-content:flex-end;gap:4px;color:var(--muted)}
 .pill{display:inline-block;padding:1px 8px;border-radius:999px;background:var(--pill);color:var(--text);font-size:11px;font-weight:650}
 .pill.vip{background:var(--star);color:var(--pane)}
