@@ -65,19 +65,18 @@ button{cursor:pointer}
 .tool{display:inline-flex;align-items:center;gap:6px;padding:5px 9px;border:1px solid var(--line);border-radius:8px;background:var(--pane);font-size:13px}
 .tool:hover{background:var(--hover)}
 .tool.on{border-color:var(--accent);color:var(--accent)}
-.toolbar select{padding:4px 6px;border:1px solid var(--line);border-radius:8px;background:var(--pane);max-width:150px}
 .select-all{display:none;align-items:center;gap:6px;margin-right:6px;font-size:13px;color:var(--muted)}
 .js .select-all{display:inline-flex}
 #shortcuts-button{display:none}
 .js #shortcuts-button{display:inline-flex}
-.js .list-pane .toolbar .tool,.js .list-pane .toolbar select{display:none}
-.js .list-pane.selecting .toolbar .tool,.js .list-pane.selecting .toolbar select{display:inline-flex}
+.js .list-pane .toolbar .tool{display:none}
+.js .list-pane.selecting .toolbar .tool{display:inline-flex}
 .selection-count{font-size:13px;color:var(--muted);margin-left:auto}
 .threads{list-style:none;margin:0;padding:0;overflow:auto;flex:1}
 .row{display:flex;align-items:center;gap:6px;padding:0 6px 0 10px;border-bottom:1px solid var(--line);position:relative}
 .row:hover{background:var(--hover)}
 .row.open{background:var(--open)}
-.row.current{box-shadow:inset 4px 0 0 var(--accent)}
+.row.current{box-shadow:inset 0 0 0 2px var(--accent)}
 .row.selected{background:var(--open)}
 .row .select{width:16px;height:16px;flex:none}
 .row-link{display:grid;grid-template-columns:32px minmax(0,1fr) auto auto;grid-template-areas:"av top marks date" "av line line line";align-items:center;column-gap:8px;flex:1;min-width:0;padding:9px 0;color:var(--text);text-decoration:none}
@@ -147,7 +146,7 @@ button{cursor:pointer}
 .msg-details>summary{cursor:pointer;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;width:fit-content;max-width:100%}
 .msg-details[open]>summary{margin-bottom:4px}
 .msg-line .headers{margin:0 0 6px}
-.msg-line .msg-actions{flex:none}
+.msg-line .msg-actions{display:flex;gap:4px;flex:none}
 .headers{display:grid;grid-template-columns:auto 1fr;gap:2px 10px;margin:0 0 10px;font-size:13px}
 .headers dt{color:var(--muted)}
 .headers dd{margin:0;overflow-wrap:anywhere}
@@ -227,7 +226,6 @@ dialog td,dialog th{padding:4px 8px;text-align:left;border-bottom:1px solid var(
 @container reading (max-width:420px){.conv-actions .tool-label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}}
 .compose-button{display:flex;align-items:center;justify-content:center;gap:8px;margin:2px 4px 12px;padding:9px 14px;border-radius:10px;background:var(--accent);color:var(--accent-text);font-weight:650;text-decoration:none}
 .compose-button:hover{filter:brightness(1.08)}
-.msg-actions{display:flex;gap:4px}
 .reply-bar,.draft-bar{display:flex;flex-wrap:wrap;gap:8px;margin:14px 0 0;align-items:center}
 .reply-bar .tool,.draft-bar .tool,.topbar .tool{text-decoration:none;color:var(--text)}
 .compose-page{overflow:auto}
