@@ -33,7 +33,8 @@ LOOPBACK_ONLY = [
 ]
 
 SPECIAL = {"ENTER": Keys.ENTER, "ESCAPE": Keys.ESCAPE, "TAB": Keys.TAB, "SHIFT": Keys.SHIFT,
-           "DOWN": Keys.ARROW_DOWN, "UP": Keys.ARROW_UP, "BACKSPACE": Keys.BACKSPACE}
+           "DOWN": Keys.ARROW_DOWN, "UP": Keys.ARROW_UP, "BACKSPACE": Keys.BACKSPACE,
+           "LEFT": Keys.ARROW_LEFT, "RIGHT": Keys.ARROW_RIGHT, "HOME": Keys.HOME, "END": Keys.END}
 
 
 def start(width, height, language):
@@ -51,7 +52,17 @@ def start(width, height, language):
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(60)
     driver.set_script_timeout(60)
+    viewport(driver, width, height)
     return driver
+
+
+def viewport(driver, width, height):
+    """Sizes the page's viewport (innerWidth × innerHeight) to width × height: the window is
+    that much larger as its own frame and bars take (a 1280×800 window shows a 1280×657 page)."""
+    driver.set_window_size(width, height)
+    inner_width, inner_height = driver.execute_script("return [innerWidth, innerHeight]")
+    if (inner_width, inner_height) != (width, height):
+        driver.set_window_size(width + (width - inner_width), height + (height - inner_height))
 
 
 def run(driver, command):
@@ -111,14 +122,14 @@ def run(driver, command):
             ".catch(e => done({error: String(e)}));")
         return result
     if name == "screenshot":
-        driver.set_window_size(command.get("width", 1280), command.get("height", 800))
+        viewport(driver, command.get("width", 1280), command.get("height", 800))
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
             {"name": "prefers-color-scheme", "value": "dark" if command.get("dark") else "light"}]})
         time.sleep(0.3)  # let the new layout and colour scheme paint before the picture
         driver.save_screenshot(command["path"])
         return command["path"]
     if name == "size":
-        driver.set_window_size(command["width"], command["height"])
+        viewport(driver, command["width"], command["height"])
         return True
     if name == "scheme":
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [

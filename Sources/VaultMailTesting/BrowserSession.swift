@@ -12,7 +12,7 @@ public final class BrowserSession: @unchecked Sendable {
         public let description: String
     }
 
-    /// Starts the browser with a window of `width` × `height`.
+    /// Starts the browser with a viewport (the page's innerWidth × innerHeight) of `width` × `height`.
     /// `language`: the browser's language (its interface and `Accept-Language`), a BCP 47 tag.
     public static func start(driver: String, width: Int = 1280, height: Int = 800, language: String = "en-US") async throws -> BrowserSession {
         // A driver that is gone makes a write fail with EPIPE instead of killing the test run.

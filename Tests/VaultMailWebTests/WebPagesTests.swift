@@ -25,7 +25,7 @@ struct WebPagesTests {
             #expect(label.hasPrefix("From John, Sarah (3), Lunch?, Preview of message 3, "), "\(label)")
             #expect(label.hasSuffix(", unread, starred"), "\(label)")
             #expect(page.contains("class=\"row unread\""))
-            #expect(page.contains("<span class=\"dot\" aria-hidden=\"true\"></span>"))
+            #expect(page.contains("<span class=\"unread-mark\" aria-hidden=\"true\"></span>"))
             #expect(page.contains("aria-pressed=\"true\""), "the star button says it is on")
             #expect(!page.contains("class=\"tabs\""), "no category tabs while no mail is categorized (E-02)")
             #expect(page.contains("<title>Inbox (1) — VaultMail</title>"))
@@ -47,6 +47,7 @@ struct WebPagesTests {
             #expect(all.contains("<span class=\"pill cat-promotions\">Promotions</span>"))
             let promotions = try await web.get("/mail?box=inbox&cat=promotions", cookie: session.cookie).text
             #expect(promotions.contains("50% off shoes") && !promotions.contains("Team sync"))
+            #expect(!promotions.contains("class=\"pill cat-"), "in a category's tab no row repeats its category (issue 29)")
         }
     }
 
@@ -92,6 +93,12 @@ struct WebPagesTests {
             let starred = try await web.post("/actions", "one=star:\(c)&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
             #expect(starred.status == 200)
             #expect(try await web.app.emailRepository.getThread(id: c)?.isStarred == true)
+            // A row's own buttons (issue 29) name their conversation, whatever else is selected.
+            _ = try await web.post("/actions", "action=read&t[]=\(b)&t[]=\(c)&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
+            let rowUnread = try await web.post("/actions", "one=unread:\(c)&t[]=\(b)&csrf=\(session.csrf)", cookie: session.cookie, extra: json)
+            #expect(rowUnread.status == 200 && rowUnread.text.contains("\"done\":1"), "\(rowUnread.text)")
+            #expect(try await web.app.emailRepository.getThread(id: c)?.unreadCount ?? 0 > 0)
+            #expect(try await web.app.emailRepository.getThread(id: b)?.unreadCount == 0, "the selection is left alone")
 
             let form = try await web.post("/actions", "action=read&t[]=\(c)&csrf=\(session.csrf)&return=%2Fmail%3Fbox%3Dinbox", cookie: session.cookie)
             #expect(form.status == 303)
@@ -118,6 +125,16 @@ struct WebPagesTests {
             let address = try await web.get("/mail?box=inbox&t=\(c)&t=\(a)", cookie: session.cookie)
             #expect(address.status == 400)
             #expect(address.text.contains("This address could not be read: it gives 't' more than once"))
+
+            // Issue 29: the conversation's one Move control is a menu of folders, each a button of
+            // its form (`one=move:FOLDER`), which works without the script.
+            let archive = web.folders.of(.archive).id
+            let conversation = try await web.get("/mail?box=inbox&t=\(c)", cookie: session.cookie).text
+            #expect(conversation.contains("value=\"move:\(archive)\"") && !conversation.contains("<select"), "one Move menu, no folder select")
+            let moved = try await web.post("/actions", "one=move:\(archive)&t[]=\(c)&csrf=\(session.csrf)&return=%2Fmail%3Fbox%3Dinbox%26t%3D\(c)&leave=%2Fmail%3Fbox%3Dinbox",
+                                           cookie: session.cookie)
+            #expect(moved.status == 303 && moved.headers["location"] == "/mail?box=inbox", "\(moved.status) \(moved.headers["location"] ?? "")")
+            #expect(try await web.app.emailRepository.getThreads(folderId: web.folders.of(.inbox).id, category: nil, cursor: nil, limit: 10).threads.isEmpty)
         }
     }
 

@@ -217,6 +217,14 @@ enum AppScript {
     e.preventDefault();
     if (button.name === "one") {
       const [verb, arg] = [button.value.slice(0, button.value.indexOf(":")), button.value.slice(button.value.indexOf(":") + 1)];
+      // The Move menu's folders: the selection (or this conversation), with the undo window.
+      if (verb === "move") {
+        const menu = button.closest("details"); if (menu) menu.open = false;
+        perform("move", form.id === "conv-form" ? [$('input[name="t[]"]', form).value] : selectedIds(), { folder: arg });
+        return;
+      }
+      // A row's own actions (shown on pointing or focus): that conversation, with the undo window.
+      if (["archive", "delete", "read", "unread"].includes(verb)) { perform(verb, [arg]); return; }
       send([["one", button.value]]).then(reply => {
         if (verb === "star" || verb === "unstar") {
           const on = verb === "star";
@@ -232,9 +240,60 @@ enum AppScript {
       return;
     }
     const ids = form.id === "conv-form" ? [$('input[name="t[]"]', form).value] : selectedIds();
-    const folder = $('select[name="folder"]', form);
-    perform(button.value, ids, button.value === "move" && folder ? { folder: folder.value } : {});
+    const menu = button.closest("details.menu"); if (menu) menu.open = false;
+    perform(button.value, ids, {});
   });
+
+  // ---- menus (<details>): one open at a time, closed by Escape or a click elsewhere ----
+  doc.addEventListener("toggle", e => {
+    const menu = e.target;
+    if (!menu.matches || !menu.matches("details.menu") || !menu.open) return;
+    $$("details.menu[open]").forEach(d => { if (d !== menu) d.open = false; });
+  }, true);
+  doc.addEventListener("click", e => {
+    if (e.target.closest && e.target.closest("details.menu")) return;
+    $$("details.menu[open]").forEach(d => { d.open = false; });
+  });
+  doc.addEventListener("keydown", e => {
+    if (e.key !== "Escape") return;
+    const menu = e.target.closest && e.target.closest("details.menu[open]");
+    if (menu) { menu.open = false; $("summary", menu).focus(); }
+  });
+
+  // ---- the splitter between the list and the reading pane (issue 29) ----
+  // Its share (percent of the width beside the sidebar) goes into a cookie the server reads,
+  // so the next page is drawn that way before this script runs.
+  function splitter() {
+    const bar = $("#list-splitter"), main = $("#main"), list = $("#list-pane"), side = $("#sidebar");
+    if (!bar || !list) return;
+    const area = () => main.clientWidth - (side ? side.offsetWidth : 0) - bar.offsetWidth;
+    const share = () => main.dataset.split ? +main.dataset.split : area() > 0 ? Math.round(100 * list.offsetWidth / area()) : 50;
+    const shown = () => bar.setAttribute("aria-valuenow", String(share()));
+    const set = (share, keep) => {
+      share = Math.max(25, Math.min(75, Math.round(share)));
+      main.dataset.split = String(share); bar.setAttribute("aria-valuenow", String(share));
+      if (keep) doc.cookie = "vaultmail_split=" + share + "; path=/; max-age=31536000; samesite=strict";
+    };
+    shown(); window.addEventListener("resize", shown); bar.addEventListener("focus", shown);
+    bar.addEventListener("keydown", e => {
+      const now = share();
+      const to = { ArrowLeft: now - 2, ArrowRight: now + 2, Home: 25, End: 75 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault(); e.stopPropagation(); set(to, true);
+    });
+    bar.addEventListener("pointerdown", e => {
+      if (e.button !== 0) return;
+      e.preventDefault(); bar.focus();
+      try { bar.setPointerCapture(e.pointerId); } catch (_) { /* a synthetic pointer */ }
+      const grab = e.clientX - bar.getBoundingClientRect().left, left = list.getBoundingClientRect().left;
+      const move = ev => set(100 * (ev.clientX - grab - left) / area(), false);
+      const up = ev => {
+        move(ev); bar.removeEventListener("pointermove", move); bar.removeEventListener("pointerup", up);
+        set(+bar.getAttribute("aria-valuenow"), true);
+      };
+      bar.addEventListener("pointermove", move); bar.addEventListener("pointerup", up);
+    });
+  }
 
   // ---- endless scrolling ----
   const more = new IntersectionObserver(entries => {
@@ -558,7 +617,7 @@ enum AppScript {
     localTimes();
     if ($("#toasts")) sendingToast();
     if (!$("#main") || $("#composer")) return;
-    watchMore(); updateSelection(); connect(); reportViewing();
+    watchMore(); updateSelection(); connect(); reportViewing(); splitter();
   });
 })();
 """#

@@ -5,6 +5,10 @@ enum AppStylesheet {
     /// The dark palette, for the system's dark mode and for the dark theme.
     static let dark = "--bg:#121217;--pane:#1b1b22;--text:#ececf2;--muted:#a9a9bb;--line:#33333f;--hover:#262633;--open:#2c3052;--accent:#8e9bff;--accent-text:#0d0d18;--focus:#b3bcff;--unread:#9eaaff;--star:#f2b34b;--danger:#ff8a80;--toast:#ececf2;--toast-text:#121217;--pill:#2b2b38;--shadow:0 2px 12px rgba(0,0,0,.5)"
 
+    /// The splitter's positions, one rule per percent, chosen by `data-split` on the panes
+    /// (the server writes it from the `vaultmail_split` cookie, the script while dragging).
+    static let splits = MailPage.splitRange.map { ".panes[data-split=\"\($0)\"]{--list:var(--area) * .\($0)}" }.joined(separator: "\n")
+
     static let css = #"""
 :root{color-scheme:light dark;--bg:#f6f6f9;--pane:#fff;--text:#1b1b1f;--muted:#55556a;--line:#dcdce4;--hover:#eef0fb;--open:#e3e7fd;--accent:#3b4fd8;--accent-text:#fff;--focus:#1a3cff;--unread:#2a3fd1;--star:#a15c00;--danger:#b3261e;--toast:#23232b;--toast-text:#fff;--pill:#ececf4;--shadow:0 2px 10px rgba(0,0,0,.12)}
 @media (prefers-color-scheme:dark){:root:not([data-theme=light]){\#(dark)}}
@@ -33,7 +37,11 @@ button{cursor:pointer}
 .connection{display:flex;align-items:center;gap:6px;margin:0;padding:4px 10px;border-radius:999px;background:var(--pill);color:var(--danger);font-size:13px;font-weight:600}
 .connection[hidden]{display:none}
 .connection-detail{font-weight:400;color:var(--muted);max-width:28ch;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.panes{flex:1;display:grid;grid-template-columns:232px minmax(320px,400px) 1fr;min-height:0}
+.panes{flex:1;display:grid;--side:216px;--area:(100% - var(--side) - 8px);--list:min(max(var(--area) * .52,var(--area) - 640px),var(--area) * .62);grid-template-columns:var(--side) max(300px,calc(var(--list))) 8px minmax(0,1fr);min-height:0}
+.splitter{cursor:col-resize;background:var(--bg);border-right:1px solid var(--line);touch-action:none;position:relative}
+.splitter::after{content:"";position:absolute;top:50%;left:2px;width:3px;height:32px;margin-top:-16px;border-radius:2px;background:var(--line)}
+.splitter:hover::after,.splitter:focus-visible::after{background:var(--accent)}
+.splitter:focus-visible{outline-offset:-3px}
 .sidebar{overflow:auto;padding:10px 8px;border-right:1px solid var(--line);background:var(--bg)}
 .boxes{list-style:none;margin:0 0 8px;padding:0}
 .boxes a{display:flex;align-items:center;gap:10px;padding:6px 10px;border-radius:8px;color:var(--text);text-decoration:none}
@@ -43,13 +51,13 @@ button{cursor:pointer}
 .count{font-size:12px;font-weight:650;color:var(--muted)}
 .account h3{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:14px 10px 4px;font-size:13px;font-weight:650}
 .acct-email{flex-basis:100%;font-weight:400;color:var(--muted);font-size:12px;overflow:hidden;text-overflow:ellipsis}
-.acct-dot{display:inline-block;width:9px;height:9px;border-radius:50%;flex:none}
+.acct-mark{display:inline-block;width:4px;height:14px;border-radius:2px;flex:none}
 .ac0{background:#3b4fd8}.ac1{background:#0a7d4f}.ac2{background:#b3261e}.ac3{background:#8a4fd8}.ac4{background:#b35f00}.ac5{background:#00788a}
 .hint{color:var(--muted);font-size:13px;margin:4px 10px}
-.list-pane{display:flex;flex-direction:column;min-height:0;background:var(--pane);border-right:1px solid var(--line)}
+.list-pane{display:flex;flex-direction:column;min-height:0;min-width:0;background:var(--pane);container:list/inline-size}
 .list-head{padding:12px 16px 4px}
 .list-head h1{margin:0;font-size:20px}
-.tabs ul{display:flex;gap:2px;list-style:none;margin:0;padding:4px 12px 0;flex-wrap:wrap;border-bottom:1px solid var(--line)}
+.tabs ul{display:flex;gap:2px;list-style:none;margin:0;padding:4px 12px 0;overflow-x:auto;scrollbar-width:none;border-bottom:1px solid var(--line)}
 .tabs a{display:block;padding:6px 8px;color:var(--muted);text-decoration:none;border-bottom:3px solid transparent;white-space:nowrap}
 .tabs a[aria-current=page]{color:var(--text);border-bottom-color:var(--accent);font-weight:650}
 #list-form{display:flex;flex-direction:column;min-height:0;flex:1}
@@ -57,42 +65,54 @@ button{cursor:pointer}
 .tool{display:inline-flex;align-items:center;gap:6px;padding:5px 9px;border:1px solid var(--line);border-radius:8px;background:var(--pane);font-size:13px}
 .tool:hover{background:var(--hover)}
 .tool.on{border-color:var(--accent);color:var(--accent)}
-.toolbar select{padding:4px 6px;border:1px solid var(--line);border-radius:8px;background:var(--pane);max-width:150px}
 .select-all{display:none;align-items:center;gap:6px;margin-right:6px;font-size:13px;color:var(--muted)}
 .js .select-all{display:inline-flex}
 #shortcuts-button{display:none}
 .js #shortcuts-button{display:inline-flex}
-.js .list-pane .toolbar .tool,.js .list-pane .toolbar select{display:none}
-.js .list-pane.selecting .toolbar .tool,.js .list-pane.selecting .toolbar select{display:inline-flex}
+.js .list-pane .toolbar .tool{display:none}
+.js .list-pane.selecting .toolbar .tool{display:inline-flex}
 .selection-count{font-size:13px;color:var(--muted);margin-left:auto}
 .threads{list-style:none;margin:0;padding:0;overflow:auto;flex:1}
-.row{display:flex;align-items:center;gap:6px;padding:0 8px 0 12px;border-bottom:1px solid var(--line);position:relative}
+.row{display:flex;align-items:center;gap:6px;padding:0 6px 0 10px;border-bottom:1px solid var(--line);position:relative}
 .row:hover{background:var(--hover)}
 .row.open{background:var(--open)}
-.row.current{box-shadow:inset 4px 0 0 var(--accent)}
+.row.current{box-shadow:inset 0 0 0 2px var(--accent)}
 .row.selected{background:var(--open)}
 .row .select{width:16px;height:16px;flex:none}
-.row-link{display:flex;align-items:center;gap:10px;flex:1;min-width:0;padding:10px 0;color:var(--text);text-decoration:none}
-.avatars{display:flex;flex:none;width:40px}
-.avatar{display:inline-flex;align-items:center;justify-content:center;width:34px;height:34px;border-radius:50%;font-size:13px;font-weight:700;color:#fff;flex:none}
-.avatars.stacked .avatar{width:26px;height:26px;font-size:11px;border:2px solid var(--pane)}
-.avatars.stacked .avatar+.avatar{margin-left:-12px;margin-top:12px}
+.row-link{display:grid;grid-template-columns:32px minmax(0,1fr) auto auto;grid-template-areas:"av top marks date" "av line line line";align-items:center;column-gap:8px;flex:1;min-width:0;padding:9px 0;color:var(--text);text-decoration:none}
+.avatars{grid-area:av;display:flex;flex:none;width:32px}
+.avatar{display:inline-flex;align-items:center;justify-content:center;width:32px;height:32px;border-radius:50%;font-size:13px;font-weight:700;color:#fff;flex:none}
+.avatars.stacked .avatar{width:24px;height:24px;font-size:10px;border:2px solid var(--pane)}
+.avatars.stacked .avatar+.avatar{margin-left:-16px;margin-top:12px}
 .av0{background:#3b4fd8}.av1{background:#0a7a4d}.av2{background:#b3261e}.av3{background:#7a3fc8}.av4{background:#9a5200}.av5{background:#00707f}.av6{background:#b0306a}.av7{background:#4d5b6b}
-.row-main{display:flex;flex-direction:column;min-width:0;flex:1}
-.row-top{display:flex;align-items:center;gap:6px;min-width:0}
+.row-top{grid-area:top;display:flex;align-items:center;gap:6px;min-width:0}
 .sender{flex:1;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.row time{font-size:12px;color:var(--muted);flex:none}
-.row-bottom{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-size:14px}
+.row time{grid-area:date;font-size:12px;color:var(--muted);white-space:nowrap;text-align:right}
+.row-bottom{grid-area:line;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-size:14px}
 .snippet{color:var(--muted)}
 .unread .sender,.unread .subject{font-weight:700}
-.unread time{color:var(--unread);font-weight:700}
-.dot{width:9px;height:9px;border-radius:50%;background:var(--unread);flex:none}
-.marks{display:flex;align-items:center;gap:4px;flex:none;color:var(--muted)}
+.unread time{color:var(--text);font-weight:700}
+.unread-mark{width:8px;height:8px;border-radius:50%;background:var(--unread);flex:none}
+.row .acct-mark{position:absolute;left:0;top:0;bottom:0;width:4px;height:auto;border-radius:0}
+@container list (max-width:460px){.marks .pill{display:none}}
+@container list (min-width:680px){
+.row-link{grid-template-columns:minmax(0,12rem) minmax(0,1fr) auto auto;grid-template-areas:"top line marks date";padding:8px 0}
+.row-link .avatars{display:none}
+.row time{min-width:4.5em}
+}
+@container list (min-width:900px){.row-link{grid-template-columns:minmax(0,14rem) minmax(0,1fr) auto auto}}
+.marks{grid-area:marks;display:flex;align-items:center;justify-content:flex-end;gap:4px;color:var(--muted)}
 .pill{display:inline-block;padding:1px 8px;border-radius:999px;background:var(--pill);color:var(--text);font-size:11px;font-weight:650}
 .pill.vip{background:var(--star);color:var(--pane)}
-.outbox .row-link{padding-left:4px}
+.outbox .row-link{display:flex;align-items:center;padding-left:4px}
+.row-main{display:flex;flex-direction:column;min-width:0;flex:1}
 .pill.state-failed{background:var(--danger);color:var(--pane)}
-.star{border:0;background:none;color:var(--muted);width:32px;height:32px;border-radius:8px;flex:none}
+.row-actions{position:absolute;right:44px;top:50%;transform:translateY(-50%);display:flex;gap:2px;padding:2px;border-radius:8px;background:var(--hover);opacity:0;pointer-events:none}
+.row:hover .row-actions,.row:focus-within .row-actions{opacity:1;pointer-events:auto}
+.row.open .row-actions,.row.selected .row-actions{background:var(--open)}
+.row-action{display:inline-flex;align-items:center;justify-content:center;width:30px;height:30px;border:0;border-radius:6px;background:none;color:var(--text)}
+.row-action:hover{background:var(--pane)}
+.star{border:0;background:none;color:var(--muted);width:30px;height:30px;border-radius:8px;flex:none}
 .star:hover{background:var(--pane)}
 .star.on{color:var(--star)}
 .more{list-style:none;text-align:center;padding:14px}
@@ -101,24 +121,32 @@ button{cursor:pointer}
 .notice{margin:8px 12px;padding:8px 12px;border-radius:8px;background:var(--pill);font-size:14px}
 .notice.error{color:var(--danger)}
 .reading-pane{overflow:auto;background:var(--bg);min-width:0}
-.conversation{max-width:980px;margin:0 auto;padding:12px 20px 40px}
-.conv-head{position:sticky;top:0;background:var(--bg);padding:8px 0;z-index:2}
-.conv-head h2{margin:4px 0 2px;font-size:22px;line-height:1.25;overflow-wrap:anywhere}
+.conversation{max-width:980px;margin:0 auto;padding:4px 18px 40px}
+.conv-head{position:sticky;top:0;background:var(--bg);padding:4px 0 2px;z-index:3}
+.conv-title-line{display:flex;align-items:baseline;flex-wrap:wrap;gap:2px 10px;margin:2px 0}
+.conv-head h2{margin:0;font-size:19px;line-height:1.3;overflow-wrap:anywhere}
 #conv-title:focus{outline:none}
-.conv-meta{margin:0 0 6px;color:var(--muted);font-size:13px}
-.conv-actions{padding:6px 0;border:0}
+.conv-meta{margin:0;color:var(--muted);font-size:13px}
+.conv-actions{padding:2px 0;border:0;flex-wrap:nowrap}
+.more-menu{margin-left:auto}
 .back{display:none;align-items:center;gap:4px;text-decoration:none;font-weight:600}
 .messages{list-style:none;margin:0;padding:0}
-.message{background:var(--pane);border:1px solid var(--line);border-radius:10px;margin:10px 0;overflow:hidden}
-.msg>summary{display:flex;align-items:center;gap:10px;padding:10px 14px;cursor:pointer;list-style:none}
+.message{background:var(--pane);border:1px solid var(--line);border-radius:10px;margin:6px 0}
+.msg>summary{display:flex;align-items:center;gap:10px;padding:6px 14px;cursor:pointer;list-style:none}
 .msg>summary::-webkit-details-marker{display:none}
-.msg>summary .avatar{width:30px;height:30px}
+.msg>summary .avatar{width:28px;height:28px;font-size:12px}
 .from{font-weight:650;flex:none;max-width:40%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .message.unread .from::after{content:" •";color:var(--unread)}
 .msg-snippet{flex:1;min-width:0;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .msg[open] .msg-snippet{visibility:hidden}
 .msg>summary time{font-size:12px;color:var(--muted);flex:none}
 .msg-body{padding:0 14px 14px}
+.msg-line{display:flex;align-items:flex-start;gap:8px;margin:-4px 0 4px 38px;font-size:13px;color:var(--muted);min-height:20px}
+.msg-details{flex:1;min-width:0}
+.msg-details>summary{cursor:pointer;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;width:fit-content;max-width:100%}
+.msg-details[open]>summary{margin-bottom:4px}
+.msg-line .headers{margin:0 0 6px}
+.msg-line .msg-actions{display:flex;gap:4px;flex:none}
 .headers{display:grid;grid-template-columns:auto 1fr;gap:2px 10px;margin:0 0 10px;font-size:13px}
 .headers dt{color:var(--muted)}
 .headers dd{margin:0;overflow-wrap:anywhere}
@@ -172,7 +200,22 @@ dialog td,dialog th{padding:4px 8px;text-align:left;border-bottom:1px solid var(
 .signin-card{max-width:480px;background:var(--pane);border:1px solid var(--line);border-radius:14px;padding:28px;box-shadow:var(--shadow)}
 .signin-card h1{margin-top:0}
 .signin-card pre{background:var(--bg);border:1px solid var(--line);border-radius:8px;padding:10px 14px;font-size:15px}
-@media (max-width:1100px){.panes{grid-template-columns:200px minmax(280px,340px) 1fr}}
+@media (max-width:1100px){.panes{--side:200px}}
+.menu{position:relative}
+.menu>summary{list-style:none;cursor:pointer}
+.menu>summary::-webkit-details-marker{display:none}
+.menu[open]>summary{background:var(--hover)}
+.menu-panel{position:absolute;top:calc(100% + 4px);left:0;z-index:10;min-width:200px;max-width:min(420px,80vw);max-height:60vh;overflow:auto;padding:6px;background:var(--pane);border:1px solid var(--line);border-radius:10px;box-shadow:var(--shadow);display:flex;flex-direction:column;align-items:stretch;gap:2px;font-size:14px}
+.more-menu .menu-panel{left:auto;right:0}
+.conv-actions{position:relative}
+.conv-actions .ai-menu{position:static}
+.menu-item,.menu-panel>.tool{display:block;width:100%;text-align:left;padding:6px 10px;border:0;border-radius:6px;background:none}
+.menu-panel>.tool{display:flex}
+.menu-item:hover{background:var(--hover)}
+.menu-panel .category-bar{padding:6px 10px;border-top:1px solid var(--line);margin-top:4px;line-height:1.9}
+.menu-panel.summary-pop{left:0;right:0;width:auto;max-width:none;padding:0;border:0;background:none;box-shadow:none}
+.summary-pop .summary-panel{margin:0;box-shadow:var(--shadow)}
+.compose-fab{display:none}
 @media (max-width:699px){
 .panes{display:block;overflow:auto}
 .sidebar{display:none}
@@ -183,15 +226,23 @@ dialog td,dialog th{padding:4px 8px;text-align:left;border-bottom:1px solid var(
 .thread-open .reading-pane{display:block}
 .thread-open .list-pane{display:none}
 .back{display:inline-flex}
+.splitter,.brand,#shortcuts-button,.js #shortcuts-button{display:none}
+.topbar{gap:8px;padding:8px 10px}
+.search{max-width:none}
+.compose-fab{display:inline-flex;align-items:center;gap:8px;position:fixed;right:16px;bottom:16px;z-index:25;padding:12px 18px;border-radius:999px;background:var(--accent);color:var(--accent-text);font-weight:650;text-decoration:none;box-shadow:var(--shadow)}
+.thread-open~.compose-fab,.panes:has(#sidebar:target)~.compose-fab{display:none}
+.threads{padding-bottom:72px}
 .tool-label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .search .hint-key,.connection-detail{display:none}
 .conversation{padding:8px 10px 30px}
 .banners{top:60px;bottom:auto}
 }
 @media (min-width:700px){.mailboxes-link{display:none}}
+.reading-pane{container:reading/inline-size}
+@container reading (max-width:760px){.conv-actions .tool:not([value=archive]):not([value=delete]):not(.move-menu>.tool) .tool-label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.conv-actions .tool{padding:5px 8px}}
+@container reading (max-width:420px){.conv-actions .tool-label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}}
 .compose-button{display:flex;align-items:center;justify-content:center;gap:8px;margin:2px 4px 12px;padding:9px 14px;border-radius:10px;background:var(--accent);color:var(--accent-text);font-weight:650;text-decoration:none}
 .compose-button:hover{filter:brightness(1.08)}
-.msg-actions{float:right;display:flex;gap:4px;margin:0 0 4px 8px}
 .reply-bar,.draft-bar{display:flex;flex-wrap:wrap;gap:8px;margin:14px 0 0;align-items:center}
 .reply-bar .tool,.draft-bar .tool,.topbar .tool{text-decoration:none;color:var(--text)}
 .compose-page{overflow:auto}
@@ -333,6 +384,7 @@ html:not(.js) .summary-pending,html:not(.js) .replies-loading,.js .summary-nojs,
 .smart-replies .notice{margin:8px 0 0}
 @media (prefers-reduced-motion:no-preference){.spinner{animation:spin .9s linear infinite}@keyframes spin{to{transform:rotate(360deg)}}}
 @media (prefers-reduced-motion:reduce){.spinner{border-top-color:var(--line);background:var(--accent);transform:scale(.5)}}
+\#(splits)
 @media (prefers-reduced-motion:no-preference){.toast,.banner{animation:rise .18s ease-out}@keyframes rise{from{opacity:0;transform:translateY(8px)}to{opacity:1;transform:none}}}
 .draft-card{border:2px dashed var(--danger);background:var(--bg)}
 .draft-head{display:flex;flex-wrap:wrap;align-items:center;gap:8px;padding:10px 14px 4px}

@@ -59,8 +59,6 @@ struct ConversationView {
             var subject: String
             var meta: String
             var actions: Markup
-            var categoryBar: Markup
-            var summary: Markup
             var messages: Markup
             var replies: Markup
             var replyBar: Markup
@@ -71,7 +69,6 @@ struct ConversationView {
             id: thread.id, version: version, latest: answerable?.id, csrf: csrf, here: here, leave: mailbox.url(category: category),
             backIcon: Icon.back.svg(), subject: thread.subject.isEmpty ? "(no subject)" : thread.subject,
             meta: "\(count) message\(count == 1 ? "" : "s")\(draftNote)\(isMuted ? " · muted" : "")", actions: actions(),
-            categoryBar: CategoryBar(threadId: thread.id, decision: categoryDecision).render(), summary: summary?.render() ?? .empty,
             messages: messages.map(render).joined(), replies: suggestedReplies(), replyBar: replyBar(), draftForms: draftForms()))
     }
 
@@ -82,9 +79,8 @@ struct ConversationView {
         <input type="hidden" name="return" value="{{here}}">\
         <input type="hidden" name="leave" value="{{leave}}">\
         <header class="conv-head"><a class="back" href="{{leave}}">{{{backIcon}}}<span>Back to the list</span></a>\
-        <h2 id="conv-title" tabindex="-1">{{subject}}</h2>\
-        <p class="conv-meta">{{meta}}</p>{{{actions}}}{{{categoryBar}}}\
-        </header>{{{summary}}}<ol class="messages">{{{messages}}}</ol>{{{replies}}}{{{replyBar}}}</form>{{{draftForms}}}</article>
+        <div class="conv-title-line"><h2 id="conv-title" tabindex="-1">{{subject}}</h2><p class="conv-meta">{{meta}}</p></div>\
+        {{{actions}}}</header><ol class="messages">{{{messages}}}</ol>{{{replies}}}{{{replyBar}}}</form>{{{draftForms}}}</article>
         """)
 
     /// The message Reply, Reply all and Forward answer: the latest one that is not a draft.
@@ -138,18 +134,29 @@ struct ConversationView {
         return ReplySuggestionsView(threadId: thread.id, emailId: email.id, state: replies, here: here).render()
     }
 
+    /// One row of labelled icon buttons (the labels hide on a phone, the names stay): the
+    /// frequent actions, the one Move menu, the summary behind a small button (it opens over
+    /// the mail rather than pushing it down), and the rarer actions (mute, the category, why
+    /// it is there) behind "More". The menus are `<details>`, so they open without the script,
+    /// and their buttons belong to the conversation's form.
     private func actions() -> Markup {
-        struct Model { var buttons: Markup; var move: Markup }
+        struct Model { var buttons: Markup; var move: Markup; var summary: Markup?; var sparkle: Markup; var moreIcon: Markup; var mute: Markup; var category: Markup }
         return Self.actionsTemplate.render(Model(buttons: [
             ToolButton(action: "archive", label: "Archive", icon: .archive, key: "e"), ToolButton(action: "delete", label: "Delete", icon: .trash, key: "#"),
             ToolButton(action: "unread", label: "Mark unread", icon: .unread, key: "Shift+U"),
             ToolButton(action: thread.isStarred ? "unstar" : "star", label: thread.isStarred ? "Unstar" : "Star", icon: .star, key: "s", on: thread.isStarred),
-            ToolButton(action: isMuted ? "unmute" : "mute", label: isMuted ? "Unmute" : "Mute", icon: .mute, on: isMuted),
-        ].map { $0.render() }.joined(), move: ToolButton.move(to: moveTargets, id: "conv-move", label: "Move conversation to")))
+        ].map { $0.render() }.joined(), move: ToolButton.move(to: moveTargets, label: "Move conversation to"),
+        summary: summary?.render(), sparkle: Icon.sparkle.svg(), moreIcon: Icon.more.svg(),
+        mute: ToolButton(action: isMuted ? "unmute" : "mute", label: isMuted ? "Unmute" : "Mute", icon: .mute, on: isMuted).render(),
+        category: CategoryBar(threadId: thread.id, decision: categoryDecision).render()))
     }
 
     private static let actionsTemplate = Template("""
-        <div class="toolbar conv-actions" role="toolbar" aria-label="Conversation actions">{{{buttons}}}{{{move}}}</div>
+        <div class="toolbar conv-actions" role="toolbar" aria-label="Conversation actions">{{{buttons}}}{{{move}}}\
+        {{#summary}}<details class="menu ai-menu"><summary class="tool" title="The conversation's summary, written on this device">{{{sparkle}}}<span class="tool-label">Summary</span></summary>\
+        <div class="menu-panel summary-pop">{{{summary}}}</div></details>{{/summary}}\
+        <details class="menu more-menu"><summary class="tool" title="More actions">{{{moreIcon}}}<span class="tool-label">More</span></summary>\
+        <div class="menu-panel">{{{mute}}}{{{category}}}</div></details></div>
         """)
 
     /// A participant: the name with the address beside it, or the address alone.
@@ -257,10 +264,8 @@ struct ConversationView {
         <span class="msg-snippet">{{snippet}}</span>\
         {{#clipIcon}}<span class="msg-clip" title="Has attachments">{{{clipIcon}}}<span class="visually-hidden">, has attachments</span></span>{{/clipIcon}}\
         <time datetime="{{date}}">{{time}}</time></summary>\
-        <div class="msg-body">\
-        {{#hasAnswers}}<nav class="msg-actions" aria-label="Answer this message from {{answerSender}}">{{/hasAnswers}}\
-        {{#answers}}<a class="link-button" href="{{href}}" data-compose-message="{{kind}}">{{label}}</a>{{/answers}}\
-        {{#hasAnswers}}</nav>{{/hasAnswers}}\
+        <div class="msg-body"><div class="msg-line">\
+        <details class="msg-details"><summary>{{#hasTo}}to {{#to}}{{#name}}{{name}}{{/name}}{{^name}}{{address}}{{/name}}{{^last}}, {{/last}}{{/to}}{{/hasTo}}{{^hasTo}}Details{{/hasTo}}<span class="visually-hidden">: sender, recipients and date</span></summary>\
         <dl class="headers"><dt>From</dt><dd>{{#sender}}{{#name}}{{name}} <span class="address">&lt;{{address}}&gt;</span>{{/name}}{{^name}}{{address}}{{/name}}{{/sender}}\
         {{#showVIP}}{{#isVIP}} <span class="pill vip">VIP</span>{{/isVIP}}{{^isVIP}} <button class="link-button" name="one" value="vip:{{fromAddress}}">Mark sender VIP</button>{{/isVIP}}{{/showVIP}}\
         </dd>\
@@ -268,7 +273,11 @@ struct ConversationView {
         {{#hasCc}}<dt>Cc</dt><dd>{{/hasCc}}{{#cc}}{{#name}}{{name}} <span class="address">&lt;{{address}}&gt;</span>{{/name}}{{^name}}{{address}}{{/name}}{{^last}}, {{/last}}{{/cc}}{{#hasCc}}</dd>{{/hasCc}}\
         <dt>Date</dt><dd>{{fullDate}}\
         {{#why}} <a class="link-button" href="{{why}}">Why (not) notified?</a>{{/why}}\
-        </dd></dl>{{{body}}}{{{attachments}}}</div>\
+        </dd></dl></details>\
+        {{#hasAnswers}}<nav class="msg-actions" aria-label="Answer this message from {{answerSender}}">{{/hasAnswers}}\
+        {{#answers}}<a class="link-button" href="{{href}}" data-compose-message="{{kind}}">{{label}}</a>{{/answers}}\
+        {{#hasAnswers}}</nav>{{/hasAnswers}}</div>\
+        {{{body}}}{{{attachments}}}</div>\
         </details></li>
         """)
 

@@ -13,11 +13,29 @@ struct MailPage {
     var connectionDetail: String?
     var csrf: String
     var display = Pages.Display()
+    /// The list's share of the width beside the sidebar, in percent, as the user dragged the
+    /// splitter (the `vaultmail_split` cookie); nil for the default.
+    var split: Int?
+
+    /// The splitter's range, in percent of the width beside the sidebar.
+    static let splitRange = 25...75
+    /// The cookie the splitter's position is kept in (read by the server, so the page is drawn
+    /// that way before any script runs).
+    static let splitCookie = "vaultmail_split"
+
+    /// The share a cookie's value asks for, when it is a whole number in range.
+    static func split(cookie: String?) -> Int? {
+        cookie.flatMap { Int($0) }.flatMap { splitRange.contains($0) ? $0 : nil }
+    }
 
     func render() -> Markup {
         struct Model {
             var settingsIcon: Markup
             var keyboardIcon: Markup
+            var menuIcon: Markup
+            var composeIcon: Markup
+            var composeURL: String
+            var split: Int?
             var connection: Markup
             var open: Bool
             var sidebar: Markup
@@ -30,7 +48,8 @@ struct MailPage {
         let open = conversation != nil || conversationProblem != nil
         let pageTitle = Self.documentTitle(title, unread: unread)
         let body = Self.template.render(Model(
-            settingsIcon: Icon.settings.svg(), keyboardIcon: Icon.keyboard.svg(), connection: Self.connection(connectionProblem, detail: connectionDetail), open: open,
+            settingsIcon: Icon.settings.svg(), keyboardIcon: Icon.keyboard.svg(), menuIcon: Icon.menu.svg(), composeIcon: Icon.compose.svg(),
+            composeURL: "/compose?return=\(WebForm.escape(list.mailbox.url(category: list.category)))", split: split, connection: Self.connection(connectionProblem, detail: connectionDetail), open: open,
             sidebar: sidebar.render(), list: list.render(), conversation: conversation?.render() ?? .empty,
             problem: conversation == nil ? conversationProblem : nil, backURL: list.mailbox.url(category: list.category),
             shortcuts: Self.shortcuts))
@@ -39,18 +58,20 @@ struct MailPage {
 
     private static let template = Template("""
         <a class="skip" href="#list-pane">Skip to the conversations</a>\
-        <header class="topbar"><a class="brand" href="/mail">VaultMail</a><a class="mailboxes-link" href="#sidebar">Mailboxes</a>\
+        <header class="topbar"><a class="brand" href="/mail">VaultMail</a><a class="mailboxes-link icon-button" href="#sidebar" title="Mailboxes">{{{menuIcon}}}<span class="visually-hidden">Mailboxes</span></a>\
         <form class="search" role="search" action="/mail/search" method="get"><label class="visually-hidden" for="q">Search mail</label><input id="q" name="q" type="search" placeholder="Search mail" autocomplete="off"><kbd class="hint-key" aria-hidden="true">/</kbd></form>\
         {{{connection}}}\
         <a class="icon-button" href="/settings" title="Settings">{{{settingsIcon}}}<span class="visually-hidden">Settings</span></a>\
         <button type="button" class="icon-button" id="shortcuts-button" aria-haspopup="dialog" aria-controls="shortcuts" title="Keyboard shortcuts (?)">{{{keyboardIcon}}}<span class="visually-hidden">Keyboard shortcuts</span></button>\
         </header>\
-        <main class="panes{{#open}} thread-open{{/open}}" id="main">{{{sidebar}}}{{{list}}}\
+        <main class="panes{{#open}} thread-open{{/open}}" id="main"{{#split}} data-split="{{split}}"{{/split}}>{{{sidebar}}}{{{list}}}\
+        <div class="splitter" id="list-splitter" role="separator" tabindex="0" aria-orientation="vertical" aria-controls="list-pane" aria-label="Width of the list" aria-valuemin="25" aria-valuemax="75" aria-valuenow="{{#split}}{{split}}{{/split}}{{^split}}50{{/split}}" title="Drag, or use the arrow keys, to widen or narrow the list"></div>\
         <section class="reading-pane" id="reading-pane" aria-label="Conversation">\
         {{{conversation}}}\
         {{#problem}}<div class="empty" role="alert"><p class="empty-title">{{problem}}</p><p><a href="{{backURL}}">Back to the list</a></p></div>{{/problem}}\
         {{^open}}<div class="empty reading-empty"><p class="empty-title">No conversation selected</p><p>Pick one from the list, or press <kbd>j</kbd> and <kbd>Enter</kbd>.</p></div>{{/open}}\
         </section></main>\
+        <a class="compose-fab" href="{{composeURL}}" title="New message (c)">{{{composeIcon}}}<span>Compose</span></a>\
         <div class="toasts" id="toasts" role="status" aria-live="polite"></div>\
         <div class="banners" id="banners" aria-live="polite"></div>\
         <dialog id="shortcuts" aria-labelledby="shortcuts-title"><h2 id="shortcuts-title">Keyboard shortcuts</h2><table><thead><tr><th scope="col">Key</th><th scope="col">Does</th></tr></thead><tbody>\

@@ -48,7 +48,7 @@ struct SidebarView {
             compose: accounts.isEmpty ? nil : "/compose?return=\(WebForm.escape(current.url()))", composeIcon: Icon.compose.svg(),
             top: top.map(item),
             accounts: accounts.map { section in
-                Section(headingId: "acct-\(section.account.id.prefix(12))", colour: Self.accountColour(section.account.id),
+                Section(headingId: "acct-\(section.account.id.prefix(12))", colour: Self.accountColour(section.account.id, among: accounts.map(\.account.id)),
                         name: section.account.name, email: section.account.email, folders: section.folders.map(item), empty: section.folders.isEmpty)
             }, pending: pending))
     }
@@ -63,7 +63,7 @@ struct SidebarView {
         <nav class="sidebar" id="sidebar" aria-label="Mailboxes">\
         {{#compose}}<a class="compose-button" href="{{compose}}" title="New message (c)">{{{composeIcon}}}<span>New message</span></a>{{/compose}}\
         <h2 class="visually-hidden">Mailboxes</h2><ul class="boxes">{{#top}}\(item){{/top}}</ul>\
-        {{#accounts}}<section class="account" aria-labelledby="{{headingId}}"><h3 id="{{headingId}}"><span class="acct-dot {{colour}}" aria-hidden="true"></span>{{name}}<span class="acct-email">{{email}}</span></h3>\
+        {{#accounts}}<section class="account" aria-labelledby="{{headingId}}"><h3 id="{{headingId}}"><span class="acct-mark {{colour}}" aria-hidden="true"></span>{{name}}<span class="acct-email">{{email}}</span></h3>\
         {{#empty}}<p class="hint">No folders yet: the first sync is on its way.</p>{{/empty}}\
         {{^empty}}<ul class="boxes">{{#folders}}\(item){{/folders}}</ul>{{/empty}}\
         </section>{{/accounts}}\
@@ -71,9 +71,11 @@ struct SidebarView {
         </nav>
         """)
 
-    /// A colour class from the account id (the unified inbox's dot, AC-U-12).
-    static func accountColour(_ id: String) -> String {
-        "ac\(StableHash.bucket(id, 6))"
+    /// The colour class of an account's mark (the bar down a unified list's rows, AC-U-12): by
+    /// its place among the accounts' ids in order, so two accounts never share a colour (up to
+    /// six), the same in the sidebar and the list.
+    static func accountColour<Ids: Sequence<String>>(_ id: String, among ids: Ids) -> String {
+        "ac\((ids.sorted().firstIndex(of: id) ?? StableHash.bucket(id, 6)) % 6)"
     }
 }
 

@@ -111,6 +111,7 @@ struct ThreadListView {
         var categoryTitle: String
         var attachments: Bool
         var clipIcon: Markup
+        var rowActions: RowActions
         var starred: Bool
         var starLabel: String
         var starIcon: Markup
@@ -136,6 +137,7 @@ struct ThreadListView {
             case "categoryTitle": categoryTitle
             case "attachments": attachments
             case "clipIcon": clipIcon
+            case "rowActions": rowActions
             case "starred": starred
             case "starLabel": starLabel
             case "starIcon": starIcon
@@ -144,25 +146,49 @@ struct ThreadListView {
         }
     }
 
+    /// A row: who, the subject and its preview, the attachment and the date, on two lines, or
+    /// on one when the list is wide (the stylesheet's container query). Unread is bold with one
+    /// mark; the account, when several share the list, is a coloured bar down the row's edge.
     private static let rowsTemplate = Template("""
         {{#rows}}<li class="row{{#unread}} unread{{/unread}}{{#open}} open{{/open}}" data-id="{{id}}" data-version="{{version}}">\
         <input type="checkbox" class="select" name="t[]" value="{{id}}" aria-label="Select: {{sender}}, {{subject}}">\
-        <a class="row-link" href="{{href}}" aria-label="{{label}}">{{{avatars}}}\
-        <span class="row-main"><span class="row-top">\
-        {{#unread}}<span class="dot" aria-hidden="true"></span>{{/unread}}\
-        {{#account}}<span class="acct-dot {{accountColour}}" title="{{account}}" aria-hidden="true"></span>{{/account}}\
-        <span class="sender">{{sender}}</span><time datetime="{{date}}">{{time}}</time></span>\
+        <a class="row-link" href="{{href}}" aria-label="{{label}}">\
+        {{#account}}<span class="acct-mark {{accountColour}}" title="{{account}}" aria-hidden="true"></span>{{/account}}{{{avatars}}}\
+        <span class="row-top">{{#unread}}<span class="unread-mark" aria-hidden="true"></span>{{/unread}}<span class="sender">{{sender}}</span></span>\
         <span class="row-bottom"><span class="subject">{{subject}}</span>\
         {{#highlight}}<span class="snippet"> — {{{highlight}}}</span>{{/highlight}}\
         {{#snippet}}<span class="snippet"> — {{snippet}}</span>{{/snippet}}\
-        </span></span><span class="marks" aria-hidden="true">\
+        </span><span class="marks" aria-hidden="true">\
         {{#category}}<span class="pill cat-{{category}}">{{categoryTitle}}</span>{{/category}}\
         {{#attachments}}<span class="clip" title="Has attachments">{{{clipIcon}}}</span>{{/attachments}}\
-        </span></a>\
+        </span><time datetime="{{date}}">{{time}}</time></a>\
+        {{#rowActions}}<span class="row-actions">\
+        <button class="row-action" name="one" value="archive:{{id}}" aria-label="Archive: {{subject}}" title="Archive (e)">{{{archive}}}</button>\
+        <button class="row-action" name="one" value="delete:{{id}}" aria-label="Delete: {{subject}}" title="Delete (#)">{{{delete}}}</button>\
+        {{#unread}}<button class="row-action" name="one" value="read:{{id}}" aria-label="Mark read: {{subject}}" title="Mark read (Shift+I)">{{{read}}}</button>{{/unread}}\
+        {{^unread}}<button class="row-action" name="one" value="unread:{{id}}" aria-label="Mark unread: {{subject}}" title="Mark unread (Shift+U)">{{{unreadIcon}}}</button>{{/unread}}\
+        </span>{{/rowActions}}\
         <button class="star{{#starred}} on{{/starred}}" name="one" value="{{#starred}}unstar{{/starred}}{{^starred}}star{{/starred}}:{{id}}" aria-label="{{starLabel}}: {{subject}}" aria-pressed="{{starred}}" title="{{starLabel}} (s)">{{{starIcon}}}</button>\
         </li>{{/rows}}\
         {{#more}}<li class="more"><a href="{{fullPage}}" data-next="{{url}}">Older conversations</a></li>{{/more}}
         """)
+
+    /// The buttons a row shows while pointed at or focused (archive, delete, read or unread;
+    /// the star is always there): buttons of the list's form, `one=VERB:THREAD-ID`.
+    private struct RowActions: TemplateModel {
+        static let shared = RowActions()
+        let archive = Icon.archive.svg(), delete = Icon.trash.svg(), read = Icon.read.svg(), unreadIcon = Icon.unread.svg()
+
+        func child(named name: String) -> Any? {
+            switch name {
+            case "archive": archive
+            case "delete": delete
+            case "read": read
+            case "unreadIcon": unreadIcon
+            default: nil
+            }
+        }
+    }
 
     private func row(_ thread: EmailThread) -> Row {
         let sender = thread.senderSummary(me: me)
@@ -171,6 +197,8 @@ struct ThreadListView {
         let snippet = (highlight?.text ?? thread.snippet ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let subject = thread.subject.isEmpty ? "(no subject)" : thread.subject
         let category = thread.category.flatMap { $0 == .uncategorized ? nil : $0 }
+        // In a category's tab every row is of that category: no pill says so again.
+        let pill = self.category == nil ? category : nil
         let account = accountNames.count > 1 ? accountNames[thread.accountId] : nil
         var label = "From \(sender), \(subject)"
         if !snippet.isEmpty { label += ", \(snippet.prefix(100))" }
@@ -183,11 +211,11 @@ struct ThreadListView {
             id: thread.id, unread: thread.isUnread, open: thread.id == openThread,
             version: "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970))", sender: sender, subject: subject,
             href: search?.url(thread: thread.id) ?? mailbox.url(category: self.category, thread: thread.id), label: label,
-            avatars: avatar(thread), account: account, accountColour: SidebarView.accountColour(thread.accountId),
+            avatars: avatar(thread), account: account, accountColour: SidebarView.accountColour(thread.accountId, among: accountNames.keys),
             date: thread.latestDate.formatted(.iso8601), time: time, highlight: marked ?? .empty,
             snippet: marked == nil && !snippet.isEmpty ? String(snippet.prefix(140)) : nil,
-            category: category?.rawValue, categoryTitle: category?.title ?? "", attachments: thread.hasAttachments,
-            clipIcon: Icon.paperclip.svg(), starred: thread.isStarred, starLabel: thread.isStarred ? "Unstar" : "Star",
+            category: pill?.rawValue, categoryTitle: pill?.title ?? "", attachments: thread.hasAttachments,
+            clipIcon: Icon.paperclip.svg(), rowActions: .shared, starred: thread.isStarred, starLabel: thread.isStarred ? "Unstar" : "Star",
             starIcon: Icon.star.svg(filled: thread.isStarred))
     }
 
@@ -283,7 +311,7 @@ struct ThreadListView {
             ToolButton(action: "archive", label: "Archive", icon: .archive, key: "e"), ToolButton(action: "delete", label: "Delete", icon: .trash, key: "#"),
             ToolButton(action: "read", label: "Mark read", icon: .read, key: "Shift+I"), ToolButton(action: "unread", label: "Mark unread", icon: .unread, key: "Shift+U"),
             ToolButton(action: "star", label: "Star", icon: .star, key: "s"), ToolButton(action: "mute", label: "Mute", icon: .mute),
-        ].map { $0.render() }.joined(), move: ToolButton.move(to: moveTargets, id: "move-to", label: "Move selected to")))
+        ].map { $0.render() }.joined(), move: ToolButton.move(to: moveTargets, label: "Move selected to")))
     }
 
     private static let toolbarTemplate = Template("""

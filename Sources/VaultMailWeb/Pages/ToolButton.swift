@@ -19,19 +19,21 @@ struct ToolButton {
         <button class="tool{{#on}} on{{/on}}" name="action" value="{{action}}" title="{{title}}">{{{icon}}}<span class="tool-label">{{label}}</span></button>
         """)
 
-    /// A folder list and its Move button; empty when there is nowhere to move to.
-    static func move(to folders: [Folder], id: String, label: String) -> Markup {
+    /// The one Move control: a menu (a `<details>`, so it opens without the script) of the
+    /// folders, each a button of the form (`one=move:FOLDER-ID`); empty when there is nowhere
+    /// to move to.
+    static func move(to folders: [Folder], label: String) -> Markup {
         guard !folders.isEmpty else { return .empty }
-        struct Option { var id: String; var name: String }
-        struct Model { var id: String; var label: String; var folders: [Option]; var button: Markup }
-        return moveTemplate.render(Model(id: id, label: label, folders: folders.map { Option(id: $0.id, name: $0.name) },
-                                         button: ToolButton(action: "move", label: "Move", icon: .move).render()))
+        struct Option { var value: String; var name: String }
+        struct Model { var label: String; var icon: Markup; var folders: [Option] }
+        return moveTemplate.render(Model(label: label, icon: Icon.move.svg(),
+                                         folders: folders.map { Option(value: "move:\($0.id)", name: $0.name) }))
     }
 
     private static let moveTemplate = Template("""
-        <label class="visually-hidden" for="{{id}}">{{label}}</label><select name="folder" id="{{id}}">\
-        <option value="" selected disabled>Move to…</option>\
-        {{#folders}}<option value="{{id}}">{{name}}</option>{{/folders}}\
-        </select>{{{button}}}
+        <details class="menu move-menu"><summary class="tool" title="{{label}}">{{{icon}}}<span class="tool-label">Move</span></summary>\
+        <div class="menu-panel" role="group" aria-label="{{label}}">\
+        {{#folders}}<button class="menu-item" name="one" value="{{value}}">{{name}}</button>{{/folders}}\
+        </div></details>
         """)
 }

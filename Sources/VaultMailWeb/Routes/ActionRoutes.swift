@@ -16,9 +16,12 @@ extension WebApp {
             if let one = form.one, let colon = one.firstIndex(of: ":") {
                 verb = String(one[..<colon])
                 argument = String(one[one.index(after: colon)...])
-                if verb == "star" || verb == "unstar" { ids = [argument] }
+                // A row's own buttons (the star, the actions shown on pointing) name their conversation.
+                if ["star", "unstar", "archive", "delete", "read", "unread"].contains(verb), !argument.isEmpty { ids = [argument] }
             }
-            let outcome = await self.perform(verb, ids: ids, argument: argument, folder: form.folder)
+            // The Move menu's buttons name their folder: `one=move:FOLDER-ID` with the form's `t[]`.
+            let folder = form.folder ?? (verb == "move" && !argument.isEmpty ? argument : nil)
+            let outcome = await self.perform(verb, ids: ids, argument: argument, folder: folder)
             if request.headers[.accept]?.contains("application/json") == true {
                 return Pages.json(outcome, status: outcome.status)
             }

@@ -134,7 +134,7 @@ extension WebApp {
         let page = MailPage(title: list.title, unread: sidebar.inboxUnread, sidebar: sidebar, list: list, conversation: conversation,
                             conversationProblem: problem, connectionProblem: await events.connectionProblem,
                             connectionDetail: await events.connectionDetail, csrf: csrf,
-                            display: await display())
+                            display: await display(), split: MailPage.split(cookie: request.cookies[MailPage.splitCookie]?.value))
         return Pages.html(page.render(), status: problem == nil ? .ok : .notFound)
     }
 }
