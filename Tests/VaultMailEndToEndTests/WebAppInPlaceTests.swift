@@ -94,8 +94,8 @@ struct WebAppInPlaceTests {
             // Move from the conversation's toolbar: the same.
             let moved = try await Self.subject(browser, ids[4])
             try await browser.js("""
-                const s = document.querySelector('#conv-move'); s.value = Array.from(s.options).find(o => o.textContent.includes('Archive')).value;
-                document.querySelector('#conv-form button[value=move]').click();
+                document.querySelector('#conv-form .move-menu').open = true;
+                Array.from(document.querySelectorAll('#conv-form .move-menu .menu-item')).find(b => b.textContent.includes('Archive')).click();
                 """)
             try await Self.expectOpen(browser, ids[5], "after Move")
             #expect(try await browser.string("return document.querySelector('#toasts').textContent").contains("Moved “\(moved)”."))

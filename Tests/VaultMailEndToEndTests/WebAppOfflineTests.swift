@@ -21,6 +21,17 @@ struct WebAppOfflineTests {
         try await browser.click("#list-form button[value=\(action)]")
     }
 
+    /// Selects the row of `subject` alone and picks `folder` in the list's Move menu.
+    static func move(_ browser: BrowserSession, _ subject: String, to folder: String) async throws {
+        try await browser.js("document.querySelectorAll('#threads .select').forEach(c => { if (c.checked) c.click(); })")
+        try await browser.wait("return \(row.replacingOccurrences(of: "arguments[0]", with: literal(subject))) !== undefined")
+        try await browser.js("\(row).querySelector('.select').click()", [subject])
+        try await browser.js("""
+            document.querySelector('#list-form .move-menu').open = true;
+            Array.from(document.querySelectorAll('#list-form .move-menu .menu-item')).find(b => b.textContent === arguments[0]).click();
+            """, [folder])
+    }
+
     static func toastSays(_ browser: BrowserSession, _ text: String) async throws {
         try await browser.wait("return document.querySelector('#toasts').textContent.includes(\(Self.literal(text)))", timeout: 30)
     }
@@ -117,8 +128,7 @@ struct WebAppOfflineTests {
 
             world.dovecot.kill()
             try await browser.wait("return !document.querySelector('#connection').hidden", timeout: 60)
-            try await browser.js("const s = document.querySelector('#move-to'); s.value = Array.from(s.options).find(o => o.textContent === 'Projects').value;")
-            try await Self.act(browser, "move", on: "Note 1")
+            try await Self.move(browser, "Note 1", to: "Projects")
             try await browser.wait("return !\(Self.rowSubjects).includes('Note 1')")
             try await Self.toastSays(browser, "Moved “Note 1” to Projects — will be done on the server when it’s reachable.")
 
@@ -146,8 +156,11 @@ struct WebAppOfflineTests {
             let browser = try await world.signedInBrowser()
             defer { browser.stop() }
             // A folder removed since the page was drawn: the move fails, in words without its id.
-            try await browser.js("const s = document.querySelector('#move-to'); const o = document.createElement('option'); o.value = 'folder-gone-7f3a'; o.textContent = 'Old projects'; s.append(o); s.value = o.value;")
-            try await Self.act(browser, "move", on: "Note 1")
+            try await browser.js("""
+                const b = document.createElement('button'); b.className = 'menu-item'; b.name = 'one'; b.value = 'move:folder-gone-7f3a';
+                b.textContent = 'Old projects'; document.querySelector('#list-form .move-menu .menu-panel').append(b);
+                """)
+            try await Self.move(browser, "Note 1", to: "Old projects")
             try await browser.wait("return document.querySelector('#toasts .toast.error') !== null", timeout: 30)
             let words = try await browser.string("return document.querySelector('#toasts .toast.error > span').textContent")
             #expect(words == "1 conversation couldn't be moved: That folder is no longer here: it may have been removed on the server.", "\(words)")

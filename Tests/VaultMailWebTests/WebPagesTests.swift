@@ -45,6 +45,7 @@ struct WebPagesTests {
             #expect(all.contains("class=\"tabs\""))
             #expect(all.contains("Promotions <span class=\"count\">1"))
             #expect(all.contains("<span class=\"pill cat-promotions\">Promotions</span>"))
+            #expect(!all.contains("pill cat-primary"), "mail in Primary carries no pill: only mail sorted out of it is marked")
             let promotions = try await web.get("/mail?box=inbox&cat=promotions", cookie: session.cookie).text
             #expect(promotions.contains("50% off shoes") && !promotions.contains("Team sync"))
             #expect(!promotions.contains("class=\"pill cat-"), "in a category's tab no row repeats its category (issue 29)")

@@ -197,8 +197,9 @@ struct ThreadListView {
         let snippet = (highlight?.text ?? thread.snippet ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let subject = thread.subject.isEmpty ? "(no subject)" : thread.subject
         let category = thread.category.flatMap { $0 == .uncategorized ? nil : $0 }
-        // In a category's tab every row is of that category: no pill says so again.
-        let pill = self.category == nil ? category : nil
+        // In a category's tab every row is of that category: no pill says so again. Primary is
+        // where mail is unless sorted out of it: only the others are marked.
+        let pill = self.category == nil && category != .primary ? category : nil
         let account = accountNames.count > 1 ? accountNames[thread.accountId] : nil
         var label = "From \(sender), \(subject)"
         if !snippet.isEmpty { label += ", \(snippet.prefix(100))" }
