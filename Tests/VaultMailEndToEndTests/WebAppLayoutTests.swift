@@ -30,6 +30,20 @@ struct WebAppLayoutTests {
             try await browser.wait("return document.querySelector('#conversation iframe') !== null")
             try await world.layoutScreenshots(browser, name: "html-message", sizes: EndToEndWorld.everySize)
             try await world.openRow(browser, containing: "Release checklist for 2.4")
+            // The 14-message conversation: the first message, its 11 earlier read ones folded into
+            // one line, the last two; the latest message, open, starts on screen at 1280×800.
+            let folded = try await browser.js("""
+                const fold = document.querySelector('#conversation .msg-fold');
+                const latest = Array.from(document.querySelectorAll('#conversation .message')).pop();
+                return [fold ? fold.querySelector('summary').textContent : '', fold ? fold.querySelectorAll('.message').length : 0,
+                        latest.querySelector('.msg').open, latest.getBoundingClientRect().top];
+                """) as? [Any]
+            #expect(folded?[0] as? String == "11 earlier messages" && (folded?[1] as? NSNumber)?.intValue == 11, "\(folded ?? [])")
+            #expect(folded?[2] as? Bool == true && ((folded?[3] as? NSNumber)?.doubleValue ?? 9999) < 800 - 80,
+                    "the latest message is open and starts on screen: \(folded ?? [])")
+            try await browser.js("document.querySelector('#conversation .msg-fold summary').click()")
+            #expect(try await browser.js("return document.querySelector('#conversation .msg-fold').open") as? Bool == true)
+            try await browser.js("document.querySelector('#conversation .msg-fold summary').click()")
             try await world.layoutScreenshots(browser, name: "long-conversation", sizes: [(1280, 800, false), (1280, 800, true)])
             try await browser.get("\(base)/compose?return=%2Fmail")
             try await browser.wait("return document.querySelector('#composer') !== null")

@@ -23,7 +23,7 @@ struct TemplateSafetyTests {
         "Compose/ComposerView.swift": ["attachments", "backIcon", "copies", "from", "icon", "to", "trashIcon"],
         "Attachments/AttachmentsView.swift": ["icon", "zipIcon"],
         "Pages/ConversationView.swift": ["actions", "attachments", "backIcon", "body", "buttons", "category", "clipIcon",
-                                         "draftForms", "editIcon", "icon", "messages", "moreIcon", "move", "mute", "replies", "replyBar", "sparkle",
+                                         "draftForms", "editIcon", "icon", "inner", "messages", "moreIcon", "move", "mute", "replies", "replyBar", "sparkle",
                                          "summary", "trashIcon"],
         "Pages/MessageFrame.swift": ["body"],
         "Pages/MailPage.swift": ["composeIcon", "connection", "conversation", "icon", "keyboardIcon", "list", "menuIcon", "settingsIcon", "sidebar"],

@@ -338,6 +338,7 @@ enum AppScript {
         const html = await getHTML("/mail/conversation?" + q);
         if (html !== null) {
           const open = new Set($$(".msg[open]", conv).map(d => d.closest(".message").id));
+          const unfolded = $$(".msg-fold[open]", conv).length > 0;
           // The composer is put back where it was, with the focus and the cursor: typing goes on.
           const composer = composing.host, typing = composer && composer.contains(doc.activeElement) ? doc.activeElement : null;
           const cursor = typing && typeof typing.selectionStart === "number" ? [typing.selectionStart, typing.selectionEnd] : null;
@@ -345,6 +346,7 @@ enum AppScript {
           if (composer) placeComposer(composer);
           if (typing && typing.isConnected) { typing.focus({ preventScroll: true }); if (cursor) typing.setSelectionRange(cursor[0], cursor[1]); }
           $$(".message", $("#reading-pane")).forEach(m => { if (open.has(m.id)) $(".msg", m).open = true; });
+          if (unfolded) $$(".msg-fold", $("#reading-pane")).forEach(d => { d.open = true; });
         }
       }
     } catch (_) { /* the next event tries again */ }

@@ -131,6 +131,11 @@ button{cursor:pointer}
 .more-menu{margin-left:auto}
 .back{display:none;align-items:center;gap:4px;text-decoration:none;font-weight:600}
 .messages{list-style:none;margin:0;padding:0}
+.msg-fold>summary{list-style:none;cursor:pointer;display:flex;align-items:center;gap:10px;margin:6px 0;color:var(--muted);font-size:13px}
+.msg-fold>summary::-webkit-details-marker{display:none}
+.msg-fold>summary::before,.msg-fold>summary::after{content:"";flex:1;border-top:1px solid var(--line)}
+.fold-count{border:1px solid var(--line);border-radius:999px;padding:2px 12px;background:var(--pane);color:var(--text)}
+.msg-fold>summary:focus-visible .fold-count{outline:2px solid var(--accent);outline-offset:2px}
 .message{background:var(--pane);border:1px solid var(--line);border-radius:10px;margin:6px 0}
 .msg>summary{display:flex;align-items:center;gap:10px;padding:6px 14px;cursor:pointer;list-style:none}
 .msg>summary::-webkit-details-marker{display:none}

@@ -69,7 +69,7 @@ struct ConversationView {
             id: thread.id, version: version, latest: answerable?.id, csrf: csrf, here: here, leave: mailbox.url(category: category),
             backIcon: Icon.back.svg(), subject: thread.subject.isEmpty ? "(no subject)" : thread.subject,
             meta: "\(count) message\(count == 1 ? "" : "s")\(draftNote)\(isMuted ? " · muted" : "")", actions: actions(),
-            messages: messages.map(render).joined(), replies: suggestedReplies(), replyBar: replyBar(), draftForms: draftForms()))
+            messages: renderedMessages(), replies: suggestedReplies(), replyBar: replyBar(), draftForms: draftForms()))
     }
 
     private static let template = Template("""
@@ -236,6 +236,30 @@ struct ConversationView {
             }
         }
     }
+
+    /// The messages, a long conversation's earlier read ones folded into one line ("9 earlier
+    /// messages", a `<details>`, so it opens without the script) between the first and the
+    /// latest: what is new is on screen, not below a column of headers (issue 29).
+    private func renderedMessages() -> Markup {
+        let parts = messages.map(render)
+        guard let run = Self.foldedRun(messages.map { $0.expanded || $0.email.isUnsentDraft }) else { return parts.joined() }
+        struct Model { var count: Int; var inner: Markup }
+        let group = Self.foldTemplate.render(Model(count: run.count, inner: parts[run].joined()))
+        return parts[..<run.lowerBound].joined() + group + parts[run.upperBound...].joined()
+    }
+
+    /// The messages folded into one line: from the second, the read ones before the first
+    /// open one (or before the last two), when there are at least three of them.
+    static func foldedRun(_ shown: [Bool]) -> Range<Int>? {
+        guard shown.count >= 6 else { return nil }
+        let end = shown[1..<(shown.count - 2)].firstIndex(of: true) ?? shown.count - 2
+        return end - 1 >= 3 ? 1..<end : nil
+    }
+
+    private static let foldTemplate = Template("""
+        <li class="msg-group"><details class="msg-fold"><summary><span class="fold-count">{{count}} earlier messages</span></summary>\
+        <ol class="messages">{{{inner}}}</ol></details></li>
+        """)
 
     private func render(_ message: Message) -> Markup {
         let email = message.email
