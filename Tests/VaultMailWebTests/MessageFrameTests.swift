@@ -303,11 +303,12 @@ struct MessageFrameTests {
         // The frame's document exactly as the app writes it, but around the raw hostile markup.
         let frame = MessageFrame.document(Markup(sanitized: SanitizedHTML(html: Self.hostile, blockedRemoteContent: 0, contentIds: []))).html
         let parent = """
-            <!doctype html><html><head><title>parent</title></head><body>
-            <iframe id="f" sandbox="\(SecurityHeaders.frameSandbox)" src="/frame"></iframe>
+            <!doctype html><html><head><title>parent</title>
             <script>window.heights = []; addEventListener('message', e => {
-              if (e.source === document.getElementById('f').contentWindow) window.heights.push([e.origin, e.data.vaultmailFrameHeight]);
-            });</script></body></html>
+              const f = document.getElementById('f');
+              if (f && e.source === f.contentWindow) window.heights.push([e.origin, e.data.vaultmailFrameHeight]);
+            });</script></head><body>
+            <iframe id="f" sandbox="\(SecurityHeaders.frameSandbox)" src="/frame"></iframe></body></html>
             """
         let router = Router()
         router.get("/parent") { _, _ -> Response in
@@ -329,7 +330,8 @@ struct MessageFrameTests {
         let browser = try await BrowserSession.start(driver: WebWritingBrowserTests.driver)
         defer { browser.stop() }
         try await browser.get("http://127.0.0.1:\(port)/parent")
-        try await browser.wait("return window.heights.length > 0 && window.heights[0][1] > 300", timeout: 30)
+        // Listening before the frame exists, so no report can be missed; a later one is the whole height.
+        try await browser.wait("return window.heights.some(h => h[1] > 300)", timeout: 30)
         _ = try await browser.frameJS("#f", "document.getElementById('js').click(); return true")
         try await browser.wait("return true")
         let state = try await browser.frameJS("#f", "return [document.readyState, document.title, typeof window.vaultmailPwned]") as? [String]

@@ -597,6 +597,8 @@ enum AppScript {
     frame.style.height = (Math.min(FRAME_MAX, Math.max(FRAME_MIN, Math.ceil(h))) + borders) + "px";
     frame.classList.add("sized");
   });
+  // Frames that reported before this script ran (their reports were lost): ask them again.
+  $$("iframe.mail-frame").forEach(f => { if (f.contentWindow) f.contentWindow.postMessage({ vaultmailMeasure: true }, "*"); });
 
   // ---- dates in the reader's locale (attachments' event cards) ----
   function localTimes(el = doc) {

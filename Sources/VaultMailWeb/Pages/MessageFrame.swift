@@ -17,8 +17,8 @@ import Foundation
 /// missed would not run; the page accepts a height only from the frame's own window.
 enum MessageFrame {
     /// The one script the frame runs: it posts `{vaultmailFrameHeight: n}` (CSS pixels) to the
-    /// page now, when the document has loaded and whenever the message's box changes size
-    /// (images arriving, fonts, a new width). A message laid out wider than the frame is zoomed
+    /// page now, when the document has loaded, whenever the message's box changes size
+    /// (images arriving, fonts, a new width), and when the page asks (`vaultmailMeasure`). A message laid out wider than the frame is zoomed
     /// (CSS `zoom`) to its width first, so it never scrolls sideways.
     static let heightScript = """
         (function () {
@@ -38,6 +38,10 @@ enum MessageFrame {
           }
           new ResizeObserver(report).observe(content);
           window.addEventListener("load", report);
+          // The page asks again once its listener is there (it may come after this frame's reports).
+          window.addEventListener("message", function (e) {
+            if (e.source === window.parent && e.data && e.data.vaultmailMeasure === true) { last = -1; report(); }
+          });
           report();
         })();
         """
