@@ -109,7 +109,9 @@ enum SyncBenchmarks {
         let started = ContinuousClock.now
         let new = try await sync.syncAccount(accountId: account.id)
         let seconds = (ContinuousClock.now - started).millis / 1000
-        precondition(new.count == expected, "the initial sync must store \(expected) emails, stored \(new.count)")
+        guard new.count == expected else {
+            throw BenchFailure(description: "the initial sync must store \(expected) emails, stored \(new.count)")
+        }
         return (seconds, Engine(sync: sync, database: database))
     }
 
@@ -276,17 +278,16 @@ extension SyncBenchmarks {
             return Corpus(originals: originals.count, messages: messages, distinctMessages: distinctIds(messages))
         }
 
-        /// How many distinct Message-IDs the messages have.
+        /// How many emails the messages are for the store: distinct Message-IDs, where two
+        /// different messages under one Message-ID are two (`EmailIdentity`).
         static func distinctIds(_ messages: [[UInt8]]) -> Int {
-            var ids = Set<String>()
-            for message in messages {
-                let text = String(decoding: message.prefix(16_384), as: UTF8.self)
-                if let line = text.split(separator: "\n").first(where: { $0.lowercased().hasPrefix("message-id:") }),
-                   let id = MessageIDs.parseFirst(String(line.dropFirst(11))) {
-                    ids.insert(id)
-                }
-            }
-            return ids.count
+            let parser = GMimeMessageParser()
+            return Set(messages.map { message -> String in
+                let parsed = parser.parse(message)
+                return parsed.stableMessageId + " " + EmailIdentity.fingerprint(
+                    fromAddress: parsed.sender?.email ?? "", dateSent: parsed.date, subject: parsed.subject,
+                    bodyPlain: parsed.textPlain, bodyHTML: parsed.textHTML, attachmentSizes: parsed.attachments.map(\.size))
+            }).count
         }
 
         /// `<id>` → `<r<n>.id>` in Message-ID, In-Reply-To and References (and their folded lines).
