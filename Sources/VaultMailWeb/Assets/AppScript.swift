@@ -342,14 +342,29 @@ enum AppScript {
           // The composer is put back where it was, with the focus and the cursor: typing goes on.
           const composer = composing.host, typing = composer && composer.contains(doc.activeElement) ? doc.activeElement : null;
           const cursor = typing && typeof typing.selectionStart === "number" ? [typing.selectionStart, typing.selectionEnd] : null;
-          $("#reading-pane").innerHTML = html;
+          const pane = $("#reading-pane"), focus = !typing && pane.contains(doc.activeElement) ? focusPlace(doc.activeElement, pane) : null;
+          pane.innerHTML = html;
           if (composer) placeComposer(composer);
           if (typing && typing.isConnected) { typing.focus({ preventScroll: true }); if (cursor) typing.setSelectionRange(cursor[0], cursor[1]); }
+          else if (focus) { const el = atPlace(focus, pane); if (el) el.focus({ preventScroll: true }); }
           $$(".message", $("#reading-pane")).forEach(m => { if (open.has(m.id)) $(".msg", m).open = true; });
           if (unfolded) $$(".msg-fold", $("#reading-pane")).forEach(d => { d.open = true; });
         }
       }
     } catch (_) { /* the next event tries again */ }
+  }
+  // Where the focus is, as the nearest element with an id and the child indexes below it, so a
+  // control of the reading pane keeps the focus when a live refresh replaces the pane's HTML.
+  function focusPlace(el, root) {
+    const path = [];
+    let n = el;
+    for (; n && n !== root && !n.id; n = n.parentElement) path.unshift(Array.prototype.indexOf.call(n.parentElement.children, n));
+    return n ? { id: n === root ? null : n.id, path } : null;
+  }
+  function atPlace(place, root) {
+    let n = place.id ? doc.getElementById(place.id) : root;
+    for (const i of place.path) n = n && n.children[i];
+    return n && root.contains(n) ? n : null;
   }
   function setConnection(problem, detail) {
     const el = $("#connection"); if (!el) return;

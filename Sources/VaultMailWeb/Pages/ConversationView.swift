@@ -121,7 +121,7 @@ struct ConversationView {
     }
 
     private static let replyBarTemplate = Template("""
-        <nav class="reply-bar" aria-label="Answer the latest message">\
+        <nav class="reply-bar" id="reply-bar" aria-label="Answer the latest message">\
         {{#answers}}<a class="tool" href="{{href}}" title="{{label}} ({{key}})" data-compose="{{kind}}">{{{icon}}}<span>{{label}}</span></a>{{/answers}}\
         </nav>
         """)
