@@ -58,6 +58,25 @@ struct CategorySenderInfrastructureTests {
         #expect(noReply.lean?.category == .updates)
     }
 
+    @Test("A public body's bulk mail is updates; a person at one writing to the user stays primary; a campaign's domain is not a public body")
+    func publicBody() {
+        let office = HeaderCategoryRules.evaluate(CategoryRulesTests.input(
+            from: "Congresswoman Dana Reyes <ca99dr.enews@mail.house.gov>", subject: "This week in Washington",
+            headers: ["list-unsubscribe": "<https://reyes.house.gov/unsubscribe>"]))
+        #expect(office.decision?.category == .updates)
+        #expect(office.decision?.reason.contains("public body") == true)
+        let agency = HeaderCategoryRules.evaluate(CategoryRulesTests.input(
+            from: "Agency <agency@public.govdelivery.com>", subject: "New guidance published", headers: ["precedence": "bulk"]))
+        #expect(agency.decision?.category == .updates)
+        let person = HeaderCategoryRules.evaluate(CategoryRulesTests.input(
+            from: "Kim Lee <kim.lee@agency.gov.uk>", subject: "Your question about the permit"))
+        #expect(person.decision?.category == .primary || person.lean?.category == .primary)
+        let campaign = HeaderCategoryRules.evaluate(CategoryRulesTests.input(
+            from: "Dana Reyes <info@reyesforcongress.example>", subject: "This week on the trail",
+            headers: ["list-unsubscribe": "<https://reyesforcongress.example/u>"]))
+        #expect(campaign.decision?.reason.contains("public body") != true && campaign.lean?.reason.contains("public body") != true)
+    }
+
     @Test("A fundraising ask sent in bulk is promotions")
     func fundraising() throws {
         let decision = try #require(HeaderCategoryRules.evaluate(CategoryRulesTests.input(

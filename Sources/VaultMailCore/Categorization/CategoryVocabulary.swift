@@ -26,6 +26,18 @@ public enum CategoryVocabulary {
         "paypal.com", "stripe.com", "id.apple.com", "email.apple.com", "accountprotection.microsoft.com",
     ]
 
+    /// Public bodies' domains (a sender's domain within one of these): governments, their
+    /// agencies and parliaments, and GovDelivery, the platform many of them send through. Their
+    /// bulk mail is notices and newsletters of the office, never an offer: a public body may
+    /// not advertise or raise funds with it (the U.S. House's franking rules, for one).
+    public static let publicBodyDomains: Set<String> = [
+        "gov", "mil", "govdelivery.com",
+        "gov.uk", "parliament.uk", "gov.scot", "gov.wales", "gov.ie", "oireachtas.ie",
+        "gc.ca", "canada.ca", "gov.au", "govt.nz", "gov.za", "gov.in", "go.jp", "go.kr", "gov.sg",
+        "gov.br", "gob.mx", "gob.es", "gob.ar", "gouv.fr", "gouv.qc.ca", "bund.de", "bundestag.de",
+        "admin.ch", "gv.at", "overheid.nl", "europa.eu", "gov.it", "gov.pl", "regeringen.se", "gov.il",
+    ]
+
     /// Header fields only notification systems (trackers, code review, CI) send.
     public static let notificationHeaderPrefixes: [String] = [
         "x-github-", "x-gitlab-", "x-jira-", "x-bugzilla-", "x-launchpad-", "x-redmine-",

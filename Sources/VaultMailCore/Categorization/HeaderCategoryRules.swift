@@ -15,8 +15,8 @@
 /// - H7 the subject is an offer ("50% off", "free shipping", "ADV:"), and it is not a
 ///   person's reply → promotions.
 /// - H8 bulk or automated mail (List-Unsubscribe, Precedence: bulk, Feedback-ID, a mailing
-///   or sending platform's domain or header fields, a bulk return path, noreply@) whose words
-///   are a receipt, order, subscription or account notice → updates; an offer or a
+///   or sending platform's domain or header fields, a bulk return path, noreply@) from a public
+///   body (`CategoryVocabulary.publicBodyDomains`) → updates; whose words are a receipt, order, subscription or account notice → updates; an offer or a
 ///   fundraising ask, or a campaign's "Paid for by" disclaimer at the end of the body (which
 ///   also makes mail with no bulk header bulk) → promotions; otherwise it only leans, among promotions and updates
 ///   (social only when it speaks like a social network, forums only for a list with no
@@ -155,6 +155,9 @@ public enum HeaderCategoryRules {
         guard bulk != nil || s.isAutomatedSender || disclaimer != nil else { return .undecided }
         let evidence = bulk ?? (s.isAutomatedSender ? "it came from \(s.input.from.email), an address that sends automatically"
             : "it came from \(s.input.from.email)")
+        if let body = s.senderDomain(in: CategoryVocabulary.publicBodyDomains), disclaimer == nil {
+            return decide(.updates, "\(evidence), from a public body (\(s.domain), within .\(body)), whose mail is notices, never offers")
+        }
         let open = s.bulkAlternatives
         let promotion = s.promotionScore
         let transaction = s.transactionScore
