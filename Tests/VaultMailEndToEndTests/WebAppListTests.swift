@@ -56,7 +56,7 @@ struct WebAppListTests {
             try await browser.wait("return document.querySelector('#toasts').textContent.includes('Marked 6 conversations read.')")
             try await browser.wait("return window.vaultmailPosts.length > 0", timeout: 30)
             let posts = try await browser.js("return window.vaultmailPosts") as? [String] ?? []
-            #expect(posts.count == 1 && posts[0].hasPrefix("all=read&box=inbox&upto="), "\(posts)")
+            #expect(posts.count == 1 && posts[0].hasPrefix("read=all&box=inbox&upto="), "\(posts)")
             try await world.eventually("the inbox read on Dovecot", timeout: .seconds(40)) {
                 try await Self.seen(world, in: "INBOX").values.allSatisfy { $0 }
             }

@@ -71,7 +71,7 @@ struct WebListTests {
             let session = try await web.signIn()
             let page = try await web.get("/mail?box=inbox&cat=primary", cookie: session.cookie).text
             let newest = ThreadListView.millis(MailFixtures.referenceDate.addingTimeInterval(3 * 60))
-            #expect(page.contains("<button class=\"tool mark-all\" id=\"mark-all\" name=\"all\" value=\"read\""), "no Mark all as read")
+            #expect(page.contains("<button class=\"tool mark-all\" id=\"mark-all\" name=\"read\" value=\"all\""), "no Mark all as read")
             #expect(page.contains("<span>Mark all as read</span></button>"), "its label is not visible text")
             #expect(page.contains("<input type=\"hidden\" name=\"box\" value=\"inbox\"><input type=\"hidden\" name=\"cat\" value=\"primary\">"))
             #expect(page.contains("<input type=\"hidden\" name=\"upto\" value=\"\(newest)\">"), "the bound is not the newest row's time")
@@ -83,7 +83,7 @@ struct WebListTests {
             // Mail that arrives after the list was drawn is newer than its bound: it stays unread.
             try await web.store([MailFixtures.email(accountId: id, number: 9, subject: "Just in", category: .primary)])
 
-            let posted = try await web.post("/actions", "all=read&box=inbox&cat=primary&upto=\(newest)&return=%2Fmail%3Fbox%3Dinbox%26cat%3Dprimary&csrf=\(session.csrf)",
+            let posted = try await web.post("/actions", "read=all&box=inbox&cat=primary&upto=\(newest)&return=%2Fmail%3Fbox%3Dinbox%26cat%3Dprimary&csrf=\(session.csrf)",
                                             cookie: session.cookie)
             #expect(posted.status == 303)
             let location = try #require(posted.headers["location"])
@@ -96,13 +96,13 @@ struct WebListTests {
             #expect(try await unread(9), "mail newer than the list drew was marked read")
 
             // The whole inbox now (the script's path, JSON): the promotion and the new one.
-            let all = try await web.post("/actions", "all=read&box=inbox&csrf=\(session.csrf)", cookie: session.cookie, extra: Self.json)
+            let all = try await web.post("/actions", "read=all&box=inbox&csrf=\(session.csrf)", cookie: session.cookie, extra: Self.json)
             #expect(all.status == 200 && all.text.contains("\"done\":2"), "\(all.text)")
             #expect(try await !unread(4))
             #expect(try await !unread(9))
             #expect(try await unread(5))
             let after = try await web.get("/mail?box=inbox", cookie: session.cookie).text
-            #expect(after.contains("name=\"all\" value=\"read\" title=\"Mark every unread conversation of this list read (Shift+C)\" hidden>"),
+            #expect(after.contains("name=\"read\" value=\"all\" title=\"Mark every unread conversation of this list read (Shift+C)\" hidden>"),
                     "offered with no unread mail left")
             #expect(try await Self.counts(web, session.cookie, "box=inbox").unread == 0)
             #expect(try await Self.counts(web, session.cookie, "box=\(Self.box(web.folders.of(.archive)))").unread == 1)
@@ -111,9 +111,9 @@ struct WebListTests {
             #expect(!(try await web.get("/mail?box=outbox", cookie: session.cookie).text.contains("mark-all")))
             let outbox = try await web.get("/mail/unread?box=outbox", cookie: session.cookie, headers: Self.json)
             #expect(outbox.status == 400 && outbox.text.contains("The Outbox holds nothing to mark read."))
-            let nowhere = try await web.post("/actions", "all=read&box=nowhere&csrf=\(session.csrf)", cookie: session.cookie, extra: Self.json)
+            let nowhere = try await web.post("/actions", "read=all&box=nowhere&csrf=\(session.csrf)", cookie: session.cookie, extra: Self.json)
             #expect(nowhere.status == 400 && nowhere.text.contains("Unknown mailbox. Reload the page and try again."))
-            let category = try await web.post("/actions", "all=read&box=inbox&cat=spam&csrf=\(session.csrf)", cookie: session.cookie, extra: Self.json)
+            let category = try await web.post("/actions", "read=all&box=inbox&cat=spam&csrf=\(session.csrf)", cookie: session.cookie, extra: Self.json)
             #expect(category.status == 400 && category.text.contains("There is no category"))
         }
     }

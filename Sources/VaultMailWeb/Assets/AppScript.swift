@@ -218,7 +218,7 @@ enum AppScript {
     const button = e.submitter;
     if (!button || (button.hasAttribute("formaction") && button.getAttribute("formaction") !== "/actions")) return;
     e.preventDefault();
-    if (button.name === "all") { markAllRead(); return; }
+    if (button.name === "read" && button.value === "all") { markAllRead(); return; }
     if (button.name === "one") {
       const [verb, arg] = [button.value.slice(0, button.value.indexOf(":")), button.value.slice(button.value.indexOf(":") + 1)];
       // The Move menu's folders: the selection (or this conversation), with the undo window.
@@ -476,7 +476,7 @@ enum AppScript {
 
   // ---- "Mark all as read" (issue 29): the server names the list's unread conversations (none
   // newer than the newest row on screen); they show read at once and are marked after the undo
-  // window, as the list's form posts it (all=read), through Core's one rule ----
+  // window, as the list's form posts it (read=all), through Core's one rule ----
   function showRead(ids) {
     const read = new Set(ids);
     rows().forEach(r => {
@@ -498,7 +498,7 @@ enum AppScript {
       ids = (await r.json()).ids || [];
     } catch (err) { errorToast(err); return; }
     if (!ids.length) { button.hidden = true; toast("There is no unread mail in this list."); return; }
-    const job = { fields: [["all", "read"], ...Object.entries(list)], ids: [], read: ids, done: false };
+    const job = { fields: [["read", "all"], ...Object.entries(list)], ids: [], read: ids, done: false };
     const finish = () => { job.done = true; state.pending = state.pending.filter(j => j !== job); };
     state.pending.push(job);
     showRead(ids);

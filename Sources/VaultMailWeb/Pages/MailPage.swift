@@ -80,8 +80,9 @@ struct MailPage {
         """)
 
     /// The window title: the list's name, its unread conversations (the folder or box shown,
-    /// all its categories: the number beside it in the sidebar), the app ("Inbox (31) —
-    /// VaultMail", "Lists (4) — VaultMail"); the page's and the live one's (`/mail/counts`).
+    /// all its categories: the number beside it in the sidebar where the sidebar shows one),
+    /// the app ("Inbox (31) — VaultMail", "Archive (2) — VaultMail"); the page's and the live
+    /// one's (`/mail/counts`).
     static func documentTitle(_ title: String, unread: Int) -> String {
         (unread > 0 ? "\(title) (\(unread))" : title) + " — VaultMail"
     }

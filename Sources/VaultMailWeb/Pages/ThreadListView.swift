@@ -344,7 +344,7 @@ struct ThreadListView {
     }
 
     private static let toolbarTemplate = Template("""
-        <div class="toolbar" role="toolbar" aria-label="Actions on selected conversations">\
+        <div class="toolbar" role="toolbar" aria-label="Actions on conversations">\
         <label class="select-all"><input type="checkbox" id="select-all"> <span>Select all</span></label>{{{markAll}}}{{{buttons}}}{{{move}}}\
         <span class="selection-count" aria-live="polite"></span></div>
         """)
@@ -353,7 +353,7 @@ struct ThreadListView {
     /// box, in the tab shown — whose latest mail is no newer than the newest row drawn (`upto`;
     /// the script sends the newest row on screen after live refreshes). Hidden while the tab has
     /// no unread mail (the script follows `/mail/counts`); not offered on search results or the
-    /// Outbox. Without the script it posts the list's form (`all=read`).
+    /// Outbox. Without the script it posts the list's form (`read=all`).
     private func markAll() -> Markup {
         guard search == nil, mailbox != .outbox else { return .empty }
         struct Model { var none: Bool; var icon: Markup; var box: String; var category: String?; var upto: String? }
@@ -363,7 +363,7 @@ struct ThreadListView {
     }
 
     private static let markAllTemplate = Template("""
-        <button class="tool mark-all" id="mark-all" name="all" value="read" title="Mark every unread conversation of this list read (Shift+C)"{{#none}} hidden{{/none}}>{{{icon}}}<span>Mark all as read</span></button>\
+        <button class="tool mark-all" id="mark-all" name="read" value="all" title="Mark every unread conversation of this list read (Shift+C)"{{#none}} hidden{{/none}}>{{{icon}}}<span>Mark all as read</span></button>\
         <input type="hidden" name="box" value="{{box}}">{{#category}}<input type="hidden" name="cat" value="{{category}}">{{/category}}\
         {{#upto}}<input type="hidden" name="upto" value="{{upto}}">{{/upto}}
         """)

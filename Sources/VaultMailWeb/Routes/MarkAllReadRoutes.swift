@@ -11,7 +11,7 @@ extension WebApp {
     ///
     /// - `GET /mail/unread?box=&cat=&upto=` names them (`JSONReply.UnreadThreads`): the script
     ///   counts them in its toast and shows them read during the undo window.
-    /// - `POST /actions` with `all=read`, `box`, `cat`, `upto` marks them (the list's form
+    /// - `POST /actions` with `read=all`, `box`, `cat`, `upto` marks them (the list's form
     ///   without the script; the script once the undo window has passed).
     func addMarkAllReadRoutes(to router: Router<WebRequestContext>) {
         router.get("/mail/unread") { request, _ -> Response in
@@ -27,7 +27,7 @@ extension WebApp {
         }
     }
 
-    /// Marks the list's unread conversations read (`all=read`), in words for a toast or the
+    /// Marks the list's unread conversations read (`read=all`), in words for a toast or the
     /// page's notice.
     func markAllRead(_ form: MarkAllForm) async -> ActionOutcome {
         let list: ConversationList
