@@ -17,7 +17,7 @@ struct WebAppListTests {
         Int(try await browser.number("return document.querySelectorAll('#threads .row.unread').length"))
     }
 
-    @Test("Issue 29: Mark all as read (Shift+C, or its button) marks exactly the inbox shown read, on Dovecot too; Undo within the window sends nothing; the title counts the folder shown and follows change events")
+    @Test("Issue 29: Mark all as read (Shift+C, or its button) marks exactly the inbox shown read, on Dovecot too; Undo within the window sends nothing; `vaultmail read --folder inbox` does the same; the title counts the folder shown and follows change events")
     func markAllRead() async throws {
         try await EndToEndWorld.with { world in
             for n in 1...6 { try world.deliver(EndToEndWorld.message("Note \(n)", from: "Notes <notes@example.net>")) }
@@ -68,6 +68,15 @@ struct WebAppListTests {
             try world.deliver(EndToEndWorld.message("Fresh news", from: "Grace Hopper <grace@example.org>"))
             try await browser.wait("return document.title === 'Inbox (1) — VaultMail' && !document.querySelector('#mark-all').hidden", timeout: 30)
             #expect(try await browser.number("return window.vaultmailMarker") == 1, "the page reloaded")
+
+            // The tool, beside the daemon, through the same rule: the inbox's one unread, not the Archive's.
+            let tool = try await world.vaultmail(["read", "--folder", "inbox"])
+            #expect(tool.status == 0 && tool.text.contains("read: 1 conversation done"), "\(tool.text)")
+            try await world.eventually("Fresh news read on Dovecot", timeout: .seconds(40)) {
+                try await Self.seen(world, in: "INBOX")["Fresh news"] == true
+            }
+            #expect(try await Self.seen(world, in: "Archive") == ["Old invoice": false], "the tool marked another folder's mail read")
+            try await browser.wait("return document.title === 'Inbox — VaultMail' && document.querySelector('#mark-all').hidden", timeout: 30)
 
             // Another folder: the title counts it, not the inbox.
             try await browser.js("Array.from(document.querySelectorAll('#sidebar a')).find(a => a.textContent.includes('Archive')).click()")
