@@ -93,6 +93,36 @@ public struct GRDBEmailRepository: EmailRepository {
         return counts
     }
 
+    public func unreadThreadIds(in list: ConversationList, upTo: Date?) async throws -> [String] {
+        try await writer.read { db in
+            // The rows the unread counts count (the same partial indexes), so "Mark all as
+            // read" covers exactly what the list's count says.
+            var sql: String
+            var arguments: StatementArguments
+            switch list {
+            case .folder(let id, _):
+                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM folder WHERE id = ?", arguments: [id]) != nil else {
+                    throw RepositoryError.folderNotFound(id: id)
+                }
+                sql = "SELECT threadId, MAX(latestDate) AS latest FROM threadFolder INDEXED BY threadFolder_unread WHERE isUnread = 1 AND folderId = ?"
+                arguments = [id]
+            case .unified(let type, _):
+                sql = "SELECT threadId, MAX(latestDate) AS latest FROM threadFolder INDEXED BY threadFolder_unread_type WHERE isUnread = 1 AND folderType = ?"
+                arguments = [type.rawValue]
+            }
+            if let category = list.category {
+                sql += " AND category = ?"
+                arguments += [category.rawValue]
+            }
+            if let upTo {
+                sql += " AND latestDate <= ?"
+                arguments += [upTo.millis]
+            }
+            sql += " GROUP BY threadId ORDER BY latest DESC, threadId DESC"
+            return try String.fetchAll(db, sql: sql, arguments: arguments)
+        }
+    }
+
     public func getInboxUnreadCount() async throws -> Int {
         try await writer.read { db in
             try Int.fetchOne(db, sql: """

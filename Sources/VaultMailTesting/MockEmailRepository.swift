@@ -117,6 +117,24 @@ public actor MockEmailRepository: EmailRepository {
         return unreadCounts { $0.folderTypes.contains(folderType) }
     }
 
+    public func unreadThreadIds(in list: ConversationList, upTo: Date?) async throws -> [String] {
+        try record("unreadThreadIds")
+        let inList: (Email) -> Bool
+        switch list {
+        case .folder(let id, _):
+            guard folders[id] != nil else { throw RepositoryError.folderNotFound(id: id) }
+            inList = { [links] in links[$0.id]?[id] != nil }
+        case .unified(let type, _):
+            inList = { $0.folderTypes.contains(type) }
+        }
+        let ids = Set(emails.values.filter { inList(hydrate($0)) }.map(\.threadId))
+        return ids.compactMap(makeThread)
+            .filter { $0.unreadCount > 0 && (list.category == nil || $0.aiCategory == list.category?.rawValue) }
+            .filter { thread in upTo.map { thread.latestDate <= $0 } ?? true }
+            .sorted { ($0.latestDate, $0.id) > ($1.latestDate, $1.id) }
+            .map(\.id)
+    }
+
     public func getInboxUnreadCount() async throws -> Int {
         try record("getInboxUnreadCount")
         return emails.values.map(hydrate).filter { !$0.isRead && $0.folderTypes.contains(.inbox) }.count

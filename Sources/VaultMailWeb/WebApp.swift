@@ -51,6 +51,7 @@ public final class WebApp: Service, Sendable {
         addAssetRoutes(to: router)
         addMailRoutes(to: router)
         addCountsRoutes(to: router)
+        addMarkAllReadRoutes(to: router)
         addSearchRoutes(to: router)
         addMessageRoutes(to: router)
         addAttachmentRoutes(to: router)

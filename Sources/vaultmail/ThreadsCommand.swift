@@ -64,11 +64,37 @@ extension ThreadActionCommand {
     }
 }
 
-struct ReadCommand: ThreadActionCommand {
-    static let action = CommandSession.ThreadAction.read
-    static let configuration = describe("Mark conversations read.")
+struct ReadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read", abstract: "Mark conversations read, or with --folder every unread one of a list (Mark all as read).",
+        discussion: "With --folder (and --account, --all, --category as `vaultmail threads` takes them) instead of thread ids, every unread conversation of that list is marked read.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Thread ids (or unique prefixes).") var threadIds: [String] = []
+    @Option(help: "Mark all as read: inbox, sent, drafts, trash, spam, archive, starred, or a folder name.") var folder: String?
+    @Option(help: "With --folder: only this account.") var account: String?
+    @Flag(help: "With --folder: every account's folders of the type (the unified view).") var all = false
+    @Option(help: "With --folder: primary, social, promotions, updates or forums.") var category: AICategory?
+
+    func validate() throws {
+        if folder != nil && !threadIds.isEmpty { throw ValidationError("name thread ids or a --folder to mark all read, not both") }
+        if folder == nil && (account != nil || all || category != nil) { throw ValidationError("--account, --all and --category go with --folder") }
+        if all && account != nil { throw ValidationError("--all and --account exclude each other") }
+    }
+
+    @MainActor
+    func run() async throws {
+        let session = try global.session()
+        guard let folder else {
+            emit(try await session.apply(.read, to: threadIds, using: session.services.emails))
+            return
+        }
+        var query = CommandSession.ThreadQuery()
+        query.account = account
+        query.all = all
+        query.folder = folder
+        query.category = category
+        emit(try await session.markAllRead(query, using: session.services.emails))
+    }
 }
 
 struct UnreadCommand: ThreadActionCommand {

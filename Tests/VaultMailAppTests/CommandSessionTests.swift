@@ -115,6 +115,30 @@ struct CommandSessionTests {
         await #expect(throws: CommandError.self) { try await session.apply(.read, to: [], using: session.dependencies.emails) }
     }
 
+    @Test("Issue 29: `read --folder` marks every unread conversation of that list read, and no other folder's; the outbox is refused")
+    func markAllRead() async throws {
+        let (session, home) = try await CLIFixture.session { accountId in
+            [MailFixtures.email(accountId: accountId, number: 1, threadId: "1abc1", category: .promotions),
+             MailFixtures.email(accountId: accountId, number: 2, threadId: "2abc2", category: .primary),
+             MailFixtures.email(accountId: accountId, number: 3, threadId: "3abc3", category: .primary)]
+        }
+        defer { try? FileManager.default.removeItem(at: home) }
+        let emails = session.dependencies.emails
+        let account = try await session.account(named: "work")
+        let archive = try #require(try await emails.getFolders(accountId: account.id).first { $0.folderType == .archive })
+        try await emails.saveEmails([MailFixtures.incoming(MailFixtures.email(accountId: account.id, number: 4, threadId: "4abc4"), in: [archive])])
+        var query = CommandSession.ThreadQuery()
+        query.category = .primary
+        #expect(try await session.markAllRead(query, using: emails) == "read: 2 conversations done")
+        #expect(try await emails.getThread(id: "1abc1")?.isUnread == true, "another tab's conversation was marked read")
+        query.category = nil
+        #expect(try await session.markAllRead(query, using: emails) == "read: 1 conversation done")
+        #expect(try await emails.getInboxUnreadCount() == 0)
+        #expect(try await emails.getThread(id: "4abc4")?.isUnread == true, "the archive's conversation was marked read")
+        query.folder = "outbox"
+        await #expect { try await session.markAllRead(query, using: emails) } throws: { ($0 as? CommandError)?.isUsage == true }
+    }
+
     @Test("Bad input is a usage error with a clear message: quiet hours, plain to a remote host, ports, categories")
     func validation() async throws {
         let (session, home) = try await session()

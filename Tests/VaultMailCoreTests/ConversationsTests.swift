@@ -126,4 +126,39 @@ struct ConversationsTests {
         #expect(result.allSucceeded && withdrawals.all == ["T"])
         #expect(try await emails.getEmails(threadId: "T").allSatisfy { $0.folderTypes == [.archive] })
     }
+
+    @Test("Issue 29, Mark all as read: exactly the list's unread conversations (its folder, its tab, none newer than the list showed) are marked read as one is, notifications withdrawn")
+    func markAllRead() async throws {
+        let emails = try await stored()  // T (unread, 2 of 3), R (read), both in the inbox
+        let folders = MailFixtures.standardFolders(accountId: account.id)
+        let inbox = try #require(folders.first { $0.folderType == .inbox })
+        let archive = try #require(folders.first { $0.folderType == .archive })
+        let late = MailFixtures.referenceDate.addingTimeInterval(3_600)
+        _ = try await emails.saveEmails([
+            MailFixtures.incoming(MailFixtures.email(accountId: account.id, number: 5, threadId: "P", category: .promotions), in: [inbox]),
+            MailFixtures.incoming(MailFixtures.email(accountId: account.id, number: 6, threadId: "A"), in: [archive]),
+            MailFixtures.incoming(MailFixtures.email(accountId: account.id, number: 7, threadId: "N", date: late), in: [inbox]),
+        ])
+        let withdrawals = Withdrawals()
+        let service = service(emails, withdrawals: withdrawals)
+        let unread = { (id: String) in try await emails.getEmails(threadId: id).contains { !$0.isRead } }
+
+        // The Promotions tab: P alone.
+        let promotions = try await service.markAllRead(in: .folder(id: inbox.id, category: .promotions))
+        #expect(promotions.succeeded == ["P"] && withdrawals.all == ["P"])
+        #expect(try await unread("T"))
+        #expect(try await unread("N"))
+        // The inbox as it was drawn before N arrived: T, not N; the archive's A never.
+        let inboxResult = try await service.markAllRead(in: .folder(id: inbox.id), upTo: late.addingTimeInterval(-1))
+        #expect(inboxResult.succeeded == ["T"] && withdrawals.all == ["P", "T"])
+        #expect(try await !unread("T"))
+        #expect(try await unread("N"), "newer than the list showed, and marked read")
+        #expect(try await unread("A"))
+        #expect(await emails.calls.filter { $0 == "setThreadRead" }.count == 2, "marked as one conversation is: P, then T")
+        // Every inbox, unbounded: N. Nothing left: nothing asked.
+        #expect(try await service.markAllRead(in: .unified(.inbox)).succeeded == ["N"])
+        #expect(try await service.markAllRead(in: .unified(.inbox)).succeeded.isEmpty)
+        #expect(try await unread("A"), "another folder's conversation was touched")
+        await #expect(throws: ThreadListError.self) { try await service.markAllRead(in: .folder(id: "nowhere")) }
+    }
 }

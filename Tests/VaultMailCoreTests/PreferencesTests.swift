@@ -52,6 +52,17 @@ struct PreferencesTests {
         #expect(await preferences.afterTriage() == .older)
     }
 
+    @Test("Issue 29: date headings in the list are off by default; on when chosen, stored, reset with the rest")
+    func dateHeadings() async {
+        let (preferences, settings) = service()
+        #expect(await preferences.dateHeadings() == false)
+        await preferences.setDateHeadings(true)
+        #expect(settings.dateHeadings)
+        #expect(await Preferences(settings: SettingsStore(storage: storage)).dateHeadings(), "not stored")
+        settings.resetAll()
+        #expect(await preferences.dateHeadings() == false)
+    }
+
     @Test("AC-A-06: summarizing on opening is a switch both pages read the same")
     func autoSummarize() async {
         let (preferences, settings) = service()

@@ -23,6 +23,12 @@ struct OtherIMAPClient {
         _ = try await run(["append", mailbox, directory.path], errors: true)
     }
 
+    /// Appends every file of `directory` (sorted by name) to `mailbox`, each arriving when its
+    /// Date header says (its INTERNALDATE), as mail kept from days ago has.
+    func appendDated(directory: URL, to mailbox: String = "INBOX") async throws {
+        _ = try await run(["append-dated", mailbox, directory.path], errors: true)
+    }
+
     /// Marks the messages of `mailbox` whose subject contains `subject` as read.
     func markRead(subject: String, in mailbox: String = "INBOX") async throws {
         _ = try await run(["seen", mailbox, subject], errors: true)
@@ -61,7 +67,7 @@ struct OtherIMAPClient {
 
     /// The password comes on standard input, never on the command line.
     private static let script = #"""
-import email, imaplib, json, os, ssl, sys
+import email, email.utils, imaplib, json, os, ssl, sys
 host, port, ca, user, action, mailbox = sys.argv[1:7]
 imap = imaplib.IMAP4_SSL(host, int(port), ssl_context=ssl.create_default_context(cafile=ca))
 imap.login(user, sys.stdin.read())
@@ -69,6 +75,12 @@ if action == "append":
     for name in sorted(os.listdir(sys.argv[7])):
         with open(os.path.join(sys.argv[7], name), "rb") as f:
             imap.append(mailbox, "(\\Draft)" if mailbox.lower().endswith("drafts") else None, None, f.read())
+elif action == "append-dated":
+    for name in sorted(os.listdir(sys.argv[7])):
+        with open(os.path.join(sys.argv[7], name), "rb") as f:
+            raw = f.read()
+        when = email.utils.parsedate_to_datetime(email.message_from_bytes(raw)["Date"])
+        imap.append(mailbox, None, imaplib.Time2Internaldate(when), raw)
 elif action in ("seen", "move", "delete"):
     imap.select(mailbox)
     _, data = imap.uid("SEARCH", "CHARSET", "UTF-8", "SUBJECT", '"%s"' % sys.argv[7].replace('"', ''))

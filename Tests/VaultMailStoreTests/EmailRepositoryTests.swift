@@ -137,6 +137,40 @@ struct EmailRepositoryTests {
         #expect(try await store.emails.getUnreadCountsUnified(folderType: .inbox) == counts)
     }
 
+    @Test("Issue 29, Mark all as read: a list's unread thread ids are what its counts count — that folder (or type), that category, none newer than the bound — newest first")
+    func unreadThreadIdsOfAList() async throws {
+        let store = try await StoreFixture(accounts: ["work", "home"])
+        // Inbox of work: 0…5, odd ones read; 0 and 1 promotions, the rest primary.
+        try await store.add(0..<6) { email in
+            let n = Int(email.subject.split(separator: " ").last!)!
+            email.isRead = n % 2 == 1
+            email.aiCategory = (n < 2 ? AICategory.promotions : .primary).rawValue
+        }
+        try await store.add(10..<12, in: [.archive])
+        try await store.add(20..<22, account: "acct-home")
+        // One conversation in the inbox and in Lists (a custom folder would do; starred is another folder).
+        try await store.add([30], in: [.inbox, .starred]) { $0.aiCategory = AICategory.primary.rawValue }
+        let inbox = store.folder(.inbox).id
+        let ids = { (list: ConversationList, upTo: Date?) in try await store.emails.unreadThreadIds(in: list, upTo: upTo) }
+
+        #expect(try await ids(.folder(id: inbox), nil) == ["thread-acct-work-30", "thread-acct-work-4", "thread-acct-work-2", "thread-acct-work-0"])
+        #expect(try await ids(.folder(id: inbox), nil).count == (try await store.emails.getUnreadCounts(folderId: inbox))[nil])
+        #expect(try await ids(.folder(id: inbox, category: .promotions), nil) == ["thread-acct-work-0"])
+        #expect(try await ids(.folder(id: inbox, category: .primary), nil) == ["thread-acct-work-30", "thread-acct-work-4", "thread-acct-work-2"])
+        // Bounded by the newest row the list showed: message 4's time leaves 30 (newer) out, keeps 4.
+        let four = MailFixtures.referenceDate.addingTimeInterval(4 * 60)
+        #expect(try await ids(.folder(id: inbox), four) == ["thread-acct-work-4", "thread-acct-work-2", "thread-acct-work-0"])
+        // Every inbox, each conversation once; the archive and another folder's mail never.
+        #expect(try await ids(.unified(.inbox), nil) == ["thread-acct-work-30", "thread-acct-home-21", "thread-acct-home-20",
+                                                         "thread-acct-work-4", "thread-acct-work-2", "thread-acct-work-0"])
+        #expect(try await ids(.folder(id: store.folder(.archive).id), nil) == ["thread-acct-work-11", "thread-acct-work-10"])
+        #expect(try await ids(.unified(.starred), nil) == ["thread-acct-work-30"])
+        // Read ones leave the list; an unknown folder says so.
+        try await store.emails.setThreadRead(id: "thread-acct-work-4", isRead: true)
+        #expect(try await ids(.folder(id: inbox, category: .primary), nil) == ["thread-acct-work-30", "thread-acct-work-2"])
+        await #expect(throws: RepositoryError.folderNotFound(id: "nope")) { try await ids(.folder(id: "nope"), nil) }
+    }
+
     @Test("NOTIF-16 / AC-N-09: the badge counts unread inbox emails per email: 50, not 70")
     func inboxUnreadCount() async throws {
         let store = try await StoreFixture()

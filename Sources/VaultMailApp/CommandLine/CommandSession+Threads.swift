@@ -26,19 +26,13 @@ extension CommandSession {
         if query.folder.lowercased() == "outbox" { return try await outbox(account: query.account, json: query.json) }
         let accounts = try await accountService.all()
         guard !accounts.isEmpty else { throw CommandError("no accounts yet; add one with `vaultmail account add`") }
-        let page: ThreadPage
-        if let name = query.account, !query.all {
-            let account = try await account(named: name)
-            let folder = try await folder(query.folder, of: account)
-            page = try await mailboxes.threads(accountId: account.id, folderId: folder.id, category: query.category, cursor: cursor, limit: query.limit)
-        } else if !query.all, accounts.count == 1 {
-            let folder = try await folder(query.folder, of: accounts[0])
-            page = try await mailboxes.threads(accountId: accounts[0].id, folderId: folder.id, category: query.category, cursor: cursor, limit: query.limit)
-        } else {
-            guard let type = FolderType(rawValue: query.folder.lowercased()) else {
-                throw CommandError("with several accounts, --folder takes a folder type (inbox, sent, drafts, trash, spam, archive, starred); name an --account for its own folders", usage: true)
-            }
-            page = try await mailboxes.threads(ofType: type, category: query.category, cursor: cursor, limit: query.limit)
+        let page: ThreadPage = switch try await list(query, accounts: accounts) {
+        case (.folder(let id, let category), let accountId?):
+            try await mailboxes.threads(accountId: accountId, folderId: id, category: category, cursor: cursor, limit: query.limit)
+        case (.folder, nil):
+            throw CommandError("no account owns --folder \(query.folder)")
+        case (.unified(let type, let category), _):
+            try await mailboxes.threads(ofType: type, category: category, cursor: cursor, limit: query.limit)
         }
         if query.json { return try ThreadJSON.encode(ThreadJSON.page(page)) }
         guard !page.threads.isEmpty else { return "No conversations in \(query.folder)." }
@@ -46,6 +40,34 @@ extension CommandSession {
         var lines = page.threads.map { ThreadRow.render($0, dates: dates, me: me) }
         if let next = page.nextCursor { lines.append("More: vaultmail threads --cursor \(next.encoded)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// The list a query names: the named account's folder (or the only account's), or every
+    /// account's folders of that type (`--all`, or several accounts), in `--category`.
+    private func list(_ query: ThreadQuery, accounts: [Account]) async throws -> (list: ConversationList, accountId: String?) {
+        if let name = query.account, !query.all {
+            let account = try await account(named: name)
+            return (.folder(id: try await folder(query.folder, of: account).id, category: query.category), account.id)
+        } else if !query.all, accounts.count == 1 {
+            return (.folder(id: try await folder(query.folder, of: accounts[0]).id, category: query.category), accounts[0].id)
+        }
+        guard let type = FolderType(rawValue: query.folder.lowercased()) else {
+            throw CommandError("with several accounts, --folder takes a folder type (inbox, sent, drafts, trash, spam, archive, starred); name an --account for its own folders", usage: true)
+        }
+        return (.unified(type, category: query.category), nil)
+    }
+
+    /// `vaultmail read --folder …`: every unread conversation of the list `vaultmail threads`
+    /// shows with the same options, marked read as the web app's "Mark all as read" does
+    /// (Core's `Conversations.markAllRead`: server first, kept for it when it cannot be reached).
+    /// The list as it is when the command runs.
+    public func markAllRead(_ query: ThreadQuery, using repository: any EmailRepository) async throws -> String {
+        if query.folder.lowercased() == "outbox" { throw CommandError("the outbox holds nothing to mark read", usage: true) }
+        let accounts = try await accountService.all()
+        guard !accounts.isEmpty else { throw CommandError("no accounts yet; add one with `vaultmail account add`") }
+        let conversations = conversations(using: repository)
+        let result = try await conversations.markAllRead(in: try await list(query, accounts: accounts).list)
+        return try await report("read", result, conversations)
     }
 
     /// The outbox: messages queued, being sent, or failed.

@@ -141,6 +141,17 @@ public struct Conversations: Sendable {
         return await withdrawing(action, result)
     }
 
+    /// "Mark all as read" (issue 29): every unread conversation of `list` (its category tab
+    /// included), none whose latest mail in it is newer than `upTo` (the newest the list showed:
+    /// mail that arrived since stays unread), marked read as `perform(.read, on:)` marks them:
+    /// on the server first, kept for it when it cannot be reached, notifications withdrawn.
+    /// Conversations of other folders, tabs or accounts are never touched. Throws when the list
+    /// cannot be read (`ThreadListError.folderNotFound`, `.fetchFailed`).
+    public func markAllRead(in list: ConversationList, upTo: Date? = nil) async throws(ThreadListError) -> BatchActionResult {
+        let ids = try await Mailboxes(emails: emails).unreadThreadIds(in: list, upTo: upTo)
+        return ids.isEmpty ? BatchActionResult() : await perform(.read, on: ids)
+    }
+
     /// `action` on the server first, then the store.
     private func onServer(_ action: ConversationAction, _ ids: [String]) async -> BatchActionResult {
         switch action {

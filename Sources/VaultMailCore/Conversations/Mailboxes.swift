@@ -1,3 +1,5 @@
+import Foundation
+
 /// The application service for what the mailboxes hold (ARCHITECTURE.md, "The application
 /// layer"): an account's folders, a folder's list of conversations (or every account's folders
 /// of one type, merged), unread counts, the outbox, and one conversation's or message's header
@@ -50,6 +52,20 @@ public struct Mailboxes: Sendable {
     /// Unread conversations per category across every account's folders of `type`.
     public func unreadCounts(ofType type: FolderType) async throws(ThreadListError) -> [AICategory?: Int] {
         try await lists.fetchUnreadCountsUnified(folderType: type)
+    }
+
+    /// The unread conversations of a list, newest first: what "Mark all as read" covers
+    /// (`Conversations.markAllRead(in:upTo:)`), here for a face that names them first (the
+    /// web app's toast and its undo window). With `upTo`, none whose latest mail in the list is
+    /// newer than that (the newest the list showed).
+    public func unreadThreadIds(in list: ConversationList, upTo: Date? = nil) async throws(ThreadListError) -> [String] {
+        do {
+            return try await emails.unreadThreadIds(in: list, upTo: upTo)
+        } catch RepositoryError.folderNotFound(let id) {
+            throw .folderNotFound(id: id)
+        } catch {
+            throw .fetchFailed(underlying: error)
+        }
     }
 
     /// Unread conversations in every inbox: the badge.

@@ -30,6 +30,10 @@ public protocol EmailRepository: Sendable {
     func getUnreadCountsUnified(folderType: FolderType) async throws -> [AICategory?: Int]
     /// Unread emails linked to at least one inbox folder, counted per email (NOTIF-16).
     func getInboxUnreadCount() async throws -> Int
+    /// The unread threads of a list (those its unread counts count), newest first; with
+    /// `upTo`, only those whose latest message in the list is no newer (a list as it was
+    /// drawn: mail that arrived since stays out). Throws `RepositoryError.folderNotFound`.
+    func unreadThreadIds(in list: ConversationList, upTo: Date?) async throws -> [String]
 
     // MARK: Lookups
     func getFolders(accountId: String) async throws -> [Folder]

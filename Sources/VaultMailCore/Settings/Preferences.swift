@@ -1,6 +1,6 @@
 /// The application service for how mail is shown and handled on screen (ARCHITECTURE.md, "The
 /// application layer"): the undo-send delay, mark-read-on-open, remote images, the theme and
-/// the list density, what opens after triage, summaries when a conversation opens. A door reads and changes them here,
+/// the list density, what opens after triage, date headings in the list, summaries when a conversation opens. A door reads and changes them here,
 /// never in `SettingsStore` itself (issue 28).
 ///
 /// - The undo-send delay is 0 to `undoDelayRange.upperBound` seconds; a value outside it
@@ -71,6 +71,19 @@ public struct Preferences: Sendable {
 
     public func setAfterTriage(_ choice: AfterTriage) async {
         await MainActor.run { settings.afterTriage = choice }
+    }
+
+    // MARK: Date headings
+
+    /// Whether the list is grouped under date headings ("Today", "Yesterday", "This week",
+    /// "Last week", "Earlier this month", month names: `RelativeDate.heading(for:)`); off by
+    /// default (issue 29).
+    public func dateHeadings() async -> Bool {
+        await MainActor.run { settings.dateHeadings }
+    }
+
+    public func setDateHeadings(_ on: Bool) async {
+        await MainActor.run { settings.dateHeadings = on }
     }
 
     // MARK: Summaries

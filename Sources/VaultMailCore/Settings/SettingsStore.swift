@@ -81,6 +81,11 @@ public final class SettingsStore {
     public var afterTriage: AfterTriage {
         didSet { persist(afterTriage.rawValue, Keys.afterTriage) }
     }
+    /// The list is grouped under date headings ("Today", "Yesterday", "Last week", month
+    /// names; issue 29). Off by default.
+    public var dateHeadings: Bool {
+        didSet { persist(dateHeadings, Keys.dateHeadings) }
+    }
     /// Conversations of `SummarizeThreadUseCase.automaticMinimumMessages` or more messages are
     /// summarized when opened (AC-A-06); off, only on request.
     public var autoSummarize: Bool {
@@ -114,6 +119,7 @@ public final class SettingsStore {
         theme = load.value(String.self, Keys.theme).flatMap(Theme.init(rawValue:)) ?? .system
         listDensity = load.value(String.self, Keys.listDensity).flatMap(ListDensity.init(rawValue:)) ?? .comfortable
         afterTriage = load.value(String.self, Keys.afterTriage).flatMap(AfterTriage.init(rawValue:)) ?? .older
+        dateHeadings = load.value(Keys.dateHeadings) ?? false
         autoSummarize = load.value(Keys.autoSummarize) ?? true
         lastPersistenceError = load.firstError
     }
@@ -216,6 +222,7 @@ public final class SettingsStore {
         theme = stored.theme
         listDensity = stored.listDensity
         afterTriage = stored.afterTriage
+        dateHeadings = stored.dateHeadings
         autoSummarize = stored.autoSummarize
     }
 
@@ -239,6 +246,7 @@ public final class SettingsStore {
         theme = .system
         listDensity = .comfortable
         afterTriage = .older
+        dateHeadings = false
         autoSummarize = true
     }
 
@@ -273,6 +281,7 @@ public final class SettingsStore {
         static let theme = "theme"
         static let listDensity = "listDensity"
         static let afterTriage = "afterTriage"
+        static let dateHeadings = "dateHeadings"
         static let autoSummarize = "autoSummarize"
         /// Every key kept per account (`setAccountValue`): what `forgetAccount` removes.
         static let perAccount = [accountNotifications, signature]

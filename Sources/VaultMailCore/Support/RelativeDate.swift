@@ -42,6 +42,32 @@ public struct RelativeDate: Sendable {
         }
         return DateFormatterCache.shared.string(from: date, style: kind, calendar: calendar)
     }
+
+    /// The heading of the group of the list `date` falls in, newest first (issue 29): "Today",
+    /// "Yesterday", "This week", "Last week", "Earlier this month", then the month ("October",
+    /// "October 2025" in another year). Weeks start on the locale's first weekday. Each group
+    /// begins where the one before ends, so a list sorted newest first shows each heading once
+    /// (a group that would be empty, "This week" on its first day, never shows). In another
+    /// language the locale's own words: "Heute", "Gestern", "Diese Woche", "Letzte Woche",
+    /// "Dieser Monat", "Oktober".
+    public func heading(for date: Date) -> String {
+        let today = calendar.startOfDay(for: now)
+        let yesterday = calendar.date(byAdding: .day, value: -1, to: today) ?? today
+        let week = calendar.dateInterval(of: .weekOfYear, for: now)?.start ?? today
+        let lastWeek = calendar.date(byAdding: .day, value: -7, to: week) ?? week
+        let month = calendar.dateInterval(of: .month, for: now)?.start ?? today
+        let locale = calendar.locale ?? Self.fixedLocale
+        let english = isFixed || locale.language.languageCode?.identifier == "en"
+        let named = { (group: DateFormatterCache.Group) in english ? group.english : DateFormatterCache.shared.named(group, in: locale) }
+        if date >= today { return named(.today) }
+        if date >= yesterday { return named(.yesterday) }
+        if date >= week { return named(.thisWeek) }
+        if date >= lastWeek { return named(.lastWeek) }
+        if date >= month { return named(.thisMonth) }
+        let sameYear = calendar.component(.year, from: date) == calendar.component(.year, from: now)
+        let style: DateFormatterCache.Style = isFixed ? .pattern(sameYear ? "MMMM" : "MMMM yyyy") : .template(sameYear ? "MMMM" : "MMMMy")
+        return DateFormatterCache.shared.string(from: date, style: style, calendar: calendar)
+    }
 }
 
 /// Date formatters are costly to make (a tenth of a millisecond each) and cheap to use: one
@@ -50,17 +76,49 @@ final class DateFormatterCache: @unchecked Sendable {  // every use of `formatte
     static let shared = DateFormatterCache()
     private let lock = NSLock()
     private var formatters: [String: DateFormatter] = [:]
-    private var yesterdays: [String: String] = [:]
+    private var names: [String: String] = [:]  // named groups, by group and locale
 
-    /// The locale's word for yesterday, capitalized as a label ("Gestern", "Hier", "昨日"):
-    /// ICU's named relative day (DateFormatter's relative formatting is not implemented on Linux).
-    func yesterday(in locale: Locale) -> String {
+    /// The locale's word for yesterday, capitalized as a label ("Gestern", "Hier", "昨日").
+    func yesterday(in locale: Locale) -> String { named(.yesterday, in: locale) }
+
+    /// A date heading's group (`RelativeDate.heading(for:)`), and its English words.
+    enum Group: String {
+        case today, yesterday, thisWeek, lastWeek, thisMonth
+
+        var english: String {
+            switch self {
+            case .today: "Today"
+            case .yesterday: "Yesterday"
+            case .thisWeek: "This week"
+            case .lastWeek: "Last week"
+            case .thisMonth: "Earlier this month"
+            }
+        }
+
+        /// The field ICU names, and a time that far back that it names this group.
+        fileprivate var field: (Date.RelativeFormatStyle.Field, TimeInterval) {
+            switch self {
+            case .today: (.day, -60)
+            case .yesterday: (.day, -86_400 - 60)
+            case .thisWeek: (.week, -60)
+            case .lastWeek: (.week, -8 * 86_400)
+            case .thisMonth: (.month, -60)
+            }
+        }
+    }
+
+    /// A group's name in `locale`, capitalized as a label ("Gestern", "Letzte Woche"): ICU's
+    /// named relative day, week or month (DateFormatter's relative formatting is not
+    /// implemented on Linux).
+    func named(_ group: Group, in locale: Locale) -> String {
         lock.withLock {
-            if let word = yesterdays[locale.identifier] { return word }
+            let key = "\(group.rawValue)|\(locale.identifier)"
+            if let word = names[key] { return word }
             var style = Date.RelativeFormatStyle(presentation: .named, unitsStyle: .wide, locale: locale, capitalizationContext: .beginningOfSentence)
-            style.allowedFields = [.day]
-            let word = style.format(Date.now.addingTimeInterval(-86_400 - 60))
-            yesterdays[locale.identifier] = word
+            let (field, offset) = group.field
+            style.allowedFields = [field]
+            let word = style.format(Date.now.addingTimeInterval(offset))
+            names[key] = word
             return word
         }
     }

@@ -63,6 +63,10 @@ public struct IMAPEmailRepository: EmailRepository {
         try await local.getUnreadCountsUnified(folderType: folderType)
     }
 
+    public func unreadThreadIds(in list: ConversationList, upTo: Date?) async throws -> [String] {
+        try await local.unreadThreadIds(in: list, upTo: upTo)
+    }
+
     public func getInboxUnreadCount() async throws -> Int { try await local.getInboxUnreadCount() }
     public func getFolders(accountId: String) async throws -> [Folder] { try await local.getFolders(accountId: accountId) }
     public func getFolder(id: String) async throws -> Folder? { try await local.getFolder(id: id) }

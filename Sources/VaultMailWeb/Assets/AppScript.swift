@@ -1,8 +1,9 @@
 /// The app's small script, for what HTML alone cannot do: live updates over server-sent
 /// events, opening conversations without a reload, endless scrolling, selection with shift
 /// ranges, undo for destructive actions, the in-app new-mail banner, and keyboard shortcuts;
-/// after triage the next conversation opens, counts follow each change event together, and
-/// Reply, Reply all and Forward open the composer in place (issue 29).
+/// after triage the next conversation opens, counts follow each change event together,
+/// Reply, Reply all and Forward open the composer in place, and "Mark all as read" waits out
+/// its undo window (issue 29).
 /// Without it every page still reads and every action still works (progressive enhancement).
 enum AppScript {
     static let js = #"""
@@ -91,6 +92,8 @@ enum AppScript {
 
   function hideRows(ids) {
     for (const id of ids) { const row = $(`#threads .row[data-id="${CSS.escape(id)}"]`); if (row) row.remove(); }
+    // A date heading whose rows all left goes with them (issue 29).
+    $$("#threads .date-heading").forEach(h => { const next = h.nextElementSibling; if (!next || !next.classList.contains("row")) h.remove(); });
   }
 
   // ---- the current row (keyboard) ----
@@ -215,6 +218,7 @@ enum AppScript {
     const button = e.submitter;
     if (!button || (button.hasAttribute("formaction") && button.getAttribute("formaction") !== "/actions")) return;
     e.preventDefault();
+    if (button.name === "read" && button.value === "all") { markAllRead(); return; }
     if (button.name === "one") {
       const [verb, arg] = [button.value.slice(0, button.value.indexOf(":")), button.value.slice(button.value.indexOf(":") + 1)];
       // The Move menu's folders: the selection (or this conversation), with the undo window.
@@ -324,6 +328,7 @@ enum AppScript {
         else if (html.trim()) { $("#list-form .empty").outerHTML = '<ul class="threads" id="threads" aria-label="Conversations">' + html + "</ul>"; }
         const open = openThreadId();
         hideRows(state.pending.filter(j => !j.done).flatMap(j => j.ids));
+        showRead(state.pending.filter(j => !j.done && j.read).flatMap(j => j.read));
         rows().forEach(r => {
           if (checked.has(r.dataset.id) && $(".select", r)) $(".select", r).checked = true;
           r.classList.toggle("open", r.dataset.id === open);
@@ -481,6 +486,48 @@ enum AppScript {
     const side = $("#sidebar"); if (side) side.outerHTML = counts.sidebar;
     const tabs = $("#list-pane .tabs"); if (tabs && counts.tabs) tabs.outerHTML = counts.tabs;
     if (location.pathname === "/mail") doc.title = counts.title;
+    const markAll = $("#mark-all"); if (markAll) markAll.hidden = !counts.unread || state.pending.some(j => !j.done && j.read);
+  }
+
+  // ---- "Mark all as read" (issue 29): the server names the list's unread conversations (none
+  // newer than the newest row on screen); they show read at once and are marked after the undo
+  // window, as the list's form posts it (read=all), through Core's one rule ----
+  function showRead(ids) {
+    const read = new Set(ids);
+    rows().forEach(r => {
+      if (!read.has(r.dataset.id)) return;
+      r.classList.remove("unread");
+      const mark = $(".unread-mark", r); if (mark) mark.remove();
+    });
+  }
+  async function markAllRead() {
+    const button = $("#mark-all");
+    if (!button || location.pathname !== "/mail") return;
+    const list = { box: box() }, cat = params().get("cat"), first = rows()[0];
+    if (cat) list.cat = cat;
+    if (first && first.dataset.at) list.upto = first.dataset.at;
+    let ids;
+    try {
+      const r = await fetch("/mail/unread?" + new URLSearchParams(list), { headers: { Accept: "application/json" }, credentials: "same-origin" });
+      if (!r.ok) throw new Error(await r.text());
+      ids = (await r.json()).ids || [];
+    } catch (err) { errorToast(err); return; }
+    if (!ids.length) { button.hidden = true; toast("There is no unread mail in this list."); return; }
+    const job = { fields: [["read", "all"], ...Object.entries(list)], ids: [], read: ids, done: false };
+    const finish = () => { job.done = true; state.pending = state.pending.filter(j => j !== job); };
+    state.pending.push(job);
+    showRead(ids);
+    button.hidden = true;
+    const timer = setTimeout(async () => {
+      finish(); note.remove();
+      try { const reply = await send(job.fields); if (reply.waiting && reply.message) toast(reply.message, { ms: 8000 }); }
+      catch (err) { errorToast(err, { action: "Retry", onAction: markAllRead, ms: 10000 }); }
+      refresh();
+    }, UNDO_MS);
+    const note = toast(`Marked ${countText(ids.length)} read.`, { action: "Undo", ms: UNDO_MS, onAction: () => {
+      clearTimeout(timer); finish(); doRefresh();
+      toast("Undone.", { ms: 2500 });
+    } });
   }
 
   // ---- answering in place (issue 29): the composer's own form and script, under the conversation ----
@@ -582,7 +629,7 @@ enum AppScript {
       u: () => closeThread(), e: () => act("archive"), "#": () => act("delete"),
       s: () => { const ids = target(); if (!ids.length) return; const r = $(`#threads .row[data-id="${CSS.escape(ids[0])}"]`);
         const on = r ? $(".star", r).classList.contains("on") : $('#conv-form button[value="unstar"]') !== null; perform(on ? "unstar" : "star", ids); },
-      I: () => act("read"), U: () => act("unread"),
+      I: () => act("read"), U: () => act("unread"), C: () => markAllRead(),
       x: () => { const c = row && $(".select", row); if (c) { c.checked = !c.checked; state.lastChecked = c.value; updateSelection(); } },
       z: () => { const undo = $$("#toasts button").reverse().find(b => b.textContent === "Undo"); if (undo) undo.click(); },
       "/": () => { const q = $("#q"); if (q) q.focus(); },

@@ -71,6 +71,10 @@ button{cursor:pointer}
 .js #shortcuts-button{display:inline-flex}
 .js .list-pane .toolbar .tool{display:none}
 .js .list-pane.selecting .toolbar .tool{display:inline-flex}
+.js .list-pane .toolbar .tool.mark-all{display:inline-flex}
+.list-pane .toolbar .tool.mark-all[hidden],.js .list-pane .toolbar .tool.mark-all[hidden],.js .list-pane.selecting .toolbar .tool.mark-all{display:none}
+.threads>.date-heading{padding:12px 16px 4px;border-bottom:1px solid var(--line)}
+.date-heading h2{margin:0;font-size:12px;font-weight:650;letter-spacing:.02em;color:var(--muted)}
 .selection-count{font-size:13px;color:var(--muted);margin-left:auto}
 .threads{list-style:none;margin:0;padding:0;overflow:auto;flex:1}
 .row{display:flex;align-items:center;gap:6px;padding:0 6px 0 10px;border-bottom:1px solid var(--line);position:relative}

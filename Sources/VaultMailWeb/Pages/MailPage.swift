@@ -79,8 +79,10 @@ struct MailPage {
         </tbody></table><form method="dialog"><button class="primary">Close</button></form></dialog>
         """)
 
-    /// The window title: the list's name, the inbox's unread conversations, the app
-    /// ("Inbox (31) — VaultMail"); the page's and the live one's (`/mail/counts`).
+    /// The window title: the list's name, its unread conversations (the folder or box shown,
+    /// all its categories: the number beside it in the sidebar where the sidebar shows one),
+    /// the app ("Inbox (31) — VaultMail", "Archive (2) — VaultMail"); the page's and the live
+    /// one's (`/mail/counts`).
     static func documentTitle(_ title: String, unread: Int) -> String {
         (unread > 0 ? "\(title) (\(unread))" : title) + " — VaultMail"
     }
@@ -105,6 +107,7 @@ struct MailPage {
         .init(key: "j / k", does: "Next / previous conversation (while reading, it opens)"), .init(key: "Enter or o", does: "Open the conversation"),
         .init(key: "u", does: "Back to the list"), .init(key: "e", does: "Archive"), .init(key: "#", does: "Delete"),
         .init(key: "s", does: "Star or unstar"), .init(key: "Shift+I", does: "Mark read"), .init(key: "Shift+U", does: "Mark unread"),
+        .init(key: "Shift+C", does: "Mark all as read (the list shown)"),
         .init(key: "x", does: "Select the conversation"), .init(key: "c", does: "New message"),
         .init(key: "r / a / f", does: "Reply / Reply all / Forward, under the conversation"), .init(key: "Ctrl+Enter", does: "Send (in the composer)"),
         .init(key: "Escape", does: "Close the reply; the draft is kept"),

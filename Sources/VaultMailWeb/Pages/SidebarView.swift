@@ -22,9 +22,6 @@ struct SidebarView {
     /// The changes waiting for the server (`PendingChangesView`), at the foot.
     var pending: Markup = .empty
 
-    /// The unread conversations of the inbox (the first entry), which the window title shows.
-    var inboxUnread: Int { (top.first?.count ?? nil) ?? 0 }
-
     static let order: [FolderType] = [.inbox, .starred, .drafts, .sent, .archive, .allMail, .spam, .trash]
 
     static func sorted(_ folders: [Folder]) -> [Folder] {

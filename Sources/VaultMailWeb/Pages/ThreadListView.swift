@@ -29,6 +29,12 @@ struct ThreadListView {
     /// Search results (issue 14): the query, the matching text per thread, a query that could
     /// not be read. Rows and pages then link to `/mail/search`.
     var search: SearchListState?
+    /// Rows grouped under date headings (`Preferences.dateHeadings`, issue 29); never in
+    /// search results (sorted by relevance, or a selection across time).
+    var dateHeadings = false
+    /// The date of the row just above this page (a later page's cursor): its group's heading
+    /// is not repeated.
+    var headingsAfter: Date?
 
     func render() -> Markup {
         struct Model {
@@ -86,7 +92,16 @@ struct ThreadListView {
             }
             more = More(fullPage: fullPage, url: url)
         }
-        return Self.rowsTemplate.render(Model(rows: page.threads.map(row), more: more))
+        var rows = page.threads.map(row)
+        if dateHeadings, search == nil {
+            var previous = headingsAfter.map(dates.heading(for:))
+            for (index, thread) in page.threads.enumerated() {
+                let heading = dates.heading(for: thread.latestDate)
+                if heading != previous { rows[index].heading = heading }
+                previous = heading
+            }
+        }
+        return Self.rowsTemplate.render(Model(rows: rows, more: more))
     }
 
     /// What one row of the list shows. Its values are named for the template by `child(named:)`
@@ -115,10 +130,16 @@ struct ThreadListView {
         var starred: Bool
         var starLabel: String
         var starIcon: Markup
+        /// The latest message's time in milliseconds: the newest row's bounds "Mark all as read".
+        var at: String
+        /// The date heading above this row, when it starts a group.
+        var heading: String?
 
         func child(named name: String) -> Any? {
             switch name {
             case "id": id
+            case "at": at
+            case "heading": heading
             case "unread": unread
             case "open": open
             case "version": version
@@ -149,8 +170,12 @@ struct ThreadListView {
     /// A row: who, the subject and its preview, the attachment and the date, on two lines, or
     /// on one when the list is wide (the stylesheet's container query). Unread is bold with one
     /// mark; the account, when several share the list, is a coloured bar down the row's edge.
+    /// A date heading, when the list has them, is an item of its own before the first row of
+    /// its group: a heading (reached with a screen reader's heading keys), never a row, so `j`/`k`,
+    /// selection and ranges pass over it.
     private static let rowsTemplate = Template("""
-        {{#rows}}<li class="row{{#unread}} unread{{/unread}}{{#open}} open{{/open}}" data-id="{{id}}" data-version="{{version}}">\
+        {{#rows}}{{#heading}}<li class="date-heading"><h2>{{heading}}</h2></li>{{/heading}}\
+        <li class="row{{#unread}} unread{{/unread}}{{#open}} open{{/open}}" data-id="{{id}}" data-version="{{version}}" data-at="{{at}}">\
         <input type="checkbox" class="select" name="t[]" value="{{id}}" aria-label="Select: {{sender}}, {{subject}}">\
         <a class="row-link" href="{{href}}" aria-label="{{label}}">\
         {{#account}}<span class="acct-mark {{accountColour}}" title="{{account}}" aria-hidden="true"></span>{{/account}}{{{avatars}}}\
@@ -217,8 +242,11 @@ struct ThreadListView {
             snippet: marked == nil && !snippet.isEmpty ? String(snippet.prefix(140)) : nil,
             category: pill?.rawValue, categoryTitle: pill?.title ?? "", attachments: thread.hasAttachments,
             clipIcon: Icon.paperclip.svg(), rowActions: .shared, starred: thread.isStarred, starLabel: thread.isStarred ? "Unstar" : "Star",
-            starIcon: Icon.star.svg(filled: thread.isStarred))
+            starIcon: Icon.star.svg(filled: thread.isStarred), at: Self.millis(thread.latestDate))
     }
+
+    /// A date as the list's `data-at` and the form's `upto` write it: whole milliseconds since 1970.
+    static func millis(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
 
     /// The Outbox's rows (also what a live page reads again).
     func outboxRows() -> Markup {
@@ -307,8 +335,8 @@ struct ThreadListView {
         """)
 
     private func toolbar() -> Markup {
-        struct Model { var buttons: Markup; var move: Markup }
-        return Self.toolbarTemplate.render(Model(buttons: [
+        struct Model { var markAll: Markup; var buttons: Markup; var move: Markup }
+        return Self.toolbarTemplate.render(Model(markAll: markAll(), buttons: [
             ToolButton(action: "archive", label: "Archive", icon: .archive, key: "e"), ToolButton(action: "delete", label: "Delete", icon: .trash, key: "#"),
             ToolButton(action: "read", label: "Mark read", icon: .read, key: "Shift+I"), ToolButton(action: "unread", label: "Mark unread", icon: .unread, key: "Shift+U"),
             ToolButton(action: "star", label: "Star", icon: .star, key: "s"), ToolButton(action: "mute", label: "Mute", icon: .mute),
@@ -316,9 +344,28 @@ struct ThreadListView {
     }
 
     private static let toolbarTemplate = Template("""
-        <div class="toolbar" role="toolbar" aria-label="Actions on selected conversations">\
-        <label class="select-all"><input type="checkbox" id="select-all"> <span>Select all</span></label>{{{buttons}}}{{{move}}}\
+        <div class="toolbar" role="toolbar" aria-label="Actions on conversations">\
+        <label class="select-all"><input type="checkbox" id="select-all"> <span>Select all</span></label>{{{markAll}}}{{{buttons}}}{{{move}}}\
         <span class="selection-count" aria-live="polite"></span></div>
+        """)
+
+    /// "Mark all as read" (issue 29): every unread conversation of this list — the folder or
+    /// box, in the tab shown — whose latest mail is no newer than the newest row drawn (`upto`;
+    /// the script sends the newest row on screen after live refreshes). Hidden while the tab has
+    /// no unread mail (the script follows `/mail/counts`); not offered on search results or the
+    /// Outbox. Without the script it posts the list's form (`read=all`).
+    private func markAll() -> Markup {
+        guard search == nil, mailbox != .outbox else { return .empty }
+        struct Model { var none: Bool; var icon: Markup; var box: String; var category: String?; var upto: String? }
+        return Self.markAllTemplate.render(Model(
+            none: (categoryCounts[category] ?? 0) == 0, icon: Icon.read.svg(), box: mailbox.parameter, category: category?.rawValue,
+            upto: page.threads.first.map { Self.millis($0.latestDate) }))
+    }
+
+    private static let markAllTemplate = Template("""
+        <button class="tool mark-all" id="mark-all" name="read" value="all" title="Mark every unread conversation of this list read (Shift+C)"{{#none}} hidden{{/none}}>{{{icon}}}<span>Mark all as read</span></button>\
+        <input type="hidden" name="box" value="{{box}}">{{#category}}<input type="hidden" name="cat" value="{{category}}">{{/category}}\
+        {{#upto}}<input type="hidden" name="upto" value="{{upto}}">{{/upto}}
         """)
 
     private func emptyState() -> Markup {

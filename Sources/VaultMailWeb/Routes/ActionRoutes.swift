@@ -5,11 +5,19 @@ import VaultMailCore
 extension WebApp {
     /// `POST /actions`: archive, delete, read, unread, star, unstar, move, mute, unmute on the
     /// conversations named `t[]` (or one named by the button `one=verb:arg`), plus making a
-    /// sender VIP or trusting their images. Actions go through the same use cases as the command
+    /// sender VIP or trusting their images, and "Mark all as read" of a list (`read=all`,
+    /// `markAllRead`). Actions go through the same use cases as the command
     /// line and reach the server first. The script asks for JSON; a form without it is sent back.
     func addActionRoutes(to router: Router<WebRequestContext>) {
         router.post("/actions") { request, context -> Response in
             let form = try context.form(ActionForm.self)
+            if form.read == "all" {
+                // "Mark all as read": the list's form names its list, not its conversations.
+                let outcome = await self.markAllRead(MarkAllForm(box: form.box, cat: form.cat, upto: form.upto))
+                if request.headers[.accept]?.contains("application/json") == true { return Pages.json(outcome, status: outcome.status) }
+                let target = Self.safeReturn(form.returnTo)
+                return Pages.redirect(outcome.message.map { Self.withNotice(target, $0) } ?? target)
+            }
             var verb = form.action ?? ""
             var ids = (form.threads ?? []).filter { !$0.isEmpty }
             var argument = ""
@@ -41,9 +49,14 @@ extension WebApp {
         var folder: String?
         var returnTo: String?
         var leave: String?
+        /// "Mark all as read" (`read=all`) of the list `box`, `cat`, up to `upto` (`MarkAllForm`).
+        var read: String?
+        var box: String?
+        var cat: String?
+        var upto: String?
 
         private enum CodingKeys: String, CodingKey {
-            case action, threads = "t", one, folder, returnTo = "return", leave
+            case action, threads = "t", one, folder, returnTo = "return", leave, read, box, cat, upto
         }
     }
 

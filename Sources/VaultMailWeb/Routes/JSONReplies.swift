@@ -36,11 +36,18 @@ enum JSONReply {
     }
 
     /// The page's counts from one snapshot (`/mail/counts`): the window title, the sidebar and
-    /// the category tabs as markup (rendered by their templates).
+    /// the category tabs as markup (rendered by their templates), and the unread conversations
+    /// of the list shown in its tab ("Mark all as read" shows while there are some).
     struct Counts: Encodable {
         var title: String
         var sidebar: String
         var tabs: String
+        var unread: Int
+    }
+
+    /// The unread conversations "Mark all as read" would mark (`/mail/unread`), newest first.
+    struct UnreadThreads: Encodable {
+        var ids: [String]
     }
 
     /// A recipient suggestion of the composer.

@@ -19,6 +19,8 @@ extension WebApp {
             let limit = min(200, max(1, Int(query.limit ?? "") ?? AppConstants.threadListPageSize))
             let cursor = query.cursor.flatMap(ThreadCursor.init(encoded:))
             var view = self.listView(mailbox, context, query: query, csrf: self.csrf(context: requestContext))
+            view.dateHeadings = await self.mail.preferences.dateHeadings()
+            view.headingsAfter = cursor?.date
             if mailbox == .outbox {
                 view.outbox = (try? await self.mail.compose.outboxEntries(accountId: nil)) ?? []
                 return Pages.html(view.outboxRows())
@@ -100,6 +102,7 @@ extension WebApp {
         let context = await screen.context(counts: true)
         if context.accounts.isEmpty { return Pages.redirect("/welcome") }
         var list = listView(mailbox, context, query: query, csrf: csrf)
+        list.dateHeadings = await mail.preferences.dateHeadings()
         if request.uri.path == "/mail/search" {
             await fillSearch(&list, query: query)
         } else if mailbox == .outbox {
@@ -131,7 +134,7 @@ extension WebApp {
             }
         }
         let sidebar = await screen.sidebar(context, current: mailbox)
-        let page = MailPage(title: list.title, unread: sidebar.inboxUnread, sidebar: sidebar, list: list, conversation: conversation,
+        let page = MailPage(title: list.title, unread: list.categoryCounts[nil] ?? 0, sidebar: sidebar, list: list, conversation: conversation,
                             conversationProblem: problem, connectionProblem: await events.connectionProblem,
                             connectionDetail: await events.connectionDetail, csrf: csrf,
                             display: await display(), split: MailPage.split(cookie: request.cookies[MailPage.splitCookie]?.value))

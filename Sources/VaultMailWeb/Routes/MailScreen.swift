@@ -13,6 +13,8 @@ struct MailScreen {
         /// Unread conversations per category of the folders whose count is shown (inbox,
         /// spam, the user's own), when asked for.
         var unread: [String: [AICategory?: Int]] = [:]
+        /// Whether it was read with its counts (`context(counts: true)`).
+        var counted = false
         var me: Set<String> { Set(accounts.map { $0.email.lowercased() }) }
         var names: [String: String] { Dictionary(accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a }) }
 
@@ -32,6 +34,7 @@ struct MailScreen {
             context.folders[account.id] = SidebarView.sorted((try? await mail.mailboxes.folders(accountId: account.id)) ?? [])
         }
         guard counts else { return context }
+        context.counted = true
         for folder in context.folders.values.joined() where Self.showsCount(folder.folderType) {
             context.unread[folder.id] = try? await mail.mailboxes.unreadCounts(folderId: folder.id)
         }
@@ -89,19 +92,19 @@ struct MailScreen {
     }
 
     /// A page of the list; its unread counts per category come from `context` (empty when it
-    /// was read without counts).
+    /// was read without counts: `unreadCounts`).
     func page(_ mailbox: Mailbox, _ context: Context, category: AICategory?, cursor: ThreadCursor?, limit: Int) async -> ListResult {
         do {
             switch mailbox {
             case .unified(let type):
                 let page = try await mail.mailboxes.threads(ofType: type, category: category, cursor: cursor, limit: limit)
-                return .page(page, counts: unreadCounts(mailbox, context))
+                return .page(page, counts: await unreadCounts(mailbox, context))
             case .folder(let id):
                 guard let folder = context.folders.values.joined().first(where: { $0.id == id }) else {
                     return .failed("This folder no longer exists. Pick another from the list of mailboxes.")
                 }
                 let page = try await mail.mailboxes.threads(accountId: folder.accountId, folderId: id, category: category, cursor: cursor, limit: limit)
-                return .page(page, counts: unreadCounts(mailbox, context))
+                return .page(page, counts: await unreadCounts(mailbox, context))
             case .outbox:
                 return .page(.empty, counts: [:])
             }
@@ -110,12 +113,19 @@ struct MailScreen {
         }
     }
 
-    /// A list's unread conversations per category (its tabs' counts), from `context`.
-    func unreadCounts(_ mailbox: Mailbox, _ context: Context) -> [AICategory?: Int] {
+    /// A list's unread conversations per category: its tabs' counts, the window title's (all
+    /// categories) and whether it offers "Mark all as read" (its tab's). From `context`, read
+    /// in the same snapshot as the sidebar's; a folder whose count the sidebar does not show
+    /// (Archive, Sent) is read for this list alone. Empty when `context` was read without counts.
+    func unreadCounts(_ mailbox: Mailbox, _ context: Context) async -> [AICategory?: Int] {
+        guard context.counted else { return [:] }
         switch mailbox {
-        case .unified(let type): context.unread(ofType: type)
-        case .folder(let id): context.unread[id] ?? [:]
-        case .outbox: [:]
+        case .unified(let type) where Self.showsCount(type): return context.unread(ofType: type)
+        case .unified(let type): return (try? await mail.mailboxes.unreadCounts(ofType: type)) ?? [:]
+        case .folder(let id):
+            if let counts = context.unread[id] { return counts }
+            return (try? await mail.mailboxes.unreadCounts(folderId: id)) ?? [:]
+        case .outbox: return [:]
         }
     }
 

@@ -19,6 +19,7 @@ extension WebApp {
                 remoteImages: RemoteImagePolicy(rawValue: form.remoteImages ?? ""), theme: Theme(rawValue: form.theme ?? ""),
                 listDensity: ListDensity(rawValue: form.density ?? ""))
             if let after = AfterTriage(rawValue: form.afterTriage ?? "") { await self.mail.preferences.setAfterTriage(after) }
+            await self.mail.preferences.setDateHeadings(form.dateHeadings == "1")
             return await self.settingsSaved(request, "Saved.", section: "general")
         }
         router.post("/settings/notifications") { request, context -> Response in
@@ -86,7 +87,8 @@ extension WebApp {
         var notice: String?
     }
 
-    /// The general section: undo delay, mark-read-on-open, remote images, theme, density.
+    /// The general section: undo delay, mark-read-on-open, remote images, theme, density, what
+    /// opens after triage, date headings (a checkbox: `1` when on, absent when off).
     private struct GeneralSettingsForm: Decodable {
         var undoDelay: String?
         var markReadOnOpen: String?
@@ -94,6 +96,7 @@ extension WebApp {
         var theme: String?
         var density: String?
         var afterTriage: String?
+        var dateHeadings: String?
     }
 
     /// The notification section: its switches are `1` when on and absent when off (checkboxes);
@@ -153,7 +156,8 @@ extension WebApp {
         let s = await mail.preferences.general()
         let values = SettingsView.Values(
             undoDelay: s.undoSendDelaySeconds, markReadOnOpen: s.markReadOnOpen, remoteImages: s.remoteImages, theme: s.theme,
-            density: s.listDensity, afterTriage: await mail.preferences.afterTriage(), notificationsOn: notifications.on, sound: notifications.sound,
+            density: s.listDensity, afterTriage: await mail.preferences.afterTriage(),
+            dateHeadings: await mail.preferences.dateHeadings(), notificationsOn: notifications.on, sound: notifications.sound,
             accountNotifications: notifications.accounts, categories: notifications.categories, vips: notifications.vips,
             quietHoursOn: notifications.quietHoursOn, quietStart: notifications.quietHoursStart, quietEnd: notifications.quietHoursEnd)
         let muted = ((try? await mail.notificationSettings.mutedConversations()) ?? []).map { conversation in

@@ -14,6 +14,7 @@ struct SettingsView {
         var theme: Theme
         var density: ListDensity
         var afterTriage: AfterTriage = .older
+        var dateHeadings = false
         var notificationsOn: Bool
         var sound: Bool
         var accountNotifications: [String: Bool]
@@ -124,6 +125,8 @@ struct SettingsView {
         }
         inner += radios("theme", "Theme", values.theme) { $0 == .system ? "Same as the system" : $0.rawValue.capitalized }
         inner += radios("density", "Conversation list", values.density) { $0 == .comfortable ? "Comfortable" : "Compact" }
+        inner += toggle("dateHeadings", "Group the conversation list under date headings", values.dateHeadings,
+                        hint: "Today, Yesterday, This week, Last week, Earlier this month, then each month.")
         inner += radios("afterTriage", "After archiving, deleting or moving a conversation, open", values.afterTriage) {
             switch $0 {
             case .newer: "The newer conversation"

@@ -112,6 +112,24 @@ extension DovecotSyncTests {
             #expect(report.flagChanges == 0 && report.removed == 0 && report.newEmails.isEmpty)
         }
 
+        @Test("Issue 29: Mark all as read with the server stopped marks the inbox read here at once and keeps each for the server, which has \\Seen on every message once it answers")
+        func markAllReadOffline() async throws {
+            let (fixture, graph, _) = try await Self.start(["m-0", "m-1", "m-2"])
+            let inbox = try #require(try await graph.store.getFolders(accountId: "acct-ada").first { $0.folderType == .inbox })
+            try await fixture.server.stop()
+            let result = try await graph.conversations.markAllRead(in: .folder(id: inbox.id))
+            #expect(result.failed.isEmpty, "\(result.failed.map { "\($0.error)" })")
+            #expect(result.kept.count == 3 && result.kept.allSatisfy { $0.action == .read })
+            #expect(try await graph.store.getUnreadCounts(folderId: inbox.id)[nil] == 0, "not read here at once")
+            try await fixture.server.restart()
+            try await graph.sync.syncAccount(accountId: "acct-ada")
+            try await waitUntil("the server has \\Seen on the three") {
+                let flags = try await ServerActionTests.serverFlags("INBOX", fixture)
+                return flags.count == 3 && flags.values.allSatisfy { $0.contains(.seen) }
+            }
+            #expect(try await graph.queue.pending(accountId: nil).isEmpty)
+        }
+
         @Test("Issue 29: on replay a message deleted on the server meanwhile is done, not an error, and the queue goes on; a move to a folder gone from the server is said in plain words and the conversation stays where the server has it")
         func conflicts() async throws {
             let (fixture, graph, _) = try await Self.start(["c-0", "c-1", "c-2"], folders: ["Old"])
