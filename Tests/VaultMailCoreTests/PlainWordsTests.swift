@@ -127,9 +127,12 @@ struct PlainWordsTests {
 
     @Test("Issue 29: settings that cannot be saved, refused notifications and attachments that cannot be read: no reason or id in the words")
     func settingsAndAttachments() {
-        let refused = PlainProblem(NotificationSettingsError.permissionRefused("org.freedesktop.Notifications: no such name"))
-        #expect(refused.words.hasPrefix("VaultMail may not show notifications, so they stay off."))
-        #expect(refused.detail?.contains("org.freedesktop.Notifications: no such name") == true)
+        // The same words at both doors (the tool prints the description): no id, no disclosure repeating them.
+        let refused = PlainProblem(NotificationSettingsError.permissionRefused("the notification server did not allow it"))
+        #expect(refused.words == "VaultMail may not show notifications (the notification server did not allow it), so they stay off. "
+            + "Start the desktop's notification server (or one such as dunst or mako) and switch them on again.")
+        #expect(refused.detail == nil)
+        #expect(PlainWords.of(NotificationSettingsError.notMuted("be3b460c03b924fc")) == "That conversation isn't muted.")
         #expect(PlainWords.of(SettingsError.notSaved("disk I/O error (10)")) == "The setting couldn't be saved. Check the disk space and try again.")
         #expect(PlainWords.of(NotificationSettingsError.noSuchConversation("t-42")) == "That conversation is no longer here: it may have been deleted or moved elsewhere.")
 
@@ -145,7 +148,10 @@ struct PlainWordsTests {
         #expect(PlainProblem(lines: problem.lines) == problem)
         #expect(PlainProblem(lines: "its account no longer exists") == PlainProblem(words: "its account no longer exists"))
         #expect(PlainProblem(lines: "its account no longer exists").sentence == "Its account no longer exists.")
-        #expect(problem.led(by: "Not sent: ").words == "Not sent: Server unreachable: can't reach smtp.example.org.")
+        #expect(problem.led(by: "Not sent: ").words == "Not sent: server unreachable: can't reach smtp.example.org.")
+        #expect(PlainProblem(words: "VaultMail can't keep the password.").led(by: "Not added: ").words == "Not added: VaultMail can't keep the password.")
+        #expect(PlainProblem(words: "The AI model is damaged.").led(by: "The summary could not be written. ").words
+            == "The summary could not be written. The AI model is damaged.")
         #expect(problem.led(by: "Not sent: ").detail == problem.detail)
         // An error without words of its own says so, and keeps all of it as the detail.
         struct Odd: Error, CustomStringConvertible { var description: String { "odd failure 0x2a" } }

@@ -146,17 +146,9 @@ extension SettingsError: PlainWordsError {
 }
 
 extension NotificationSettingsError: PlainWordsError {
-    /// The description, but where it carries a reason or an id, which are detail.
-    public var plainWords: String {
-        switch self {
-        case .permissionRefused:
-            "VaultMail may not show notifications, so they stay off. Start the desktop's notification server (or one such as dunst or mako) and switch them on again."
-        case .noSuchConversation: PlainWords.threadGone
-        case .notMuted: "That conversation isn't muted."
-        case .notSaved: "The setting couldn't be saved. Check the disk space and try again."
-        case .invalidVIP, .notVIP, .unknownCategory, .invalidQuietHours, .emptyQuietHours: description
-        }
-    }
+    /// Its description: written for both doors (the tool and the web app say the same), with no
+    /// id (issue 29).
+    public var plainWords: String { description }
 }
 
 extension AttachmentError: PlainWordsError {

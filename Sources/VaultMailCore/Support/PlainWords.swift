@@ -89,9 +89,13 @@ public struct PlainProblem: Sendable, Hashable {
         detail.map { words + PlainWords.detailLine + $0 } ?? words
     }
 
-    /// `words` after `lead` ("Not sent: "), the detail kept.
+    /// `words` after `lead` ("Not sent: "), the detail kept. After a colon the words go on the
+    /// sentence ("Not sent: with its attachments …"), a name ("VaultMail") keeping its capitals.
     public func led(by lead: String) -> PlainProblem {
-        PlainProblem(words: lead + words, detail: detail)
+        let first = words.prefix { $0 != " " }
+        let plainWord = first.first?.isUppercase == true && first.dropFirst().allSatisfy(\.isLowercase)
+        let rest = lead.hasSuffix(": ") && plainWord ? words.prefix(1).lowercased() + words.dropFirst() : words
+        return PlainProblem(words: lead + rest, detail: detail)
     }
 }
 
