@@ -17,7 +17,7 @@ public actor AIModelAdministrator: AIModelAdministration {
     private let onInstalled: @Sendable (String) async -> Void
     private let onRemoved: @Sendable (String) async -> Void
     private var downloads: [String: Task<Void, Never>] = [:]
-    private var problems: [String: String] = [:]
+    private var problems: [String: PlainProblem] = [:]
     /// The fraction each running download reported last (written from the download's callbacks).
     private nonisolated let fractions = Mutex<[String: Double]>([:])
 
@@ -98,9 +98,9 @@ public actor AIModelAdministrator: AIModelAdministration {
             problems[modelId] = nil
             await onInstalled(modelId)
         case AIError.cancelled?:
-            problems[modelId] = "Download cancelled. What arrived is kept: Resume continues from there."
+            problems[modelId] = PlainProblem(words: "Download cancelled. What arrived is kept: Resume continues from there.")
         case let error?:
-            problems[modelId] = "\(error)"
+            problems[modelId] = PlainProblem(error)
         }
     }
 }

@@ -44,27 +44,26 @@ public struct AccountAdministrator: AccountAdministration {
                 password = try await AccountCredentials(store: credentials).secret(for: account)
             }
         } catch {
-            return ConnectionCheck(steps: [.init(name: "Password", passed: false, detail: "\(error)")])
+            let words = error is any PlainWordsError ? PlainWords.of(error)
+                : "VaultMail couldn't get the password from its command. Run the command in a terminal to see why, then try again."
+            return ConnectionCheck(steps: [.init(name: "Get the password", problem: PlainProblem(words: words, detail: PlainWords.detail(error)))])
         }
         let imap: IMAPConnection
         do {
             imap = try IMAPConnection(endpoint: IMAPEndpoint(account: account, connectTimeout: timeout, readTimeout: timeout))
         } catch {
-            return ConnectionCheck(steps: [.init(name: "IMAP settings", passed: false, detail: "\(error)")])
+            return ConnectionCheck(steps: [.init(name: "The incoming mail server's settings", problem: Self.problem(error))])
         }
-        let imapAddress = "IMAP \(account.imapHost):\(account.imapPort)"
-        if await step(&steps, "Connect to \(imapAddress) (\(account.security.rawValue))", { try await imap.connect() }),
-           await step(&steps, "Sign in to \(imapAddress) as \(account.username)", { try await AccountLogin.signIn(imap, as: account, with: password) }) {
+        if await step(&steps, "Connect to the incoming mail server (IMAP)", { try await imap.connect() }),
+           await step(&steps, "Sign in to the incoming mail server as \(account.username)", { try await AccountLogin.signIn(imap, as: account, with: password) }) {
             await imap.logout()
         } else {
             await imap.disconnect()
             return ConnectionCheck(steps: steps)
         }
-        let smtpEndpoint = SMTPEndpoint(account: account, connectTimeout: timeout, readTimeout: timeout)
-        let smtp = SMTPConnection(endpoint: smtpEndpoint)
-        let smtpAddress = "SMTP \(account.smtpHost):\(account.smtpPort)"
-        if await step(&steps, "Connect to \(smtpAddress) (\(smtpEndpoint.security.rawValue))", { try await smtp.connect() }),
-           await step(&steps, "Sign in to \(smtpAddress) as \(account.username)", { try await AccountLogin.signIn(smtp, as: account, with: password) }) {
+        let smtp = SMTPConnection(endpoint: SMTPEndpoint(account: account, connectTimeout: timeout, readTimeout: timeout))
+        if await step(&steps, "Connect to the outgoing mail server (SMTP)", { try await smtp.connect() }),
+           await step(&steps, "Sign in to the outgoing mail server as \(account.username)", { try await AccountLogin.signIn(smtp, as: account, with: password) }) {
             await smtp.quit()
         } else {
             await smtp.disconnect()
@@ -76,12 +75,23 @@ public struct AccountAdministrator: AccountAdministration {
     private func step(_ steps: inout [ConnectionCheck.Step], _ name: String, _ body: () async throws -> Void) async -> Bool {
         do {
             try await body()
-            steps.append(.init(name: name, passed: true, detail: "OK"))
+            steps.append(.init(name: name))
             return true
         } catch {
-            steps.append(.init(name: name, passed: false, detail: "\(error)"))
+            steps.append(.init(name: name, problem: Self.problem(error)))
             return false
         }
+    }
+
+    /// A failed step in words: a server that cannot be reached is said with what to check, the
+    /// user trying it now (not "VaultMail will retry"); the detail names the server and port.
+    static func problem(_ error: any Error) -> PlainProblem {
+        let words = switch error {
+        case let error as IMAPError: error.plainWords(retrying: false)
+        case let error as SMTPError: error.plainWords(retrying: false)
+        default: PlainWords.of(error)
+        }
+        return PlainProblem(words: words, detail: PlainWords.detail(error))
     }
 }
 
@@ -97,7 +107,7 @@ extension AccountAdministrator {
             provider = try oauth.provider(request.provider)
             client = try oauth.client(provider, option: request.clientID.flatMap { $0.isEmpty ? nil : $0 })
         } catch {
-            throw AccountAdministrationError(Self.webWords("\(error)"))
+            throw AccountAdministrationError(Self.webProblem(error))
         }
         let account = Account(
             name: name, email: email, imapHost: provider.imapHost, imapPort: provider.imapPort, smtpHost: provider.smtpHost,
@@ -120,7 +130,7 @@ extension AccountAdministrator {
         do {
             (provider, client) = try await oauth.reauthorization(of: account, clientID: nil)
         } catch {
-            throw AccountAdministrationError(Self.webWords("\(error)"))
+            throw AccountAdministrationError(Self.webProblem(error))
         }
         return try await signIns.start(id: id) { show in
             try await oauth.signIn(account, provider: provider, client: client, show: show)
@@ -133,7 +143,7 @@ extension AccountAdministrator {
         await signIns.outcome(id: id, wait: wait)
     }
 
-    public func unseenOAuthFailures() async -> [String] {
+    public func unseenOAuthFailures() async -> [PlainProblem] {
         await signIns.unseenFailures()
     }
 
@@ -143,6 +153,13 @@ extension AccountAdministrator {
         back?.queryItems = items + [URLQueryItem(name: "signin", value: id)]
         return OAuthAccountSignIn(configuration: oauthConfiguration, credentials: credentials, tokens: accessTokens,
                                   browser: NoBrowserLauncher(), timeout: oauthTimeout, returnTo: back?.url ?? returnTo)
+    }
+
+    /// An error of a sign-in as the web app says it: its words, and its detail in the web's
+    /// words (issue 29).
+    static func webProblem(_ error: any Error) -> PlainProblem {
+        if let error = error as? AccountAdministrationError { return error.problem }
+        return PlainProblem(words: PlainWords.of(error), detail: webWords("\(error)"))
     }
 
     /// The command line's words for the web app: no options, no commands to run.
@@ -157,7 +174,7 @@ extension AccountAdministrator {
 actor OAuthSignIns {
     private var running: [String: Task<OAuthSignInOutcome, Never>] = [:]
     private var seen: Set<String> = []
-    private var failures: [String: String] = [:]
+    private var failures: [String: PlainProblem] = [:]
 
     /// A random name for a sign-in (it names no secret: the state and verifier stay inside).
     static func newID() -> String { PKCE.randomToken(bytes: 12) }
@@ -176,14 +193,18 @@ actor OAuthSignIns {
                 return outcome
             } catch {
                 continuation.finish(throwing: error)
-                let outcome = OAuthSignInOutcome.failed(AccountAdministrator.webWords("\(error)"))
+                let outcome = OAuthSignInOutcome.failed(AccountAdministrator.webProblem(error))
                 self.failed(id: id, outcome)
                 return outcome
             }
         }
         running[id] = task
-        for try await url in urls { return OAuthSignInStarted(id: id, consentURL: url) }
-        throw AccountAdministrationError("the sign-in did not start")
+        do {
+            for try await url in urls { return OAuthSignInStarted(id: id, consentURL: url) }
+        } catch {
+            throw AccountAdministrationError(AccountAdministrator.webProblem(error))
+        }
+        throw AccountAdministrationError(PlainProblem(words: "The sign-in did not start. Try again."))
     }
 
     private func failed(id: String, _ outcome: OAuthSignInOutcome) {
@@ -209,7 +230,7 @@ actor OAuthSignIns {
         return await waiting.value
     }
 
-    func unseenFailures() -> [String] {
+    func unseenFailures() -> [PlainProblem] {
         let messages = failures.keys.sorted().compactMap { failures[$0] }
         for id in failures.keys { seen.insert(id) }
         failures = [:]
@@ -217,8 +238,11 @@ actor OAuthSignIns {
     }
 }
 
-/// Why an account could not be added or changed, with what to do.
-public struct AccountAdministrationError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    init(_ description: String) { self.description = description }
+/// Why an account could not be added or changed, with what to do: in words, the detail apart.
+public struct AccountAdministrationError: Error, CustomStringConvertible, Sendable, PlainWordsError {
+    public let problem: PlainProblem
+    init(_ problem: PlainProblem) { self.problem = problem }
+
+    public var plainWords: String { problem.words }
+    public var description: String { problem.detail ?? problem.words }
 }

@@ -48,7 +48,8 @@ public struct SMTPMailTransport: MailTransport {
             throw MailTransportError(
                 kind: .authentication,
                 message: "cannot send through \(endpoint.address): the password or token of account '\(account.name)' "
-                    + "is not available (\(failure.underlying))")
+                    + "is not available (\(failure.underlying))",
+                words: PlainWords.of(failure.underlying))
         }
         do {
             try await connection.beginTransaction(from: envelope.sender, recipients: envelope.recipients, size: message.count)
@@ -82,6 +83,6 @@ public struct SMTPMailTransport: MailTransport {
             case .tlsFailed, .certificateRejected, .plaintextRefused: .insecure
             case .invalidRequest, .protocolError, .notConnected, .unsupported: .invalid
             }
-        return MailTransportError(kind: kind, message: error.description)
+        return MailTransportError(kind: kind, message: error.description, words: error.plainWords)
     }
 }

@@ -4,10 +4,15 @@ import VaultMailCore
 /// what happened and what to do. A server that cannot be reached is said as such, never as a
 /// TLS problem; a TLS problem stays one.
 extension ServerError: PlainWordsError {
-    public var plainWords: String {
+    /// The words where VaultMail tries again by itself (a sync, the daemon, a send queued).
+    public var plainWords: String { plainWords(retrying: true) }
+
+    /// The words; `retrying` false where the user is trying it now ("Test connection"): an
+    /// unreachable server is then said with what to check instead of a retry.
+    public func plainWords(retrying: Bool) -> String {
         if let failure = connectionFailure {
             return switch failure {
-            case .connectionFailed, .timedOut, .connectionLost: PlainWords.unreachable(host)
+            case .connectionFailed, .timedOut, .connectionLost: PlainWords.unreachable(host, retrying: retrying)
             case .tlsFailed:
                 "Can't make a secure connection to \(host). Check the account's security setting (TLS or STARTTLS) and port."
             case .certificateRejected:

@@ -23,7 +23,7 @@ extension Database {
             let rows = try Row.fetchCursor(self, sql: """
                 SELECT threadId, fromAddress, fromName, isRead, isStarred, hasAttachments, dateReceived, snippet,
                        aiCategory, subject, isDraft, sendState
-                FROM email WHERE threadId IN (\(placeholders(chunk.count))) ORDER BY threadId, dateReceived, id
+                FROM email WHERE threadId IN (\(placeholders(chunk.count))) ORDER BY threadId, dateReceived, rowid
                 """, arguments: StatementArguments(chunk))
             while let row = try rows.next() {
                 let threadId: String = row["threadId"]

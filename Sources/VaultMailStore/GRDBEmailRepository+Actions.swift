@@ -143,7 +143,7 @@ extension GRDBEmailRepository {
         if isStarred {
             try db.execute(sql: """
                 UPDATE email SET isStarred = 1 WHERE id = (
-                    SELECT id FROM email WHERE threadId = ? ORDER BY dateReceived DESC, id DESC LIMIT 1)
+                    SELECT id FROM email WHERE threadId = ? ORDER BY dateReceived DESC, rowid DESC LIMIT 1)
                 """, arguments: [threadId])
         } else {
             try db.execute(sql: "UPDATE email SET isStarred = 0 WHERE threadId = ?", arguments: [threadId])

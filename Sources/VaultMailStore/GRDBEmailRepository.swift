@@ -172,7 +172,7 @@ public struct GRDBEmailRepository: EmailRepository {
     public func getEmails(threadId: String) async throws -> [Email] {
         try await writer.read { db in
             try db.hydratedEmails(
-                sql: "SELECT \(Email.columns) FROM email WHERE threadId = ? ORDER BY dateReceived, id",
+                sql: "SELECT \(Email.columns) FROM email WHERE threadId = ? ORDER BY dateReceived, rowid",
                 arguments: [threadId])
         }
     }

@@ -14,6 +14,8 @@ public actor MockEmailRepository: EmailRepository {
 
     private var folders: [String: Folder] = [:]
     private var emails: [String: Email] = [:]
+    /// Each email's place in the order it was stored (the store's rowid).
+    private var storedOrder: [String: Int] = [:]
     private var links: [String: [String: UInt32?]] = [:]
     private var attachments: [String: [Attachment]] = [:]
     private var threadMeta: [String: (subject: String, accountId: String)] = [:]
@@ -53,7 +55,7 @@ public actor MockEmailRepository: EmailRepository {
 
     private func threadEmails(_ id: String) -> [Email] {
         emails.values.filter { $0.threadId == id }
-            .sorted { ($0.dateReceived, $0.id) < ($1.dateReceived, $1.id) }
+            .sorted { ($0.dateReceived, storedOrder[$0.id] ?? 0) < ($1.dateReceived, storedOrder[$1.id] ?? 0) }
             .map(hydrate)
     }
 
@@ -325,6 +327,7 @@ public actor MockEmailRepository: EmailRepository {
                 var email = item.email
                 email.hasAttachments = email.hasAttachments || !item.attachments.isEmpty
                 emails[email.id] = email
+                storedOrder[email.id] = storedOrder.count
                 attachments[email.id] = item.attachments
                 if threadMeta[email.threadId] == nil { threadMeta[email.threadId] = (email.subject, email.accountId) }
                 new.append(email)

@@ -49,7 +49,7 @@ struct DaemonPartsTests {
             kind: .connectionFailed, operation: "connect to", host: "imap.example.org", port: 993, reason: "Connection refused"))
         let problem = AccountHealthMonitor.Problem(refused)
         #expect(problem == .unreachable("\(refused)"))
-        #expect(problem.words(for: account) == "Can't reach imap.example.org. Check your connection; VaultMail will retry.")
+        #expect(problem.words(for: account) == "Server unreachable: can't reach imap.example.org. Check your connection; VaultMail will retry.")
         #expect(problem.detail.contains("imap.example.org:993"), "the detail keeps host and port")
         let tls = SyncError(kind: .server, accountId: account.id, underlying: IMAPError(
             kind: .tlsFailed, operation: "negotiate TLS with", host: "imap.example.org", port: 143, reason: "the TLS handshake failed"))
@@ -81,7 +81,7 @@ struct DaemonPartsTests {
         await health.report(.unreachable("127.0.0.1:1143 refused the connection"), for: account)
         #expect(center.addedRequests.count == 1)
         #expect(health.isAnnounced(account))
-        #expect(center.addedRequests.first?.content.body == "No connection for 5 minutes. Can't reach \(account.imapHost). Check your connection; VaultMail will retry.")
+        #expect(center.addedRequests.first?.content.body == "No connection for 5 minutes. Server unreachable: can't reach \(account.imapHost). Check your connection; VaultMail will retry.")
     }
 
     @Test("A response to an account alert is not taken for an email action")

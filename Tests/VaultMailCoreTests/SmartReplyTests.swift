@@ -52,6 +52,18 @@ struct SmartReplyTests {
         #expect(!prompt.contains("Hi Ada,"), "the greeting is not part of the message the model reads")
     }
 
+    @Test("Issue 29: two messages of the same second (Date header): the suggestions answer the one stored last and name its sender, whichever id sorts last")
+    func sameSecond() async throws {
+        // The reply is stored after the question; its id sorts first, so an order by id would put it first.
+        let (question, reply) = F.email(1, body: nil).id > F.email(2, body: nil).id ? (1, 2) : (2, 1)
+        let anna = F.email(question, body: Self.meeting, minutes: 5)
+        let bob = F.email(reply, from: "bob@example.org", name: "Bob Stone", body: "The quarterly report is attached.", minutes: 5)
+        #expect(anna.dateReceived == bob.dateReceived && bob.id < anna.id)
+        let result = try await F.replies([anna, bob], generator: Self.writer(accept: ", yes.")).suggest(threadId: "t1")
+        #expect(result.emailId == bob.id)
+        #expect(result.notice == "Bob Stone's message asks nothing: no reply is suggested.")
+    }
+
     @Test("Issue 35: a written reply that names nothing of what was asked becomes a question about the subject")
     func namesWhatWasAsked() async throws {
         let vague = try await F.replies([F.email(1, body: "Please send me the signed contract.")], generator: Self.writer(accept: ", yes.", question: " tell me more?"))

@@ -49,8 +49,9 @@ struct WebAppAccountsTests {
             ]
             try await Self.fill(browser, servers)
             try await world.expectAccessible(browser, page: "the servers screen")
-            let wrong = try await Self.test(browser, expecting: "Sign in to IMAP 127.0.0.1:\(world.dovecot.imapsPort)")
-            #expect(wrong.contains("Check the user name and password"))
+            let wrong = try await Self.test(browser, expecting: "Sign in to the incoming mail server as \(EndToEndWorld.user)")
+            #expect(wrong.contains("127.0.0.1 refused the sign-in for \(EndToEndWorld.user). Check the password"), "in words: \(wrong)")
+            #expect(wrong.contains("Check the user name and password"), "and the server's detail behind them: \(wrong)")
 
             servers["password"] = EndToEndWorld.password
             servers["caFile"] = ""
@@ -60,7 +61,7 @@ struct WebAppAccountsTests {
 
             let closed = try BadInputEndToEndTests.closedPort()
             try await Self.fill(browser, ["caFile": world.dovecot.caFile, "imapPort": "\(closed)"])
-            _ = try await Self.test(browser, expecting: "Check the host name, the port and the network")
+            _ = try await Self.test(browser, expecting: "Server unreachable: can't reach 127.0.0.1.")
 
             let fake = try ChildProcess("/usr/bin/python3", ["-u", "-c", Self.fakeIMAP])
             defer { fake.stop() }

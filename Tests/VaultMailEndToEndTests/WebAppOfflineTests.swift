@@ -53,7 +53,7 @@ struct WebAppOfflineTests {
             // The server goes away: the top bar says so in a person's words, details on demand.
             world.dovecot.kill()
             try await browser.wait("return !document.querySelector('#connection').hidden", timeout: 60)
-            try await browser.wait("return document.querySelector('#connection .connection-detail').textContent.includes(\"Can't reach 127.0.0.1\")", timeout: 60)
+            try await browser.wait("return document.querySelector('#connection .connection-detail').textContent.includes(\"Server unreachable: can't reach 127.0.0.1\")", timeout: 60)
             let words = try await browser.string("return document.querySelector('#connection .connection-detail').textContent")
             #expect(words.contains("VaultMail will retry") && !words.contains("127.0.0.1:"), "\(words)")
             #expect(!words.contains("TLS"), "a refused connection is no TLS problem: \(words)")

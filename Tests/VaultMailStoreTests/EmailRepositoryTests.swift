@@ -248,4 +248,23 @@ struct EmailRepositoryTests {
         let emails = try await store.emails.getEmails(threadId: "T")
         #expect(emails.map(\.isStarred) == [false, false, true])
     }
+
+    @Test("Issue 29: two messages of the same second keep the order they were stored in (the sync's, by UID), not their ids': the thread's latest, its snippet, a star")
+    func sameSecondOrder() async throws {
+        let store = try await StoreFixture()
+        let ids = [1, 2].map { MailFixtures.email(accountId: "acct-work", number: $0).id }
+        let order = ids[0] > ids[1] ? [1, 2] : [2, 1]  // the one whose id sorts last is stored first
+        for n in order {
+            try await store.add([n]) { email in
+                email.threadId = "T"
+                email.dateReceived = MailFixtures.referenceDate
+            }
+        }
+        let emails = try await store.emails.getEmails(threadId: "T")
+        #expect(emails.map(\.subject) == order.map { "Message \($0)" })
+        let thread = try #require(try await store.emails.getThread(id: "T"))
+        #expect(thread.snippet == "Preview of message \(order[1])", "the thread's latest is the one stored last")
+        try await store.emails.toggleStarStatus(threadId: "T")
+        #expect(try await store.emails.getEmails(threadId: "T").map(\.isStarred) == [false, true])
+    }
 }

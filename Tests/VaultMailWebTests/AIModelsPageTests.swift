@@ -194,7 +194,9 @@ struct AIModelsPageTests {
             try await waitUntil("the download ends", timeout: .seconds(30)) { try await bed.status()["problem"] is String }
             let failed = try await bed.get("/welcome/ai").text
             #expect(failed.contains("role=\"alert\""))
-            #expect(failed.contains("answered 404"))
+            // Issue 29: what happened and what to do in words, the server's answer behind Details.
+            #expect(failed.contains("role=\"alert\"><p>The download didn&#39;t finish. Check your connection and press Download again"), "\(failed)")
+            #expect(failed.contains("<summary>Details</summary><pre>") && failed.contains("answered 404"))
 
             bed.server.setBehaviour(.normal, for: "/files/config.json")
             _ = try await bed.post("/settings/ai/download", "id=\(Self.id)&return=/welcome/ai")

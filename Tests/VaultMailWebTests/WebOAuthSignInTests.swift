@@ -89,7 +89,7 @@ struct WebOAuthSignInTests {
 
             // The provider revokes the sign-in: the account's page says so and offers "Sign in again".
             try await oauth.revokeTokens(of: email)
-            await web.web.events.setConnectionProblem("sign in again", account: "gmail")
+            await web.web.events.setConnectionProblem(PlainWords.signInAgain, account: "gmail")
             let settings = try await web.get("/settings/account?id=\(account.id)", cookie: cookie)
             #expect(settings.text.contains("Sign in again to gmail") && settings.text.contains("id=\"sign-in-again\""))
             #expect(try await web.post("/settings/account/reauth", "id=\(account.id)", cookie: cookie).status == 403)

@@ -152,11 +152,15 @@ struct WebWritingTests {
             let fragment = try await web.get("/threads/launch/summary", cookie: session.cookie)
             #expect(fragment.status == 500)
             #expect(fragment.text.hasPrefix("<section class=\"summary-panel\"") && fragment.text.contains("data-state=\"failed\""))
-            #expect(fragment.text.contains("role=\"alert\">The summary could not be written:"))
-            #expect(fragment.text.contains("truncated &lt;file&gt;"), "escaped")
+            // Issue 29: the words say what happened and what to do; the path and the reason are detail.
+            #expect(fragment.text.contains("role=\"alert\"><p>The summary could not be written. The AI model&#39;s files can&#39;t be read. "
+                + "Remove the model and download it again in Settings → On-device AI.</p><details class=\"problem-detail\"><summary>Details</summary><pre>"),
+                    "\(fragment.text)")
+            #expect(fragment.text.contains("/models/x.gguf: truncated &lt;file&gt;"), "the detail, escaped")
             #expect(fragment.text.contains(">Try again</button>"))
             let missing = try await web.get("/threads/nothing-here/summary", cookie: session.cookie)
-            #expect(missing.status == 500 && missing.text.contains("there is no conversation with id"))
+            #expect(missing.status == 500 && missing.text.contains("<p>The summary could not be written. That conversation is no longer here"))
+            #expect(missing.text.contains("<pre>there is no conversation with id &#39;nothing-here&#39;"), "the id only in the detail")
         }
     }
 

@@ -123,7 +123,7 @@ extension CommandSession {
         switch try await sending.compose.retry(emailId: id) {
         case .sent: return "Sent."
         case .cancelled: return "Cancelled; it is a draft again."
-        case .queued(let reason, _): throw CommandError("still not sent: \(reason); it stays queued and is retried")
+        case .queued(let reason, _): throw CommandError("still not sent; it stays queued and is retried: \(reason)")
         case .failed(let reason): throw CommandError("sending failed: \(reason)")
         }
     }

@@ -21,13 +21,13 @@ public final class AccountHealthMonitor {
         case signInAgain(String)
 
         /// The web app's offline indicator, in a person's words (issue 29): the host without its
-        /// port, what happened and what to do; "sign in again" for a revoked sign-in.
+        /// port, what happened and what to do; for a revoked sign-in, where to sign in again.
         public func words(for account: Account) -> String {
             switch self {
             case .loginFailed: "\(account.imapHost) refused the sign-in for \(account.username). Check the password in the account's settings."
             case .unreachable: PlainWords.unreachable(account.imapHost)
             case .insecure(let words, _): words
-            case .signInAgain: "sign in again"
+            case .signInAgain: PlainWords.signInAgain
             }
         }
 

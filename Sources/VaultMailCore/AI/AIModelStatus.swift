@@ -9,12 +9,13 @@ public struct AIModelStatus: Sendable, Hashable, Identifiable {
     public var state: AIModelState
     /// True while a download of it is under way (in this process or another).
     public var isDownloading: Bool
-    /// Why the last download stopped, when it failed or was cancelled; nil otherwise.
-    public var problem: String?
+    /// Why the last download stopped, when it failed or was cancelled, in words with the detail
+    /// apart (issue 29); nil otherwise.
+    public var problem: PlainProblem?
 
     public var id: String { model.id }
 
-    public init(model: AIModelDescriptor, state: AIModelState, isDownloading: Bool = false, problem: String? = nil) {
+    public init(model: AIModelDescriptor, state: AIModelState, isDownloading: Bool = false, problem: PlainProblem? = nil) {
         self.model = model
         self.state = state
         self.isDownloading = isDownloading

@@ -198,8 +198,9 @@ public actor ComposeEmailService: ComposeEmailUseCase {
     }
 
     /// Deletes a draft here and its copy in the server's Drafts folder. Returns nil when both
-    /// are gone, else why the server copy stays (the local draft is deleted either way).
-    public func discardDraft(emailId: String) async throws -> String? {
+    /// are gone, else why the server copy stays, in words and detail (the local draft is
+    /// deleted either way).
+    public func discardDraft(emailId: String) async throws -> PlainProblem? {
         pendingDraftCopies.removeValue(forKey: emailId)?.cancel()
         let entry: OutboxEntry
         if let found = try await outbox.entry(emailId: emailId) {
@@ -217,7 +218,7 @@ public actor ComposeEmailService: ComposeEmailUseCase {
                 try await sender.remoteMailbox.remove(messageId: entry.email.messageId, from: .drafts, account: account)
                 return nil
             } catch {
-                return "the copy in the server's Drafts folder may remain: it could not be removed (\(OutboxSender.describe(error)))"
+                return PlainProblem(error).led(by: "Its copy in the server's Drafts folder couldn't be removed and may remain. ")
             }
         }
     }

@@ -93,7 +93,9 @@ public struct OutboxSender: Sendable {
                 try await outbox.markDataStarted(emailId: emailId, at: clock.now)
             }
         } catch {
-            let reason = Self.describe(error)
+            // Kept as the words and, on a line of its own, the detail (issue 29): the web app's
+            // Outbox shows the words with the detail on demand; the tool prints both lines.
+            let reason = PlainWords.lines(error)
             let transportError = error as? MailTransportError
             let dataStarted = try await outbox.entry(emailId: emailId)?.dataStartedAt != nil
             if dataStarted, transportError.map({ $0.kind == .unreachable }) ?? true {
@@ -135,10 +137,12 @@ public struct OutboxSender: Sendable {
             _ = await file(emailId: entry.id)
             return .sent
         }
-        return try await fail(
-            entry.id,
-            "\(reason); it may have been delivered. Check with a recipient or in the Sent folder before retrying, "
-                + "so it is not sent twice")
+        // The words say what to do; what broke is the detail.
+        let said = PlainProblem(lines: reason)
+        return try await fail(entry.id, PlainProblem(
+            words: "The message stopped while it was going out: it may have been delivered. Check with a recipient or in the Sent folder "
+                + "before sending it again, so it is not sent twice.",
+            detail: said.detail ?? said.words).lines)
     }
 
     /// Files a sent message: the copy in Sent (unless the account is Gmail) and the removal

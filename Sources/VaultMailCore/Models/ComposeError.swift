@@ -34,8 +34,8 @@ public enum ComposeError: Error, Sendable, Equatable, CustomStringConvertible {
             "too late to cancel message \(id): it is already \(state == .sent ? "sent" : "being sent")"
         case .notSent(let id, let state, let reason):
             state == .queued
-                ? "message \(id) was not sent yet: \(reason); it stays in the outbox and is retried automatically"
-                : "message \(id) was not sent: \(reason); it is in the outbox as failed: fix the cause, then retry"
+                ? "message \(id) was not sent yet; it stays in the outbox and is retried automatically: \(reason)"
+                : "message \(id) was not sent; it is in the outbox as failed: fix the cause, then retry: \(reason)"
         case .originalNotFound(let id):
             "the email \(id) to answer or forward is no longer here (deleted or moved); sync and pick it again"
         case .tooLarge(let size, let limit):

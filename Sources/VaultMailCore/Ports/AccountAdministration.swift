@@ -43,7 +43,8 @@ public struct OAuthSignInStarted: Sendable, Equatable {
 public enum OAuthSignInOutcome: Sendable, Equatable {
     /// The account was added (`reauthorized` false) or signed in again, with what to tell the user.
     case signedIn(accountId: String, reauthorized: Bool, message: String)
-    case failed(String)
+    /// Why not, in words with the detail apart (issue 29).
+    case failed(PlainProblem)
 }
 
 /// The OAuth2 sign-in of accounts in the browser the app already runs in (AC-F-04): the same
@@ -59,5 +60,5 @@ public protocol OAuthAccountAdministration: Sendable {
     /// after that or not known.
     func oauthSignInOutcome(id: String, wait: Duration) async -> OAuthSignInOutcome?
     /// The failures (time-outs) of sign-ins nobody came back from, once each.
-    func unseenOAuthFailures() async -> [String]
+    func unseenOAuthFailures() async -> [PlainProblem]
 }

@@ -40,7 +40,8 @@ public protocol EmailRepository: Sendable {
     func getFolder(id: String) async throws -> Folder?
     func getThread(id: String) async throws -> EmailThread?
     func getEmail(id: String) async throws -> Email?
-    /// The emails of a thread, oldest first.
+    /// The emails of a thread, oldest first; those that arrived in the same second in the order
+    /// they were stored (a stable order: the sync stores new mail in UID order).
     func getEmails(threadId: String) async throws -> [Email]
     /// The emails with these ids that exist, with `folderTypes`, in no particular order.
     func getEmails(ids: [String]) async throws -> [Email]

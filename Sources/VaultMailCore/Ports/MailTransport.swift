@@ -53,10 +53,14 @@ public struct MailTransportError: Error, Sendable, Equatable, CustomStringConver
     public var kind: Kind
     /// The full explanation: server, port, the server's words and what to do.
     public var message: String
+    /// What happened in a person's words (issue 29: the host without its port, the server's
+    /// own words), when the transport has them; else `plainWords` says the kind's.
+    public var words: String?
 
-    public init(kind: Kind, message: String) {
+    public init(kind: Kind, message: String, words: String? = nil) {
         self.kind = kind
         self.message = message
+        self.words = words
     }
 
     /// True when trying again later may succeed without anyone changing anything.

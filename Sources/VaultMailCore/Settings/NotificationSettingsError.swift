@@ -25,10 +25,10 @@ public enum NotificationSettingsError: Error, Sendable, Equatable, CustomStringC
             "'\(address)' cannot be a VIP: \(reason). Give the sender's email address, such as ada@example.com."
         case .notVIP(let address):
             "\(address) is not a VIP."
-        case .noSuchConversation(let id):
-            "No conversation with id '\(id)' is stored here: it may have been deleted."
-        case .notMuted(let id):
-            "The conversation '\(id)' is not muted."
+        case .noSuchConversation:
+            PlainWords.threadGone
+        case .notMuted:
+            "That conversation isn't muted."
         case .notSaved(let reason):
             "The setting could not be saved: \(reason)."
         case .unknownCategory(let name, let known):

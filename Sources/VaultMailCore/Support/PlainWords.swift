@@ -3,7 +3,7 @@
 /// detail, which the faces show behind it: a disclosure in the web app, a second line in the
 /// tool (`PlainWords.lines`).
 public protocol PlainWordsError: Error {
-    /// "Can't reach imap.example.org. Check your connection; VaultMail will retry."
+    /// "Server unreachable: can't reach imap.example.org. Check your connection; VaultMail will retry."
     var plainWords: String { get }
 }
 
@@ -19,15 +19,83 @@ public enum PlainWords {
     /// The technical detail behind the words: the error's own description.
     public static func detail(_ error: any Error) -> String { "\(error)" }
 
-    /// The tool's two lines: the words, then "Details: …".
+    /// The tool's two lines: the words, then "Details: …". Kept as such where a reason is
+    /// stored as text (an outgoing message's), and read back by `PlainProblem(lines:)`.
     public static func lines(_ error: any Error) -> String {
-        "\(of(error))\n  Details: \(detail(error))"
+        PlainProblem(error).lines
     }
 
+    /// What separates the words from the detail in `lines`.
+    static let detailLine = "\n  Details: "
+
     /// Can't reach `host`: the words for a server that does not answer (refused, unknown host,
-    /// no answer, hung up): never a TLS problem.
-    public static func unreachable(_ host: String) -> String {
-        "Can't reach \(host). Check your connection; VaultMail will retry."
+    /// no answer, hung up): never a TLS problem. `retrying`: VaultMail tries again by itself (a
+    /// sync, the daemon); else the user is trying it now ("Test connection") and is told what to
+    /// check.
+    public static func unreachable(_ host: String, retrying: Bool = true) -> String {
+        retrying
+            ? "Server unreachable: can't reach \(host). Check your connection; VaultMail will retry."
+            : "Server unreachable: can't reach \(host). Check the server's name and port, and your connection."
+    }
+
+    /// The words for an account whose OAuth2 sign-in the provider no longer accepts (the daemon's
+    /// status; the account's settings page offers "Sign in again" when it says them).
+    public static let signInAgain =
+        "Your provider no longer accepts VaultMail's sign-in. Press Sign in again on the account's page in Settings; your mail stays here."
+
+    /// The sentence for a conversation that is gone.
+    static let threadGone = "That conversation is no longer here: it may have been deleted or moved elsewhere."
+}
+
+/// An error as the faces show it: the words (what happened, what to do) and the technical detail
+/// behind them, shown on demand; nil for a problem that has none (a field left empty).
+public struct PlainProblem: Sendable, Hashable {
+    public var words: String
+    public var detail: String?
+
+    public init(words: String, detail: String? = nil) {
+        self.words = words
+        self.detail = detail
+    }
+
+    /// `error`'s words and its detail (`PlainWords`); no detail when it would only repeat the
+    /// words (an error whose description is already a person's words).
+    public init(_ error: any Error) {
+        let words = PlainWords.of(error), detail = PlainWords.detail(error)
+        self.init(words: words, detail: detail.lowercased() == words.lowercased() ? nil : detail)
+    }
+
+    /// A problem kept as text (`lines`): the words, and the detail after "Details:" if any. Text
+    /// without that line is all words.
+    public init(lines text: String) {
+        if let range = text.range(of: PlainWords.detailLine) {
+            self.init(words: String(text[..<range.lowerBound]), detail: String(text[range.upperBound...]))
+        } else {
+            self.init(words: text)
+        }
+    }
+
+    /// The words as a sentence: a capital first, a full stop last (a reason kept as a fragment,
+    /// "sending was interrupted …", reads as one); a first word that is a name (a host, an
+    /// address) keeps its case.
+    public var sentence: String {
+        let isName = words.prefix { $0 != " " }.contains { $0 == "." || $0 == "@" }
+        let text = isName ? words : words.prefix(1).uppercased() + words.dropFirst()
+        return ".!?”".contains(text.last ?? ".") ? text : text + "."
+    }
+
+    /// The words, then "Details: …" on a line of its own (the tool's form; stored text).
+    public var lines: String {
+        detail.map { words + PlainWords.detailLine + $0 } ?? words
+    }
+
+    /// `words` after `lead` ("Not sent: "), the detail kept. After a colon the words go on the
+    /// sentence ("Not sent: with its attachments …"), a name ("VaultMail") keeping its capitals.
+    public func led(by lead: String) -> PlainProblem {
+        let first = words.prefix { $0 != " " }
+        let plainWord = first.first?.isUppercase == true && first.dropFirst().allSatisfy(\.isLowercase)
+        let rest = lead.hasSuffix(": ") && plainWord ? words.prefix(1).lowercased() + words.dropFirst() : words
+        return PlainProblem(words: lead + rest, detail: detail)
     }
 }
 
@@ -36,7 +104,7 @@ extension ThreadListError: PlainWordsError {
         switch self {
         case .fetchFailed(let underlying): "Couldn't read the mail on this computer. \(PlainWords.of(underlying))"
         case .actionFailed(let underlying): PlainWords.of(underlying)
-        case .threadNotFound: "That conversation is no longer here: it may have been deleted or moved elsewhere."
+        case .threadNotFound: PlainWords.threadGone
         case .folderNotFound: "That folder is no longer here: it may have been removed on the server."
         }
     }
@@ -45,7 +113,7 @@ extension ThreadListError: PlainWordsError {
 extension RepositoryError: PlainWordsError {
     public var plainWords: String {
         switch self {
-        case .threadNotFound: "That conversation is no longer here: it may have been deleted or moved elsewhere."
+        case .threadNotFound: PlainWords.threadGone
         case .emailNotFound: "That message is no longer here: it may have been deleted or moved elsewhere."
         case .folderNotFound: "That folder is no longer here: it may have been removed on the server."
         case .accountNotFound: "That account no longer exists."

@@ -132,7 +132,10 @@ public struct SmartReplyUseCase: Sendable {
             ReplySuggestions(threadId: threadId, emailId: emailId, language: language, source: .none, suggestions: [], notice: notice)
         }
         guard !thread.isEmpty else { return none("This conversation has no messages to reply to.") }
-        guard let email = thread.last(where: { !ownAddresses.contains($0.fromAddress.lowercased()) && !$0.isDraft && !$0.sendState.isInOutbox })
+        // The latest in reading order (the conversation's, so the sender named is the one shown
+        // last, also when two messages share a second).
+        guard let email = Conversations.ordered(thread)
+            .last(where: { !ownAddresses.contains($0.fromAddress.lowercased()) && !$0.isDraft && !$0.sendState.isInOutbox })
         else { return none("Every message in this conversation is yours: there is nothing to reply to yet.") }
         // A sentence that speaks to a machine is never answered nor shown to the model.
         let text = InjectedInstruction.removed(from: MessageText.newText(of: email, limit: Self.messageLength))

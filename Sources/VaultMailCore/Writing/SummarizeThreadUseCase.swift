@@ -52,7 +52,8 @@ public struct SummarizeThreadUseCase: Sendable {
     /// a new one, stored. Throws `WritingError.threadNotFound` for an unknown conversation,
     /// `.emptyConversation` for one without messages.
     public func summarize(threadId: String, refresh: Bool = false) async throws -> ThreadSummary {
-        let thread = try await emails.getEmails(threadId: threadId)
+        // In reading order, as the conversation shows it: the latest is the one shown last.
+        let thread = Conversations.ordered(try await emails.getEmails(threadId: threadId))
         guard let latest = thread.last else {
             throw try await emails.getThread(id: threadId) == nil ? WritingError.threadNotFound(threadId) : WritingError.emptyConversation(threadId)
         }
@@ -75,7 +76,7 @@ public struct SummarizeThreadUseCase: Sendable {
 
     /// True when `summary` covers `thread` (its emails, oldest first) as it is now.
     public static func isCurrent(_ summary: ThreadSummary, for thread: [Email]) -> Bool {
-        guard let latest = thread.last else { return false }
+        guard let latest = Conversations.ordered(thread).last else { return false }
         return summary.latestEmailId == latest.id && summary.messageCount == thread.count
     }
 }

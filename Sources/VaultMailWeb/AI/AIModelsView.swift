@@ -76,7 +76,7 @@ struct AIModelsView {
         var licence: String
         var state: String
         var progress: Markup
-        var problem: String?
+        var problem: Markup
         var actions: Markup
 
         init(_ status: AIModelStatus, csrf: String, returnTo: String) {
@@ -89,7 +89,7 @@ struct AIModelsView {
             licence = model.licence
             state = AIModelsView.stateText(status)
             progress = AIModelsView.progressBar(status)
-            problem = status.problem
+            problem = status.problem.map { ProblemView.render($0) } ?? .empty
             actions = AIModelsView.actions(status, csrf: csrf, returnTo: returnTo)
         }
     }
@@ -112,7 +112,7 @@ struct AIModelsView {
         <h2 id="model-{{id}}-title">{{name}}</h2><p>{{summary}}</p><dl class="facts">\
         <dt>Purpose</dt><dd>{{purpose}}</dd><dt>Size</dt><dd>{{size}}</dd>\
         <dt>Licence</dt><dd>{{licence}}</dd><dt>State</dt><dd data-ai-state>{{state}}</dd></dl>{{{progress}}}\
-        {{#problem}}<p class="notice error" role="alert">{{problem}}</p>{{/problem}}\
+        {{{problem}}}\
         <div class="compose-actions">{{{actions}}}\
         {{#removable}}<form method="get" action="/settings/ai/remove"><input type="hidden" name="id" value="{{id}}">\
         <button class="tool danger" aria-label="Remove {{name}}…">Remove…</button></form>{{/removable}}\

@@ -30,7 +30,7 @@ struct AIOnboardingView {
         <p class="lead">With a small model that runs on this computer, VaultMail sorts mail into Primary, Social, Promotions, Updates and Forums and finds mail by what it means, not only by its words. Nothing of your mail leaves this computer.</p>\
         <dl class="facts"><dt>Model</dt><dd>{{name}}</dd><dt>Download</dt><dd>{{size}}</dd>\
         <dt>Licence</dt><dd>{{licence}}</dd><dt>State</dt><dd data-ai-state>{{state}}</dd></dl>{{{progress}}}\
-        {{#problem}}<p class="notice error" role="alert">{{problem}}</p>{{/problem}}\
+        {{{problem}}}\
         <div class="compose-actions">{{{actions}}}\
         <a class="tool" href="/mail" id="ai-skip">{{skip}}</a></div>\
         <p class="hint-text">You can download it later in Settings → On-device AI, or with <code>vaultmail ai download {{id}}</code>. Until then the categories and search by meaning say “Download a model to enable”.</p>{{/installed}}\

@@ -42,7 +42,7 @@ extension WebApp {
                 case .notInstalled, .damaged: break
                 }
                 return .init(id: status.id, downloading: status.isDownloading, installed: status.state == .installed,
-                             percent: Int((fraction * 100).rounded(.down)), label: AIModelsView.stateText(status), problem: status.problem)
+                             percent: Int((fraction * 100).rounded(.down)), label: AIModelsView.stateText(status), problem: status.problem?.words)
             }
             return Pages.json(JSONReply.ModelsStatus(storageUsed: AIModelsView.size(await models.storageUsed()), models: entries))
         }
@@ -67,7 +67,7 @@ extension WebApp {
             do {
                 try await models.startDownload(form.id ?? "")
             } catch {
-                notice = "\(error)"
+                notice = PlainWords.of(error)
             }
             return Self.done(request, returnTo: form.returnTo, notice: notice)
         }
@@ -86,7 +86,7 @@ extension WebApp {
                 let freed = try await models.remove(id)
                 message = "Removed \(name): \(AIModelsView.size(freed)) freed."
             } catch {
-                message = "\(name) was not removed: \(error)"
+                message = "\(name) was not removed. \(PlainWords.of(error))"
             }
             await self.events.publish(.changed)
             return Pages.redirect("/settings/ai?notice=\(WebForm.escape(message))")

@@ -18,7 +18,7 @@ struct AccountForm {
     var syncWindowDays: Int
     var password: String
     var passwordCommand: String
-    var problems: [String] = []
+    var problems: [PlainProblem] = []
 
     /// The fields prefilled for `address` from the provider list (`MailProvider`).
     init(address: String, displayName: String) {
@@ -69,20 +69,20 @@ struct AccountForm {
         do {
             _ = try Accounts.validName(name)
         } catch {
-            problems.append("\(error)")
+            problems.append(PlainProblem(error))
         }
         do {
             try EmailAddress.validate(email, field: "Email address")
         } catch {
-            problems.append("\(error)")
+            problems.append(PlainProblem(error))
         }
         let imap = Int(imapPort), smtp = Int(smtpPort)
-        if imapHost.isEmpty || imap.map({ !(1...65535).contains($0) }) ?? true { problems.append("Give the IMAP server's host name and port (usually 993).") }
-        if smtpHost.isEmpty || smtp.map({ !(1...65535).contains($0) }) ?? true { problems.append("Give the SMTP server's host name and port (usually 465 or 587).") }
+        if imapHost.isEmpty || imap.map({ !(1...65535).contains($0) }) ?? true { problems.append(PlainProblem(words: "Give the IMAP server's host name and port (usually 993).")) }
+        if smtpHost.isEmpty || smtp.map({ !(1...65535).contains($0) }) ?? true { problems.append(PlainProblem(words: "Give the SMTP server's host name and port (usually 465 or 587).")) }
         if security == .plain, !ConnectionSecurity.isLoopback(imapHost) || !ConnectionSecurity.isLoopback(smtpHost) {
-            problems.append("Unencrypted connections are only allowed to this computer (127.0.0.1): choose TLS or STARTTLS.")
+            problems.append(PlainProblem(words: "Unencrypted connections are only allowed to this computer (127.0.0.1): choose TLS or STARTTLS."))
         }
-        if !(1...AppConstants.allMailSyncWindowDays).contains(syncWindowDays) { problems.append("Choose how much mail to keep here.") }
+        if !(1...AppConstants.allMailSyncWindowDays).contains(syncWindowDays) { problems.append(PlainProblem(words: "Choose how much mail to keep here.")) }
         guard problems.isEmpty, let imap, let smtp else { return nil }
         return Account(
             id: id ?? UUID().uuidString.lowercased(), name: name, email: email, displayName: displayName.isEmpty ? nil : displayName,
@@ -94,7 +94,7 @@ struct AccountForm {
     mutating func secret() -> AccountSecret? {
         if !passwordCommand.isEmpty { return .passwordCommand(passwordCommand) }
         if !password.isEmpty { return .password(Secret(password)) }
-        problems.append("Type the password (or an app password), or give a command that prints it.")
+        problems.append(PlainProblem(words: "Type the password (or an app password), or give a command that prints it."))
         return nil
     }
 }
@@ -112,6 +112,6 @@ struct OAuthFields {
     var name = ""
     var email = ""
     var clientID = ""
-    /// What went wrong with the last sign-in, in words.
-    var problems: [String] = []
+    /// What went wrong with the last sign-in, in words with the detail apart (issue 29).
+    var problems: [PlainProblem] = []
 }

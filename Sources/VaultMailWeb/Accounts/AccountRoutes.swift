@@ -28,7 +28,7 @@ extension WebApp {
                     returnTo: self.oauthReturn(request))
                 return Pages.consentHandoff(started.consentURL)
             } catch {
-                fields.problems = ["\(error)"]
+                fields.problems = [PlainProblem(error)]
                 let accounts = (try? await self.mail.accountService.all()) ?? []
                 return await self.onboarding(.welcome(firstAccount: accounts.isEmpty), context, oauth: fields)
             }
@@ -48,7 +48,7 @@ extension WebApp {
                 return await self.onboarding(.welcome(firstAccount: accounts.isEmpty), context, oauth: OAuthFields(problems: [message]))
             case nil:
                 return await self.onboarding(.welcome(firstAccount: accounts.isEmpty), context, oauth: OAuthFields(problems: [
-                    "VaultMail does not know that sign-in (it may still be waiting for your provider, or it ended long ago): try again.",
+                    PlainProblem(words: "VaultMail does not know that sign-in (it may still be waiting for your provider, or it ended long ago): try again."),
                 ]))
             }
         }
@@ -61,7 +61,7 @@ extension WebApp {
             let query = try request.query(AccountQuery.self)
             var form = AccountForm(address: (query.email ?? "").trimmingCharacters(in: .whitespaces), displayName: query.displayName ?? "")
             _ = form.account()
-            form.problems = form.problems.filter { !$0.contains("password") }
+            form.problems = form.problems.filter { !$0.words.contains("password") }
             return await self.onboarding(.servers(form, check: nil), context)
         }
         router.post("/welcome/check") { request, context -> Response in
@@ -71,7 +71,7 @@ extension WebApp {
             if let account, let secret {
                 check = await self.mail.administration.check(account, secret: secret)
             } else {
-                check = ConnectionCheck(steps: form.problems.map { .init(name: "Settings", passed: false, detail: $0) })
+                check = ConnectionCheck(steps: form.problems.map { .init(name: "Settings", problem: $0) })
             }
             if request.headers[.accept]?.contains("application/json") == true {
                 return Pages.json(JSONReply.ConnectionCheck(passed: check.passed, html: OnboardingView.checkReport(check).html))
@@ -89,7 +89,7 @@ extension WebApp {
             do {
                 try await self.mail.accountService.add(account, secret: secret)
             } catch {
-                form.problems = ["\(error)"]
+                form.problems = [PlainProblem(error)]
                 return await self.onboarding(.servers(form, check: nil), context)
             }
             await self.mail.contacts.invalidate()
@@ -112,7 +112,7 @@ extension WebApp {
             guard let id = form.id, var account = try? await self.mail.accountService.account(id: id) else {
                 return Pages.redirect("/settings#accounts")
             }
-            var problems: [String] = []
+            var problems: [PlainProblem] = []
             account.name = form.name ?? ""
             let displayName = (form.displayName ?? "").trimmingCharacters(in: .whitespaces)
             account.displayName = displayName.isEmpty ? nil : displayName
@@ -120,13 +120,13 @@ extension WebApp {
             do {
                 try await self.mail.accountService.update(account)
             } catch {
-                problems.append("\(error)")
+                problems.append(PlainProblem(error))
             }
             do {
                 try await self.mail.accountService.setSignature((form.signature ?? "").replacingOccurrences(of: "\r\n", with: "\n"), for: id)
                 try await self.mail.notificationSettings.setNotifications(form.notifications == "1", accountId: id)
             } catch {
-                problems.append("\(error)")
+                problems.append(PlainProblem(error))
             }
             if !problems.isEmpty { return await self.accountPage(id, problems: problems, confirm: false, context) }
             await self.events.publish(.changed)
@@ -140,7 +140,7 @@ extension WebApp {
                 let started = try await self.mail.administration.reauthorize(accountId: id, returnTo: self.oauthReturn(request))
                 return Pages.consentHandoff(started.consentURL)
             } catch {
-                return await self.accountPage(id, problems: ["\(error)"], confirm: false, context)
+                return await self.accountPage(id, problems: [PlainProblem(error)], confirm: false, context)
             }
         }
         router.post("/settings/account/remove") { _, context -> Response in
@@ -151,7 +151,7 @@ extension WebApp {
             do {
                 message = try await self.mail.accountService.remove(accountId: id).summary
             } catch {
-                message = "\(account.name) could not be removed: \(error)"
+                message = "\(account.name) could not be removed. \(PlainWords.of(error))"
             }
             await self.mail.contacts.invalidate()
             await self.events.publish(.changed)
@@ -188,9 +188,9 @@ extension WebApp {
         URL(string: "http://\(request.head.authority ?? "127.0.0.1")/welcome/oauth") ?? URL(string: "http://127.0.0.1/welcome/oauth")!
     }
 
-    private func accountPage(_ id: String?, problems: [String], confirm: Bool, _ context: WebRequestContext) async -> Response {
+    private func accountPage(_ id: String?, problems: [PlainProblem], confirm: Bool, _ context: WebRequestContext) async -> Response {
         guard let id, let account = try? await mail.accountService.account(id: id) else {
-            return Pages.redirect("/settings?notice=\(WebForm.escape("\(AccountError.notFound(id: id ?? ""))"))#accounts")
+            return Pages.redirect("/settings?notice=\(WebForm.escape(AccountError.notFound(id: id ?? "").plainWords))#accounts")
         }
         let signature = await mail.accountService.signature(of: id) ?? ""
         let notifications = await mail.notificationSettings.notificationsOn(accountId: id)

@@ -6,11 +6,11 @@ struct AccountSettingsView {
     var account: Account
     var signature: String
     var notifications: Bool
-    var problems: [String]
+    var problems: [PlainProblem]
     var confirmRemoval: Bool
     var csrf: String
     var display: Pages.Display
-    /// What the daemon says is wrong with the account's connection ("sign in again").
+    /// What the daemon says is wrong with the account's connection (`PlainWords.signInAgain`).
     var connectionProblem: String?
 
     func render() -> Markup {
@@ -23,8 +23,7 @@ struct AccountSettingsView {
             var confirmRemoval: Bool
             var keepURL: String
             var servers: String
-            var problems: [String]
-            var hasProblems: Bool
+            var problems: Markup
             var signInAgain: Markup
             var displayName: String
             var signature: String
@@ -35,7 +34,7 @@ struct AccountSettingsView {
             backIcon: Icon.back.svg(), csrf: csrf, id: account.id, name: account.name, email: account.email, confirmRemoval: confirmRemoval,
             keepURL: "/settings/account?id=\(WebForm.escape(account.id))",
             servers: "IMAP \(account.imapHost):\(account.imapPort) · SMTP \(account.smtpHost):\(account.smtpPort)",
-            problems: problems, hasProblems: !problems.isEmpty, signInAgain: signInAgain(), displayName: account.displayName ?? "",
+            problems: ProblemView.list(problems), signInAgain: signInAgain(), displayName: account.displayName ?? "",
             signature: signature, syncWindow: SyncWindow.select(account.syncWindowDays), notifications: notifications))
         return Pages.document(title: "\(account.name) — VaultMail", bodyClass: "app onboarding-page", csrf: csrf, body: body, scripts: [], display: display)
     }
@@ -52,7 +51,7 @@ struct AccountSettingsView {
         <form method="post" action="/settings/account/remove" class="compose-actions">\(hidden)<button class="primary danger-button" id="confirm-remove">Remove {{name}}</button>\
         <a class="tool" href="{{keepURL}}">Keep it</a></form>{{/confirmRemoval}}\
         {{^confirmRemoval}}<h1>{{name}}</h1><p class="hint-text">{{email}} · {{servers}}</p>\
-        {{#hasProblems}}<div class="notice error" role="alert"><ul>{{#problems}}<li>{{.}}</li>{{/problems}}</ul></div>{{/hasProblems}}\
+        {{{problems}}}\
         {{{signInAgain}}}\
         <form method="post" action="/settings/account" class="stack">\(hidden)\
         <div class="stack-field"><label for="name">Account name</label><input type="text" id="name" name="name" value="{{name}}" required></div>\
@@ -70,7 +69,7 @@ struct AccountSettingsView {
     private func signInAgain() -> Markup {
         guard account.authMethod == .oauth2, account.credentialCommand == nil else { return .empty }
         struct Model { var revoked: Bool; var name: String; var csrf: String; var id: String }
-        return Self.signInAgainTemplate.render(Model(revoked: connectionProblem == "sign in again", name: account.name, csrf: csrf, id: account.id))
+        return Self.signInAgainTemplate.render(Model(revoked: connectionProblem == PlainWords.signInAgain, name: account.name, csrf: csrf, id: account.id))
     }
 
     private static let signInAgainTemplate = Template("""

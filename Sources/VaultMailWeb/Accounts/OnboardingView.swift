@@ -48,9 +48,9 @@ struct OnboardingView {
 
     /// Gmail and Outlook without an app password: the provider's own sign-in page, then back here.
     private func oauthForm() -> Markup {
-        struct Model { var problems: [String]; var hasProblems: Bool; var csrf: String; var name: Markup; var email: Markup; var ownClient: Bool; var client: Markup }
+        struct Model { var problems: Markup; var csrf: String; var name: Markup; var email: Markup; var ownClient: Bool; var client: Markup }
         return Self.oauthTemplate.render(Model(
-            problems: oauth.problems, hasProblems: !oauth.problems.isEmpty, csrf: csrf,
+            problems: ProblemView.list(oauth.problems, id: "oauth-problems"), csrf: csrf,
             name: field("oauth-name", "Account name", oauth.name, hint: "A short name for the sidebar and the command line, such as gmail or work.", formName: "name"),
             email: field("oauth-email", "Email address", oauth.email, type: "email", autocomplete: "email", formName: "email"),
             ownClient: !oauth.clientID.isEmpty,
@@ -59,7 +59,7 @@ struct OnboardingView {
 
     private static let oauthTemplate = Template("""
         <section class="oauth-signin" aria-labelledby="oauth-title"><h2 id="oauth-title">Or sign in with Google or Microsoft</h2>\
-        {{#hasProblems}}<div class="notice error" role="alert" id="oauth-problems"><ul>{{#problems}}<li>{{.}}</li>{{/problems}}</ul></div>{{/hasProblems}}\
+        {{{problems}}}\
         <p class="hint-text">Your provider's page asks you to allow VaultMail; VaultMail never sees your password, and keeps the sign-in in your keyring.</p>\
         <form method="post" action="/welcome/oauth" class="stack" id="oauth-form"><input type="hidden" name="csrf" value="{{csrf}}">{{{name}}}{{{email}}}\
         <details{{#ownClient}} open{{/ownClient}}><summary>Use your own OAuth client</summary>{{{client}}}\
@@ -75,8 +75,7 @@ struct OnboardingView {
             var generic: Bool
             var provider: String
             var note: String?
-            var problems: [String]
-            var hasProblems: Bool
+            var problems: Markup
             var csrf: String
             var fields: Markup
             var usesCommand: Bool
@@ -94,7 +93,7 @@ struct OnboardingView {
             + Self.pairTemplate.render(Pair(first: field("imapHost", "IMAP server", form.imapHost), second: field("imapPort", "Port", form.imapPort, type: "number")))
             + Self.pairTemplate.render(Pair(first: field("smtpHost", "SMTP server", form.smtpHost), second: field("smtpPort", "Port", form.smtpPort, type: "number")))
         return Self.serversTemplate.render(Model(
-            generic: provider.isGeneric, provider: provider.name, note: provider.note, problems: form.problems, hasProblems: !form.problems.isEmpty,
+            generic: provider.isGeneric, provider: provider.name, note: provider.note, problems: ProblemView.list(form.problems),
             csrf: csrf, fields: field("email", "Email address", form.email, type: "email", autocomplete: "email")
                 + field("displayName", "Your name", form.displayName, autocomplete: "name"),
             usesCommand: !form.passwordCommand.isEmpty,
@@ -117,7 +116,7 @@ struct OnboardingView {
         {{#generic}}<h1>Your mail servers</h1><p class="hint-text">These are guesses from your address; your provider's help pages give the right ones.</p>{{/generic}}\
         {{^generic}}<h1>Sign in to {{provider}}</h1><p class="hint-text">The servers are filled in from VaultMail's list; nothing was looked up.</p>{{/generic}}\
         {{#note}}<p class="notice" role="note">{{note}}</p>{{/note}}\
-        {{#hasProblems}}<div class="notice error" role="alert"><ul>{{#problems}}<li>{{.}}</li>{{/problems}}</ul></div>{{/hasProblems}}\
+        {{{problems}}}\
         <form method="post" action="/welcome/add" class="stack" id="account-form"><input type="hidden" name="csrf" value="{{csrf}}">{{{fields}}}\
         <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" aria-describedby="password-hint">\
         <p class="hint-text" id="password-hint">Kept in your desktop's keyring (Secret Service), never in VaultMail's files, and never shown again.</p>\
@@ -155,17 +154,21 @@ struct OnboardingView {
         """)
 
     /// The steps of a connection test, the failed one with what to do.
+    /// The steps of "Test connection": a failed one says what happened and what to do, its
+    /// technical detail (the server, the port, its words) behind "Details" (issue 29).
     static func checkReport(_ check: ConnectionCheck) -> Markup {
-        struct Step { var passed: Bool; var name: String; var detail: String }
+        struct Step { var passed: Bool; var name: String; var words: String; var detail: Markup }
         struct Model { var passed: Bool; var steps: [Step] }
-        return checkTemplate.render(Model(passed: check.passed, steps: check.steps.map { Step(passed: $0.passed, name: $0.name, detail: $0.detail) }))
+        return checkTemplate.render(Model(passed: check.passed, steps: check.steps.map {
+            Step(passed: $0.passed, name: $0.name, words: $0.problem?.words ?? "", detail: ProblemView.details($0.problem?.detail))
+        }))
     }
 
     private static let checkTemplate = Template("""
         <div class="conn-check {{#passed}}passed{{/passed}}{{^passed}}failed{{/passed}}" role="{{#passed}}status{{/passed}}{{^passed}}alert{{/passed}}">\
         <p><strong>{{#passed}}Everything works: VaultMail can read and send your mail.{{/passed}}{{^passed}}The connection test failed.{{/passed}}</strong></p><ol>\
         {{#steps}}<li class="{{#passed}}ok{{/passed}}{{^passed}}bad{{/passed}}"><span class="visually-hidden">{{#passed}}Passed{{/passed}}{{^passed}}Failed{{/passed}}: </span>{{name}}\
-        {{^passed}}<br><span class="detail">{{detail}}</span>{{/passed}}</li>{{/steps}}\
+        {{^passed}}<br><span class="detail">{{words}}</span>{{{detail}}}{{/passed}}</li>{{/steps}}\
         </ol></div>
         """)
 }

@@ -423,5 +423,11 @@ html:not(.js) .summary-pending,html:not(.js) .replies-loading,.js .summary-nojs,
 .pending-changes summary{display:flex;align-items:center;gap:6px;cursor:pointer;color:var(--text)}
 .pending-changes ul{margin:6px 0 0;padding-left:18px}
 .pending-changes p{margin:6px 0 0}
+.problem>p{margin:0}
+.problem-detail>summary{cursor:pointer;font-size:12px;color:var(--muted)}
+.problem-detail pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px;margin:4px 0 0;color:var(--text)}
+.conn-check .problem-detail{margin:2px 0 4px}
+.outbox-row .problem-detail{margin:2px 0 0 12px}
+.notice+.problem-detail{margin:-4px 12px 8px 24px}
 """#
 }

@@ -28,10 +28,22 @@ enum ComposeScript {
       return fetch(url, { method: "POST", body, credentials: "same-origin", headers: { Accept: accept, "X-CSRF-Token": csrf() } });
     }
     function say(text) { status.textContent = text; }
-    function toast(text, error) {
+    // An error in a person's words; its technical detail, if any, behind a disclosure (issue 29).
+    function toast(text, error, detail) {
       const el = doc.createElement("div"); el.className = "toast" + (error ? " error" : "");
       el.setAttribute("role", error ? "alert" : "status");
-      el.textContent = text; $("#toasts").append(el); setTimeout(() => el.remove(), error ? 10000 : 5000);
+      const span = doc.createElement("span"); span.textContent = text; el.append(span);
+      if (detail) {
+        const more = doc.createElement("details"), summary = doc.createElement("summary"), pre = doc.createElement("pre");
+        summary.textContent = "Details"; pre.textContent = detail; more.append(summary, pre); el.append(more);
+      }
+      $("#toasts").append(el); setTimeout(() => el.remove(), error ? (detail ? 20000 : 10000) : 5000);
+    }
+    // The words and detail of a failed request (JSON), or its text.
+    async function failure(r) {
+      const text = await r.text();
+      try { const reply = JSON.parse(text); return { message: reply.error || "Something went wrong.", detail: reply.detail }; }
+      catch (_) { return { message: text || "Something went wrong." }; }
     }
 
     // ---- addresses ----
@@ -164,7 +176,7 @@ enum ComposeScript {
           setDraft(reply.draft);
           for (const p of reply.problems || []) if (recipients[p.field]) recipients[p.field].mark(p.address, p.reason);
           say("Draft saved " + new Date().toLocaleTimeString([], { hour: "numeric", minute: "2-digit" }));
-        } catch (err) { state.dirty = true; say("Not saved — " + err.message + " Trying again when you type."); }
+        } catch (err) { state.dirty = true; say((err.message.startsWith("Not saved") ? err.message : "Not saved — " + err.message) + " Trying again when you type."); }
       })();
       await state.saving; state.saving = null;
     }
@@ -196,7 +208,7 @@ enum ComposeScript {
         remove.addEventListener("click", async () => {
           const body = fields(); body.set("index", String(index));
           const r = await post("/compose/detach", body);
-          if (r.ok) { showAttachments(await r.json()); say("Removed " + item.name + "."); } else toast(await r.text(), true);
+          if (r.ok) { showAttachments(await r.json()); say("Removed " + item.name + "."); } else { const f = await failure(r); toast(f.message, true, f.detail); }
         });
         li.append(name, " ", size, " ", remove); list.append(li);
       });
@@ -217,7 +229,7 @@ enum ComposeScript {
         const r = await fetch("/compose/attach?" + new URLSearchParams({ draft, name: file.name }), {
           method: "POST", body: file, credentials: "same-origin",
           headers: { "Content-Type": file.type || "application/octet-stream", "X-CSRF-Token": csrf(), Accept: "application/json" } });
-        if (r.ok) { showAttachments(await r.json()); say("Attached " + file.name + "; draft saved."); } else { const t = await r.text(); say(""); toast(t, true); }
+        if (r.ok) { showAttachments(await r.json()); say("Attached " + file.name + "; draft saved."); } else { const f = await failure(r); say(""); toast(f.message, true, f.detail); }
       }
     }
     const picker = $("#attach", form);
@@ -241,11 +253,11 @@ enum ComposeScript {
       try {
         const r = await post("/compose/send", fields());
         const reply = await r.json();
-        if (!r.ok) { if (reply.draft) setDraft(reply.draft); throw new Error(reply.error || "Not sent."); }
+        if (!r.ok) { if (reply.draft) setDraft(reply.draft); throw Object.assign(new Error(reply.error || "Not sent."), { detail: reply.detail }); }
         sessionStorage.setItem("vaultmail-sending", JSON.stringify({ draft: reply.draft, until: Date.now() + reply.undoSeconds * 1000, subject: reply.subject }));
         if (options.onSent) options.onSent(reply); else location.href = reply.url;
       } catch (err) {
-        state.sending = false; updateSend(); say(""); toast(err.message, true);
+        state.sending = false; updateSend(); say(""); toast(err.message, true, err.detail);
       }
     }
     form.addEventListener("submit", async e => {

@@ -90,11 +90,17 @@ enum WritingScript {
     const status = $(".replies-status", section);
     if (done || data.suggestions.length === 1) status.textContent = data.announcement;
   }
-  function replyFailed(src, message) {
+  // What went wrong in words; the technical detail behind a disclosure, as the server writes it (issue 29).
+  function replyFailed(src, message, detail) {
     const section = $("#reply-suggestions");
     if (!section || section.dataset.src !== src) return;
-    const body = $(".replies-body", section), error = line("notice error", message);
-    error.setAttribute("role", "alert");
+    const body = $(".replies-body", section), error = doc.createElement("div");
+    error.className = "notice error problem"; error.setAttribute("role", "alert");
+    const words = doc.createElement("p"); words.textContent = message; error.append(words);
+    if (detail) {
+      const more = doc.createElement("details"), summary = doc.createElement("summary"), pre = doc.createElement("pre");
+      more.className = "problem-detail"; summary.textContent = "Details"; pre.textContent = detail; more.append(summary, pre); error.append(more);
+    }
     body.replaceChildren(error);
     section.dataset.state = "failed";
   }
@@ -116,7 +122,7 @@ enum WritingScript {
         showReplies(src, data, true);
       } catch (_) {}
     });
-    source.addEventListener("failure", e => { end(); let m = ""; try { m = JSON.parse(e.data).message; } catch (_) {} replyFailed(src, m || "Replies could not be suggested."); });
+    source.addEventListener("failure", e => { end(); let f = {}; try { f = JSON.parse(e.data); } catch (_) {} replyFailed(src, f.error || "Replies could not be suggested.", f.detail); });
     source.addEventListener("error", () => { if (stream !== job) return; end(); replyFailed(src, "Suggestions stopped: VaultMail did not answer. Open the conversation again to retry."); });
   }
 

@@ -17,7 +17,7 @@ extension WebApp {
             do {
                 content = try await self.mail.attachments.content(emailId: id, attachmentId: attachmentId)
             } catch let error as AttachmentError {
-                return Pages.plain(error.isNotFound ? .notFound : .internalServerError, "\(error)")
+                return Pages.plain(error.isNotFound ? .notFound : .internalServerError, PlainWords.lines(error))
             }
             guard AttachmentKind.isPreviewable(content.attachment) else {
                 return Pages.plain(.unsupportedMediaType, "'\(content.attachment.filename)' is not an image that can be previewed; download it instead.")
@@ -46,9 +46,9 @@ extension WebApp {
                 }
                 archive = try ZipArchive.make(files)
             } catch let error as AttachmentError {
-                return Pages.plain(error.isNotFound ? .notFound : .internalServerError, "\(error)")
+                return Pages.plain(error.isNotFound ? .notFound : .internalServerError, PlainWords.lines(error))
             } catch {
-                return Pages.plain(.internalServerError, "\(error)")
+                return Pages.plain(.internalServerError, PlainWords.lines(error))
             }
             let subject = email.subject.trimmingCharacters(in: .whitespacesAndNewlines)
             var response = Response(status: .ok, headers: [:], body: ResponseBody(byteBuffer: ByteBuffer(bytes: archive)))

@@ -7,23 +7,25 @@ extension WebApp {
     /// the browser goes back where it came from with a notice.
     func send(_ fields: ComposeForm.Posted, wantsJSON: Bool, csrf: String) async -> Response {
         let form = ComposeForm(fields, defaultAccount: "")
-        func refuse(_ message: String, draft: String?) -> Response {
+        // "Not sent: …" in a person's words, the detail behind a disclosure (issue 29).
+        func refuse(_ problem: PlainProblem, draft: String?) -> Response {
             if wantsJSON {
-                return Pages.json(JSONReply.Failure(error: message, draft: draft ?? ""), status: .badRequest)
+                return Pages.json(JSONReply.Failure(error: problem.words, draft: draft ?? "", detail: problem.detail), status: .badRequest)
             }
             var url = "/compose?kind=" + (draft == nil ? form.content.forwardedEmailId == nil ? "new" : "forward" : "draft")
             if let draft { url += "&draft=" + WebForm.escape(draft) }
-            url += "&problem=" + WebForm.escape(message) + "&return=" + WebForm.escape(form.returnTo)
+            url += "&problem=" + WebForm.escape(problem.words) + (problem.detail.map { "&detail=" + WebForm.escape($0) } ?? "")
+            url += "&return=" + WebForm.escape(form.returnTo)
             return Pages.redirect(url)
         }
         if form.content.to.isEmpty && form.content.cc.isEmpty && form.content.bcc.isEmpty {
-            return refuse("Add at least one recipient in To, Cc or Bcc.", draft: form.content.draftId)
+            return refuse(PlainProblem(words: "Not sent: add at least one recipient in To, Cc or Bcc."), draft: form.content.draftId)
         }
         let id: String
         do {
             id = try await saveDraft(fields, checkAddresses: true)
         } catch {
-            return refuse("Not sent: \(error)", draft: form.content.draftId)
+            return refuse(PlainProblem(error).led(by: "Not sent: "), draft: form.content.draftId)
         }
         let sendsAt: Date
         do {
@@ -34,7 +36,7 @@ extension WebApp {
             }
             sendsAt = try await mail.compose.startSending(emailId: id)
         } catch {
-            return refuse("Not sent: \(error)", draft: id)
+            return refuse(PlainProblem(error).led(by: "Not sent: "), draft: id)
         }
         await mail.contacts.invalidate()
         let seconds = max(0, Int(sendsAt.timeIntervalSince(mail.clock.now).rounded()))
@@ -62,7 +64,8 @@ extension WebApp {
         do {
             buffer = try await request.body.collect(upTo: min(limit, Self.largestAttachment))
         } catch {
-            return Pages.plain(.contentTooLarge, "\(name) is larger than the \(ByteSize.string(min(limit, Self.largestAttachment))) the server accepts; share it another way.")
+            return Self.failure(PlainProblem(words: "\(name) is larger than the \(ByteSize.string(min(limit, Self.largestAttachment))) the server accepts; share it another way."),
+                                status: .contentTooLarge)
         }
         let type = request.headers[.contentType].flatMap { $0.isEmpty ? nil : $0 } ?? "application/octet-stream"
         let file = DraftAttachment(filename: Self.safeFilename(name), mimeType: type, data: Data(buffer.readableBytesView))
@@ -72,9 +75,14 @@ extension WebApp {
                 Self.content(of: draft.entry.email), html: draft.entry.email.bodyHTML, attachments: files,
                 serverCopy: Self.draftCopyDelay, checkAddresses: false)
         } catch {
-            return Pages.plain(.badRequest, "\(name) could not be attached: \(error)")
+            return Self.failure(PlainProblem(error).led(by: "\(name) could not be attached. "))
         }
         return Pages.json(Self.attachmentsJSON(files))
+    }
+
+    /// A failure for the composer's script: the words and the detail (issue 29).
+    static func failure(_ problem: PlainProblem, status: HTTPResponse.Status = .badRequest) -> Response {
+        Pages.json(JSONReply.Failure(error: problem.words, detail: problem.detail), status: status)
     }
 
     /// The largest file the composer takes when the server names no limit.

@@ -24,7 +24,7 @@ extension WebApp {
                 let id = try await self.saveDraft(form, checkAddresses: false)
                 return Pages.json(JSONReply.Saved(draft: id, problems: self.addressProblems(form)))
             } catch {
-                return Pages.json(JSONReply.Failure(error: "Not saved: \(error)"), status: .badRequest)
+                return Self.failure(PlainProblem(error).led(by: "Not saved: "))
             }
         }
         router.post("/compose/send") { request, context -> Response in
@@ -37,22 +37,25 @@ extension WebApp {
                 try await self.mail.compose.cancel(emailId: id)
                 return Pages.json(JSONReply.Draft(draft: id, url: Self.draftURL(id)))
             } catch {
-                return Pages.json(JSONReply.Failure(error: "\(error)"), status: .conflict)
+                return Self.failure(PlainProblem(error), status: .conflict)
             }
         }
         router.post("/compose/discard") { request, context -> Response in
             let posted = try context.form(ComposeForm.Posted.self)
             let form = ComposeForm(posted, defaultAccount: "")
-            var message = "Draft discarded."
+            var message = "Draft discarded.", detail: String?
             if let id = form.content.draftId {
                 do {
-                    if let problem = try await self.mail.compose.discardDraft(emailId: id) { message = "Draft discarded here; \(problem)." }
+                    if let problem = try await self.mail.compose.discardDraft(emailId: id) {
+                        (message, detail) = ("Draft discarded here. " + problem.words, problem.detail)
+                    }
                 } catch {
-                    message = "The draft could not be discarded: \(error)"
+                    let problem = PlainProblem(error)
+                    (message, detail) = ("The draft could not be discarded: " + problem.words, problem.detail)
                 }
             }
             if request.headers[.accept]?.contains("application/json") == true {
-                return Pages.json(JSONReply.Discarded(message: message, url: form.returnTo))
+                return Pages.json(JSONReply.Discarded(message: message, url: form.returnTo, detail: detail))
             }
             return Pages.redirect(Self.withNotice(form.returnTo, message))
         }
@@ -63,18 +66,18 @@ extension WebApp {
     private func addOutboxRoutes(to router: Router<WebRequestContext>) {
         router.post("/outbox/retry") { _, context -> Response in
             guard let id = try context.form(ComposeForm.Posted.self).draft, !id.isEmpty else { return Pages.plain(.badRequest, "Name the message (draft=).") }
-            let message: String
+            let problem: PlainProblem
             do {
-                message = switch try await self.mail.compose.retry(emailId: id) {
-                case .sent: "Sent."
-                case .cancelled: "Cancelled; it is a draft again."
-                case .queued(let reason, _): "Still not sent: \(reason). It stays in the Outbox and is tried again."
-                case .failed(let reason): "Sending failed: \(reason)"
+                problem = switch try await self.mail.compose.retry(emailId: id) {
+                case .sent: PlainProblem(words: "Sent.")
+                case .cancelled: PlainProblem(words: "Cancelled; it is a draft again.")
+                case .queued(let reason, _): PlainProblem(lines: reason).led(by: "Still not sent: ")
+                case .failed(let reason): PlainProblem(lines: reason).led(by: "Not sent: ")
                 }
             } catch {
-                message = "\(error)"
+                problem = PlainProblem(error)
             }
-            return Pages.redirect(Self.withNotice(Mailbox.outbox.url(), message))
+            return Pages.redirect(Self.withNotice(Mailbox.outbox.url(), problem.words))
         }
         router.post("/outbox/cancel") { _, context -> Response in
             guard let id = try context.form(ComposeForm.Posted.self).draft, !id.isEmpty else { return Pages.plain(.badRequest, "Name the message (draft=).") }
@@ -82,7 +85,7 @@ extension WebApp {
                 try await self.mail.compose.cancel(emailId: id)
                 return Pages.redirect(Self.draftURL(id, returnTo: Mailbox.outbox.url()))
             } catch {
-                return Pages.redirect(Self.withNotice(Mailbox.outbox.url(), "\(error)"))
+                return Pages.redirect(Self.withNotice(Mailbox.outbox.url(), PlainWords.of(error)))
             }
         }
         router.post("/compose/attach") { request, context -> Response in
@@ -102,7 +105,7 @@ extension WebApp {
                     Self.content(of: draft.entry.email), html: draft.entry.email.bodyHTML, attachments: files,
                     serverCopy: Self.draftCopyDelay, checkAddresses: false)
             } catch {
-                return Pages.plain(.badRequest, "The attachment could not be removed: \(error)")
+                return Self.failure(PlainProblem(error).led(by: "The attachment could not be removed. "))
             }
             if request.headers[.accept]?.contains("application/json") == true {
                 return Pages.json(Self.attachmentsJSON(files))
@@ -153,7 +156,7 @@ extension WebApp {
                 do {
                     _ = try EmailAddress.parse(address, field: field.capitalized)
                 } catch {
-                    problems.append(.init(field: field, address: address, reason: "\(error)"))
+                    problems.append(.init(field: field, address: address, reason: PlainWords.of(error)))
                 }
             }
         }

@@ -8,11 +8,11 @@ extension WebApp {
     /// commas), `subject=`, `body=`, `return=`.
     /// What `/compose`, its suggestions (`q=`) and the attach route (`draft=`, `name=`) are asked with.
     struct ComposerQuery: Decodable {
-        var kind, email, draft, account, to, subject, body, problem, returnTo: String?
+        var kind, email, draft, account, to, subject, body, problem, detail, returnTo: String?
         var q, name: String?
 
         private enum CodingKeys: String, CodingKey {
-            case kind, email, draft, account, to, subject, body, problem, q, name
+            case kind, email, draft, account, to, subject, body, problem, detail, q, name
             case returnTo = "return"
         }
     }
@@ -24,7 +24,7 @@ extension WebApp {
         }
         let returnTo = WebApp.safeReturn(query.returnTo)
         var kind = ComposeKind(rawValue: query.kind ?? "") ?? .new
-        var problem = query.problem
+        var problem = query.problem.map { PlainProblem(words: $0, detail: query.detail) }
         var content = DraftContent(accountId: await defaultAccount(query, returnTo: returnTo, accounts: accounts) ?? firstAccount.id)
         var attachments: [ComposerView.AttachmentItem] = []
         var forwarded: [ComposerView.AttachmentItem] = []
@@ -36,20 +36,20 @@ extension WebApp {
             if let draft = await continuedDraft(query.draft) {
                 (content, attachments, forwarded) = draft
             } else {
-                problem = problem ?? "That draft was sent or discarded; this is a new message."
+                problem = problem ?? PlainProblem(words: "That draft was sent or discarded; this is a new message.")
                 kind = .new
             }
         case .reply, .replyAll, .forward:
             guard let id = query.email, let answer = try? await mail.composition.answer(kind, emailId: id, typed: given),
                   accounts.contains(where: { $0.id == answer.accountId }) else {
-                problem = "The message to answer is no longer here; this is a new message."
+                problem = PlainProblem(words: "The message to answer is no longer here; this is a new message.")
                 kind = .new
                 break
             }
             content = answer
             if kind == .forward, let files = try? await mail.composition.forwardedAttachments(emailId: id) {
                 forwarded = files.carried.map { .init(filename: $0.filename, size: $0.sizeBytes) }
-                problem = problem ?? files.notice
+                problem = problem ?? files.notice.map { PlainProblem(words: $0) }
             }
         case .new:
             break

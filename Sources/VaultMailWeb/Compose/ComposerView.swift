@@ -19,7 +19,8 @@ struct ComposerView {
     var forwarded: [AttachmentItem]
     /// The outgoing server's SIZE limit, when known.
     var sizeLimit: Int?
-    var problem: String?
+    /// What went wrong (a send refused), its detail behind a disclosure (issue 29).
+    var problem: PlainProblem?
     /// Where Send and Discard go back to.
     var returnTo: String
     var csrf: String
@@ -46,7 +47,7 @@ struct ComposerView {
             var limit: String
             var kind: String
             var heading: String
-            var problem: String?
+            var problem: Markup
             var hidden: [Hidden]
             var from: Markup
             var to: Markup
@@ -64,7 +65,7 @@ struct ComposerView {
                       ("thread", content.threadId), ("forward", content.forwardedEmailId), ("return", returnTo)]
         let body = Self.template.render(Model(
             returnTo: returnTo, backIcon: Icon.back.svg(), draft: content.draftId ?? "", limit: sizeLimit.map(String.init) ?? "",
-            kind: kind.rawValue, heading: heading, problem: problem, hidden: hidden.map { Hidden(name: $0.0, value: $0.1 ?? "") },
+            kind: kind.rawValue, heading: heading, problem: problem.map { ProblemView.render($0) } ?? .empty, hidden: hidden.map { Hidden(name: $0.0, value: $0.1 ?? "") },
             from: from(), to: recipients("to", "To", content.to, required: true), showCopies: !content.cc.isEmpty || !content.bcc.isEmpty,
             copies: recipients("cc", "Cc", content.cc) + recipients("bcc", "Bcc", content.bcc), subject: content.subject, cursor: cursor,
             body: content.body, markdown: content.markdown, attachments: attachmentSection(), saved: content.draftId != nil,
@@ -83,7 +84,7 @@ struct ComposerView {
         <form class="composer" id="composer" method="post" action="/compose/send" aria-labelledby="compose-title"\
          data-draft="{{draft}}" data-limit="{{limit}}" data-kind="{{kind}}">\
         <h1 id="compose-title">{{heading}}</h1>\
-        {{#problem}}<p class="notice error" role="alert">{{problem}}</p>{{/problem}}\
+        {{{problem}}}\
         {{#hidden}}<input type="hidden" name="{{name}}" value="{{value}}">{{/hidden}}\
         {{{from}}}{{{to}}}\
         <div class="copies{{#showCopies}} shown{{/showCopies}}" id="copies">{{{copies}}}</div>\

@@ -40,15 +40,15 @@ struct SearchListState {
 
     func problemNotice() -> Markup {
         guard let problem else { return .empty }
-        struct Model { var reason: String; var before: String; var bad: String; var after: String }
+        struct Model { var words: String; var before: String; var bad: String; var after: String }
         let bad = String(problem.query.dropFirst(problem.position).prefix(problem.length))
         return Self.problemTemplate.render(Model(
-            reason: problem.reason, before: String(problem.query.prefix(problem.position)), bad: bad.isEmpty ? " " : bad,
+            words: problem.plainWords, before: String(problem.query.prefix(problem.position)), bad: bad.isEmpty ? " " : bad,
             after: String(problem.query.dropFirst(problem.position + problem.length))))
     }
 
     private static let problemTemplate = Template("""
-        <div class="notice error" role="alert" id="search-problem"><p>This search cannot be read: {{reason}}.</p>\
+        <div class="notice error" role="alert" id="search-problem"><p>{{words}}</p>\
         <p><code>{{before}}<mark>{{bad}}</mark>{{after}}</code></p></div>
         """)
 

@@ -22,6 +22,8 @@ struct ThreadListView {
     /// Folders the selection can be moved to (one account's), empty in unified lists.
     var moveTargets: [Folder]
     var notice: String?
+    /// The technical detail behind a failed notice, shown on demand (issue 29).
+    var noticeDetail: String?
     /// The list could not be read: the notice offers to try again.
     var failed = false
     /// The Outbox's messages (queued, sending, failed), when the Outbox is shown.
@@ -43,6 +45,7 @@ struct ThreadListView {
             var title: String
             var head: Markup
             var notice: String?
+            var noticeDetail: Markup
             var failed: Bool
             var retryURL: String
             var csrf: String
@@ -62,7 +65,8 @@ struct ThreadListView {
             rows = self.rows(page)
         }
         return Self.template.render(Model(
-            box: mailbox.parameter, category: category?.rawValue, title: title, head: head, notice: notice, failed: failed,
+            box: mailbox.parameter, category: category?.rawValue, title: title, head: head, notice: notice,
+            noticeDetail: ProblemView.details(noticeDetail), failed: failed,
             retryURL: mailbox.url(category: category), csrf: csrf, returnTo: search?.url() ?? mailbox.url(category: category),
             toolbar: mailbox == .outbox ? .empty : toolbar(), outbox: mailbox == .outbox, rows: rows, empty: empty))
     }
@@ -70,7 +74,7 @@ struct ThreadListView {
     private static let template = Template("""
         <section class="list-pane" id="list-pane" aria-labelledby="list-title" data-box="{{box}}"{{#category}} data-cat="{{category}}"{{/category}}>\
         <div class="list-head"><h1 id="list-title">{{title}}</h1></div>{{{head}}}\
-        {{#notice}}<p class="notice{{#failed}} error{{/failed}}" role="{{#failed}}alert{{/failed}}{{^failed}}status{{/failed}}">{{notice}}{{#failed}} <a href="{{retryURL}}">Try again</a>{{/failed}}</p>{{/notice}}\
+        {{#notice}}<p class="notice{{#failed}} error{{/failed}}" role="{{#failed}}alert{{/failed}}{{^failed}}status{{/failed}}">{{notice}}{{#failed}} <a href="{{retryURL}}">Try again</a>{{/failed}}</p>{{{noticeDetail}}}{{/notice}}\
         <form id="list-form" method="post" action="/actions">\
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="return" value="{{returnTo}}">{{{toolbar}}}\
         {{#rows}}{{#outbox}}<ul class="threads outbox" id="threads" aria-label="Messages waiting to be sent">{{/outbox}}{{^outbox}}<ul class="threads" id="threads" aria-label="Conversations">{{/outbox}}{{{rows}}}</ul>{{/rows}}\
@@ -259,6 +263,7 @@ struct ThreadListView {
             var time: String
             var subject: String
             var reason: String?
+            var detail: Markup
             var actions: Bool
         }
         struct Model { var entries: [Entry] }
@@ -271,12 +276,15 @@ struct ThreadListView {
             default: email.sendState.rawValue.capitalized
             }
             let to = (email.toAddresses + email.ccAddresses + email.bccAddresses).map { $0.name ?? $0.email }.joined(separator: ", ")
-            var why = entry.lastError
+            // "Not sent" and why in words, the detail (the server and port) behind a disclosure (issue 29).
+            let said = entry.lastError.map { PlainProblem(lines: $0) }
+            var why = said.map { (email.sendState == .failed ? "Not sent: " : "Not sent yet: ") + $0.sentence }
+            if email.sendState == .failed { why = why.map { $0 + " Cancel to change the message, or Send now to try again." } }
             if email.sendState == .queued, let next = entry.nextAttemptAt { why = why.map { $0 + " Next try \(dates.string(for: next))." } }
             return Entry(
                 id: email.id, state: state, stateName: email.sendState.rawValue, to: to.isEmpty ? "no one yet" : to,
                 date: email.dateReceived.formatted(.iso8601), time: dates.string(for: email.dateReceived),
-                subject: email.subject.isEmpty ? "(no subject)" : email.subject, reason: why,
+                subject: email.subject.isEmpty ? "(no subject)" : email.subject, reason: why, detail: ProblemView.details(said?.detail),
                 actions: email.sendState == .queued || email.sendState == .failed)
         }))
     }
@@ -288,7 +296,7 @@ struct ThreadListView {
         <span class="sender">To {{to}}</span><time datetime="{{date}}">{{time}}</time></span>\
         <span class="row-bottom"><span class="subject">{{subject}}</span></span>\
         {{#reason}}<span class="outbox-reason">{{reason}}</span>{{/reason}}\
-        </span></span>\
+        </span></span>{{{detail}}}\
         {{#actions}}<span class="outbox-actions"><button class="tool" formaction="/outbox/retry" name="draft" value="{{id}}" aria-label="Send now: {{subject}}">Send now</button>\
         <button class="tool" formaction="/outbox/cancel" name="draft" value="{{id}}" aria-label="Cancel sending and edit: {{subject}}">Cancel</button></span>{{/actions}}\
         </li>{{/entries}}

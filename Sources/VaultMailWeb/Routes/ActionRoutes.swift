@@ -133,7 +133,7 @@ extension WebApp {
                 await events.publish(.changed)
                 return ActionOutcome(done: 1, message: "\(address) is a VIP: their mail always notifies, even in quiet hours or muted threads.")
             } catch {
-                return ActionOutcome(message: "\(error)", status: .badRequest)
+                return ActionOutcome(problem: PlainProblem(error), status: .badRequest)
             }
         case "images":
             let address = argument.trimmingCharacters(in: .whitespaces)
@@ -149,7 +149,7 @@ extension WebApp {
                     try await mail.notificationSettings.unmute(threadIds: ids)
                 }
             } catch {
-                return ActionOutcome(message: "\(error)", status: .badRequest)
+                return ActionOutcome(problem: PlainProblem(error), status: .badRequest)
             }
             await events.publish(.changed)
             return ActionOutcome(done: ids.count, message: "\(Self.count(ids.count)) \(verb == "mute" ? "muted: no more notifications for them" : "unmuted").")
@@ -166,5 +166,12 @@ extension WebApp {
     static func safeReturn(_ target: String?) -> String {
         guard let target, target.hasPrefix("/mail"), !target.hasPrefix("//"), !target.contains("\\") else { return "/mail" }
         return target
+    }
+}
+
+extension WebApp.ActionOutcome {
+    /// An action that failed: its words as the message, its detail behind them (issue 29).
+    init(problem: PlainProblem, status: HTTPResponse.Status) {
+        self.init(message: problem.words, detail: problem.detail, status: status)
     }
 }

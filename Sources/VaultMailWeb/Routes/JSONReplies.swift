@@ -8,10 +8,12 @@ enum JSONReply {
         var message: String?
     }
 
-    /// Something went wrong; `draft` names the draft it concerns ("" when none).
+    /// Something went wrong: `error` in a person's words, `detail` the technical detail behind
+    /// them (issue 29); `draft` names the draft it concerns ("" when none).
     struct Failure: Encodable {
         var error: String
         var draft: String?
+        var detail: String?
     }
 
     /// The connection test of the onboarding form: passed or not, and its report as markup.
@@ -80,6 +82,7 @@ enum JSONReply {
     struct Discarded: Encodable {
         var message: String
         var url: String
+        var detail: String?
     }
 
     /// A message on its way, with the seconds left to take it back.

@@ -35,7 +35,7 @@ extension WebApp {
             do {
                 content = try await self.mail.attachments.content(emailId: id, attachmentId: attachmentId)
             } catch let error as AttachmentError {
-                return Pages.plain(error.isNotFound ? .notFound : .internalServerError, "\(error)")
+                return Pages.plain(error.isNotFound ? .notFound : .internalServerError, PlainWords.lines(error))
             }
             var response = Response(status: .ok, headers: [:], body: ResponseBody(byteBuffer: ByteBuffer(bytes: content.data)))
             response.headers[.contentType] = Self.downloadType(content.attachment.mimeType)

@@ -42,9 +42,15 @@ extension WebApp {
         } catch .invalidQuery(let problem) {
             state.problem = problem
         } catch {
-            list.notice = "The search could not be run: \(error)."
-            list.failed = true
+            Self.searchFailed(error, &list)
         }
+    }
+
+    /// A search that could not be run: why in words, the detail behind a disclosure (issue 29).
+    private static func searchFailed(_ error: SearchError, _ list: inout ThreadListView) {
+        list.notice = PlainWords.of(error)
+        list.noticeDetail = PlainWords.detail(error)
+        list.failed = true
     }
 
     /// Results by meaning (issue 15): conversations best first, a page at a time by offset.
@@ -63,10 +69,10 @@ extension WebApp {
         } catch .invalidQuery(let problem) {
             state.problem = problem
         } catch .failed(let underlying as AIError) {
-            list.notice = underlying.description
+            guard case .modelNotInstalled = underlying else { return Self.searchFailed(.failed(underlying: underlying), &list) }
+            list.notice = underlying.description  // how to get a model: Settings → On-device AI, or the tool's command
         } catch {
-            list.notice = "The search could not be run: \(error)."
-            list.failed = true
+            Self.searchFailed(error, &list)
         }
     }
 
@@ -77,7 +83,7 @@ extension WebApp {
             mailbox: .allInboxes, title: "Search", category: nil, categoryCounts: [:], page: .empty, openThread: nil,
             dates: dates, me: context.me, accountNames: context.names, csrf: csrf, moveTargets: [], notice: nil)
         await fillSearch(&list, query: query)
-        if let problem = list.search?.problem { return Pages.plain(.badRequest, problem.description) }
+        if let problem = list.search?.problem { return Pages.plain(.badRequest, problem.plainWords) }
         if list.failed, let notice = list.notice { return Pages.plain(.internalServerError, notice) }
         return Pages.html(list.rows(list.page))
     }

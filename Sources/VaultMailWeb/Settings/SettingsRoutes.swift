@@ -28,7 +28,7 @@ extension WebApp {
             let service = self.mail.notificationSettings
             var problems: [String] = []
             func apply(_ change: () async throws -> Void) async {
-                do { try await change() } catch { problems.append("\(error)") }
+                do { try await change() } catch { problems.append(PlainWords.of(error)) }
             }
             await apply { try await service.setSound(form.sound == "1") }
             for category in SettingsView.categories {
@@ -63,7 +63,7 @@ extension WebApp {
                 }
                 failed = false
             } catch {
-                (message, failed) = ("\(error)", true)
+                (message, failed) = (PlainWords.of(error), true)
             }
             return await self.settingsSaved(request, message, section: "notifications", failed: failed)
         }
@@ -74,7 +74,7 @@ extension WebApp {
                 try await self.mail.notificationSettings.unmute(threadIds: [thread])
                 (message, failed) = ("Unmuted: new mail in it notifies again.", false)
             } catch {
-                (message, failed) = ("\(error)", true)
+                (message, failed) = (PlainWords.of(error), true)
             }
             await self.events.publish(.changed)
             return await self.settingsSaved(request, message, section: "notifications", failed: failed)

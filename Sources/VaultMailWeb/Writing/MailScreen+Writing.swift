@@ -19,7 +19,7 @@ extension MailScreen {
                 return SummaryPanel(threadId: threadId, state: .summary(stored, stale: true), automatic: automatic)
             }
         } catch {
-            return SummaryPanel(threadId: threadId, state: .failed("The summary could not be read: \(error)"))
+            return SummaryPanel(threadId: threadId, state: .failed(PlainProblem(error).led(by: "The summary could not be read. ")))
         }
         return SummaryPanel(threadId: threadId, state: automatic ? .pending : .offer, automatic: automatic)
     }

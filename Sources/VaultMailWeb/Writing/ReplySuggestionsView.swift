@@ -11,7 +11,7 @@ struct ReplySuggestionsView {
         /// Not asked yet: the script streams them; without it the link asks for them.
         case loading
         case ready(ReplySuggestions)
-        case failed(String)
+        case failed(PlainProblem)
     }
 
     var threadId: String
@@ -32,10 +32,10 @@ struct ReplySuggestionsView {
             var loading: Bool
             var askURL: String
             var body: Markup
-            var failure: String?
+            var failure: Markup
             var announcement: String
         }
-        var body = Markup.empty, failure: String?, announcement = "", loading = false, stateName = "loading"
+        var body = Markup.empty, failure = Markup.empty, announcement = "", loading = false, stateName = "loading"
         switch state {
         case .loading:
             loading = true
@@ -43,9 +43,9 @@ struct ReplySuggestionsView {
             stateName = "ready"
             body = Self.body(suggestions, fallbackEmailId: emailId, here: here)
             announcement = Self.announcement(suggestions)
-        case .failed(let message):
+        case .failed(let problem):
             stateName = "failed"
-            failure = message
+            failure = ProblemView.render(problem)
         }
         return Self.template.render(Model(
             threadId: threadId, src: Self.path(threadId) + "?email=" + WebForm.escape(emailId) + "&return=" + WebForm.escape(here),
@@ -61,7 +61,7 @@ struct ReplySuggestionsView {
         {{#loading}}<p class="replies-loading"><span class="spinner" aria-hidden="true"></span>Writing suggestions on this device…</p>\
         <p class="replies-ask"><a class="tool" href="{{askURL}}">Suggest replies</a></p>{{/loading}}\
         {{{body}}}\
-        {{#failure}}<p class="notice error" role="alert">{{failure}}</p>{{/failure}}\
+        {{{failure}}}\
         </div><p class="visually-hidden replies-status" role="status" aria-live="polite">{{announcement}}</p>\
         </section>
         """)

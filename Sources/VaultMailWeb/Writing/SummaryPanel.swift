@@ -16,8 +16,8 @@ struct SummaryPanel {
         case pending
         /// Written on request only.
         case offer
-        /// Writing it failed; the message says why.
-        case failed(String)
+        /// Writing it failed: why in words, the detail behind a disclosure (issue 29).
+        case failed(PlainProblem)
     }
 
     var threadId: String
@@ -55,10 +55,10 @@ struct SummaryPanel {
             var stale: Bool
             var pending: Bool
             var offer: Bool
-            var failure: String?
+            var failure: Markup
             var button: Button
         }
-        var heading: String? = "Summary", byline = Markup.empty, text = Markup.empty, stale = false, failure: String?
+        var heading: String? = "Summary", byline = Markup.empty, text = Markup.empty, stale = false, failure = Markup.empty
         var button = Button(title: "Summarize", refresh: false, label: "Summarize this conversation")
         switch state {
         case .summary(let summary, let isStale):
@@ -71,8 +71,8 @@ struct SummaryPanel {
             break
         case .offer:
             heading = nil
-        case .failed(let message):
-            failure = message
+        case .failed(let problem):
+            failure = ProblemView.render(problem)
             button = Button(title: "Try again", refresh: true, label: "Try summarizing again")
         }
         var pending = false, offer = false
@@ -96,7 +96,7 @@ struct SummaryPanel {
         {{#pending}}<p class="summary-pending"><span class="spinner" aria-hidden="true"></span>Summarizing on this device…</p>\
         <p class="summary-offer summary-nojs">\(buttonTemplate)</p>{{/pending}}\
         {{#offer}}<p class="summary-offer">\(buttonTemplate) <span class="hint-text">Two to four sentences on this conversation, written on this computer.</span></p>{{/offer}}\
-        {{#failure}}<p class="notice error summary-error" role="alert">{{failure}}</p>\
+        {{#failure}}{{{failure}}}\
         <p class="summary-offer">\(buttonTemplate)</p>{{/failure}}\
         </section>
         """)

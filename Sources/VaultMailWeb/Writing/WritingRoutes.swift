@@ -60,7 +60,7 @@ extension WebApp {
     /// a time per conversation), or what went wrong.
     func writeSummary(threadId: String, refresh: Bool) async -> SummaryPanel {
         guard let summaries = mail.summaries else {
-            return SummaryPanel(threadId: threadId, state: .failed("Summaries are not written by this VaultMail."))
+            return SummaryPanel(threadId: threadId, state: .failed(PlainProblem(words: "Summaries are not written by this VaultMail.")))
         }
         do {
             let summary = try await summaryRequests.summary(threadId: threadId) {
@@ -68,17 +68,17 @@ extension WebApp {
             }
             return SummaryPanel(threadId: threadId, state: .summary(summary, stale: false))
         } catch {
-            return SummaryPanel(threadId: threadId, state: .failed("The summary could not be written: \(error)"))
+            return SummaryPanel(threadId: threadId, state: .failed(PlainProblem(error).led(by: "The summary could not be written. ")))
         }
     }
 
     /// Suggested replies, all at once (the page asked for them without the script).
     func suggestedReplies(threadId: String) async -> ReplySuggestionsView.State {
-        guard let replies = mail.replySuggestions else { return .failed("Suggested replies are not written by this VaultMail.") }
+        guard let replies = mail.replySuggestions else { return .failed(PlainProblem(words: "Suggested replies are not written by this VaultMail.")) }
         do {
             return .ready(try await replies.suggest(threadId: threadId))
         } catch {
-            return .failed("Replies could not be suggested: \(error)")
+            return .failed(PlainProblem(error).led(by: "Replies could not be suggested. "))
         }
     }
 
@@ -90,7 +90,7 @@ extension WebApp {
             // The stream ends by itself; the page closes it on `done`, so the browser never asks again.
             try await writer.write(ByteBuffer(string: "retry: 600000\n\n"))
             guard let replies else {
-                try await writer.write(ByteBuffer(string: Self.failureFrame("Suggested replies are not written by this VaultMail.")))
+                try await writer.write(ByteBuffer(string: Self.failureFrame(PlainProblem(words: "Suggested replies are not written by this VaultMail."))))
                 try await writer.finish(nil)
                 return
             }
@@ -104,7 +104,7 @@ extension WebApp {
                                                      notice: "No suggestions for this message.")
                 try await writer.write(ByteBuffer(string: Self.suggestionsFrame(final, event: "done", fallbackEmailId: fallbackEmailId, here: here)))
             } catch {
-                try await writer.write(ByteBuffer(string: Self.failureFrame("Replies could not be suggested: \(error)")))
+                try await writer.write(ByteBuffer(string: Self.failureFrame(PlainProblem(error).led(by: "Replies could not be suggested. "))))
             }
             try await writer.finish(nil)
         })
@@ -141,7 +141,8 @@ extension WebApp {
         return "event: \(event)\ndata: \(Pages.jsonText(payload))\n\n"
     }
 
-    static func failureFrame(_ message: String) -> String {
-        "event: failure\ndata: \(Pages.jsonText(JSONReply.Message(message: message)))\n\n"
+    /// The stream's `failure` event: the words and the detail the script shows behind a disclosure.
+    static func failureFrame(_ problem: PlainProblem) -> String {
+        "event: failure\ndata: \(Pages.jsonText(JSONReply.Failure(error: problem.words, detail: problem.detail)))\n\n"
     }
 }
