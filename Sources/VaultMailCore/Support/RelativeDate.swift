@@ -49,7 +49,7 @@ public struct RelativeDate: Sendable {
     /// begins where the one before ends, so a list sorted newest first shows each heading once
     /// (a group that would be empty, "This week" on its first day, never shows). In another
     /// language the locale's own words: "Heute", "Gestern", "Diese Woche", "Letzte Woche",
-    /// "Dieser Monat", "Oktober".
+    /// "Diesen Monat", "Oktober"; French "Cette semaine", "Ce mois-ci".
     public func heading(for date: Date) -> String {
         let today = calendar.startOfDay(for: now)
         let yesterday = calendar.date(byAdding: .day, value: -1, to: today) ?? today
