@@ -96,7 +96,7 @@ extension Array {
 }
 
 /// A thread's aggregates, accumulated from its emails oldest first (by `dateReceived` in
-/// milliseconds, then id). Drafts do not count (issue 29): while the thread holds a message
+/// milliseconds, then in the order they are stored: rowid, issue 29). Drafts do not count (issue 29): while the thread holds a message
 /// sent or received, its count, date, snippet, senders and states are its messages' only; a
 /// thread of drafts alone shows its drafts'.
 struct ThreadAggregate {
@@ -132,12 +132,13 @@ struct ThreadAggregate {
         self.subject = subject
     }
 
-    /// The aggregates of the thread of these emails, which are all of its emails (at least one).
+    /// The aggregates of the thread of these emails, which are all of its emails (at least one),
+    /// in the order they are stored.
     init(emails: [Email]) {
-        let sorted = emails.sorted { a, b in
-            let (x, y) = (a.dateReceived.millis, b.dateReceived.millis)
-            return x != y ? x < y : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
-        }
+        let sorted = emails.enumerated().sorted { a, b in
+            let (x, y) = (a.element.dateReceived.millis, b.element.dateReceived.millis)
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
         self.init(id: sorted[0].threadId, accountId: sorted[0].accountId, subject: sorted[0].subject)
         for email in sorted {
             add(isRead: email.isRead, isStarred: email.isStarred, hasAttachments: email.hasAttachments,
