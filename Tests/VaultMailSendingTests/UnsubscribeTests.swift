@@ -81,6 +81,14 @@ struct UnsubscribeTests {
         #expect(listed.senderKey == "list:news.example.com")
         #expect(listed.unsubscribedAt == fixture.clock.now)
         #expect(try await unsubscribe.offer(id: email.id).unsubscribedAt == fixture.clock.now)
+        #expect(try await unsubscribe.offer(id: email.id).arrivedAfterUnsubscribing == false)
+
+        // The sender did not stop: a later message is noted as having come after it.
+        let later = try await Self.store(Self.newsletter(
+            listUnsubscribe: "<\(target.absoluteString)>", post: "List-Unsubscribe=One-Click"), fixture: fixture, database: database,
+            number: 2, date: fixture.clock.now.addingTimeInterval(3600))
+        #expect(try await unsubscribe.offer(id: later.id).arrivedAfterUnsubscribing)
+        #expect(try await unsubscribe.subscriptions().first?.sinceUnsubscribed == 1)
     }
 
     @Test("A redirect is the answer: not followed (no GET, no second request), reported with its status, not remembered")

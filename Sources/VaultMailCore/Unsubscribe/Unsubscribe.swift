@@ -50,7 +50,7 @@ public struct Unsubscribe: Sendable {
             guard let headers = try await records.listHeaders(emailId: email.id) else { continue }
             let key = headers.senderKey(fromAddress: email.fromAddress)
             return UnsubscribeOffer(
-                emailId: email.id, accountId: email.accountId,
+                emailId: email.id, accountId: email.accountId, date: email.dateReceived,
                 sender: Participant(name: email.fromName, email: email.fromAddress), senderKey: key,
                 name: headers.name(senderName: email.fromName, senderAddress: email.fromAddress), listId: headers.listId, method: headers.method,
                 unsubscribedAt: try await records.unsubscription(accountId: email.accountId, senderKey: key)?.date)
@@ -114,6 +114,8 @@ public struct UnsubscribeOffer: Sendable, Hashable {
     /// The message whose headers are used.
     public var emailId: String
     public var accountId: String
+    /// When that message arrived.
+    public var date: Date
     public var sender: Participant
     /// `ListHeaders.senderKey`: what "Unsubscribed" is remembered for.
     public var senderKey: String
@@ -123,6 +125,9 @@ public struct UnsubscribeOffer: Sendable, Hashable {
     public var method: UnsubscribeMethod
     /// When the person unsubscribed from this sender before; nil when never.
     public var unsubscribedAt: Date?
+
+    /// The person unsubscribed before this message arrived: the sender did not stop.
+    public var arrivedAfterUnsubscribing: Bool { unsubscribedAt.map { date > $0 } ?? false }
 
     /// The confirmation's question and what the action does:
     /// "Unsubscribe from Example News? Sends a one-click request to example.com."
