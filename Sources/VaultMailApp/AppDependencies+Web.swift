@@ -43,6 +43,8 @@ extension AppDependencies {
                                                  accessTokens: accessTokens, oauthTimeout: oauthTimeout),
             notificationServer: notificationServer, clock: clock)
         mail.categories = Categories(repository: GRDBCategoryRepository(database: database))
+        mail.unsubscribe = Unsubscribe(emails: emailRepository, records: GRDBSubscriptionRepository(database: database),
+                                       client: Self.oneClickClient(), sending: compose, clock: clock)
         let search = GRDBMailSearch(database: database)
         mail.search = SearchMailUseCase(search: search, clock: mail.clock)
         let semanticIndex = GRDBSemanticIndex(database: database)

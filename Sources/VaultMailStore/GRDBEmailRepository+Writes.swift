@@ -86,6 +86,7 @@ extension Database {
         for item in newItems {
             if let raw = item.rawSource {
                 try insertSource.execute(arguments: [item.email.id, Data(raw)])
+                if item.email.sendState == .none { try saveListHeaders(rawSource: raw, emailId: item.email.id) }
             }
         }
         try insertRows(

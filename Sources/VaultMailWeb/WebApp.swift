@@ -58,6 +58,7 @@ public final class WebApp: Service, Sendable {
         addActionRoutes(to: router)
         addComposeRoutes(to: router)
         addSettingsRoutes(to: router)
+        addSubscriptionRoutes(to: router)
         addAccountRoutes(to: router)
         addAIRoutes(to: router, models: mail.aiModels)
         addWritingRoutes(to: router)

@@ -48,6 +48,8 @@ public struct WebMail: Sendable {
     public var replySuggestions: SmartReplyUseCase?
     /// Conversation summaries (issue 16, AC-A-06), current or stale; nil where none are written.
     public var summaries: SummarizeThreadUseCase?
+    /// Unsubscribing from lists and newsletters, and the senders of bulk mail (issue 33); nil where none is offered.
+    public var unsubscribe: Unsubscribe?
     /// Whether the machine is idle: conversations are summarized when opened only then (issue 35).
     public var idleness = MachineIdleness()
 

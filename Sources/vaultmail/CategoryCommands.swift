@@ -27,3 +27,31 @@ struct WhyCategoryCommand: AsyncParsableCommand {
         emit(try await global.session().whyCategory(emailId, json: json))
     }
 }
+
+struct UnsubscribeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unsubscribe",
+        abstract: "Leave the mailing list or newsletter of an email: the one-click request (RFC 8058) or the email its List-Unsubscribe header names.",
+        discussion: "Never opens a link. Exit 1 when the sender offers no one-click https or mailto: way, or the request was not accepted.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The email or thread id (or a unique prefix).") var id: String
+    @Flag(help: "Say what would be sent, and to whom, without sending it.") var dryRun = false
+    @Flag(help: "JSON: emailId, sender, method, summary, succeeded, message.") var json = false
+
+    @MainActor
+    func run() async throws {
+        emit(try await global.session().unsubscribe(id, dryRun: dryRun, json: json))
+    }
+}
+
+struct SubscriptionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "subscriptions", abstract: "List the senders of bulk mail of the last 90 days, most messages first.")
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "JSON: one object per sender with last30Days, last90Days, lastRead, method, unsubscribedAt.") var json = false
+
+    @MainActor
+    func run() async throws {
+        emit(try await global.session().subscriptions(json: json))
+    }
+}

@@ -31,6 +31,13 @@ struct StoreIntegrityTests {
             try await GRDBPendingChangeRepository(database: store.database).add(PendingChange(
                 accountId: account, threadId: "\(account)-T0", subject: "Waiting", action: .archive,
                 copies: [EmailFolder(emailId: "e", folderId: "f", uid: 1)], createdAt: Date()))
+            // A newsletter's list headers, and an unsubscription from it (issue 33).
+            let newsletter = MailFixtures.email(accountId: account, number: 97)
+            try await store.emails.saveEmails([IncomingEmail(
+                email: newsletter, links: [EmailFolder(emailId: newsletter.id, folderId: store.folder(.inbox, account: account).id)],
+                rawSource: Array("From: news@example.com\r\nList-Unsubscribe: <mailto:off@example.com>\r\n\r\nbody".utf8))])
+            try await GRDBSubscriptionRepository(database: store.database).recordUnsubscription(Unsubscription(
+                accountId: account, senderKey: "news@example.com", date: Date(), method: "mail"))
             // A draft with an attachment: the outbox tables (issue 6).
             try await GRDBOutboxRepository(database: store.database).saveDraft(
                 MailFixtures.email(accountId: account, number: 98, sendState: .draft),
@@ -50,7 +57,7 @@ struct StoreIntegrityTests {
             #expect(count > 0, "the test must populate \(table)")
             #expect(after[table]! * 2 == count, "\(table): \(after[table]!) rows left of \(count)")
         }
-        #expect(try await store.emails.getInboxUnreadCount() == 21)
+        #expect(try await store.emails.getInboxUnreadCount() == 22)  // 21 + the newsletter (issue 33)
         await #expect(throws: RepositoryError.accountNotFound("acct-gone")) { try await store.accounts.removeAccount(id: "acct-gone") }
     }
 

@@ -24,7 +24,7 @@ struct TemplateSafetyTests {
         "Attachments/AttachmentsView.swift": ["icon", "zipIcon"],
         "Pages/ConversationView.swift": ["actions", "attachments", "backIcon", "body", "buttons", "category", "clipIcon",
                                          "draftForms", "editIcon", "icon", "inner", "messages", "moreIcon", "move", "mute", "replies", "replyBar", "sparkle",
-                                         "summary", "trashIcon"],
+                                         "summary", "trashIcon", "unsubscribe"],
         "Pages/MessageFrame.swift": ["body"],
         "Pages/MailPage.swift": ["composeIcon", "connection", "conversation", "icon", "keyboardIcon", "list", "menuIcon", "settingsIcon", "sidebar"],
         "Pages/Pages.swift": ["body"],
@@ -36,6 +36,7 @@ struct TemplateSafetyTests {
         "Pages/ToolButton.swift": ["icon"],
         "Rendering/PlainTextRenderer.swift": ["html"],
         "Settings/SettingsView.swift": ["accounts", "backIcon", "categories", "inner", "quiet", "sections"],
+        "Subscriptions/SubscriptionsView.swift": ["backIcon"],
         "Writing/ReplySuggestionsView.swift": ["body", "failure", "icon", "notice"],
         "Writing/SummaryPanel.swift": ["byline", "failure", "icon", "text"],
     ]

@@ -56,6 +56,12 @@ public final class CommandDependencies {
         Conversations(emails: repository, settings: settings, withdrawNotifications: nil)
     }
 
+    /// Unsubscribing (one-click request through `client`, mail through `sending`) and the senders of bulk mail.
+    public func unsubscribe(sending: ComposeEmailService, client: any OneClickUnsubscribeClient) -> Unsubscribe {
+        Unsubscribe(emails: emails, records: GRDBSubscriptionRepository(database: database), client: client, sending: sending,
+                    clock: clock)
+    }
+
     /// What an answer or a forward contains and the size limit, sending through `sending`.
     public func composition(sending: ComposeEmailService) -> Compose {
         Compose(emails: emails, accounts: accounts, settings: settings, sending: sending, clock: clock)

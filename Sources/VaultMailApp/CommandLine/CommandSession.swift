@@ -56,6 +56,9 @@ public final class CommandSession {
     /// The server side (sync, server-backed actions), built on first use.
     public lazy var services = dependencies.mailServices(credentials: accountCredentials)
 
+    /// The one-click unsubscribe request's client (tests give one that trusts their CA).
+    public lazy var oneClickClient: any OneClickUnsubscribeClient = AppDependencies.oneClickClient()
+
     /// The sentence model categories and search by meaning read with, over this home's models
     /// folder; its model is loaded on first use.
     public lazy var textEmbedder: any TextEmbedder = AppDependencies.textEmbedder(library: AppDependencies.modelManager(home: home))

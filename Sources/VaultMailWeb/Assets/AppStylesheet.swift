@@ -429,5 +429,27 @@ html:not(.js) .summary-pending,html:not(.js) .replies-loading,.js .summary-nojs,
 .conn-check .problem-detail{margin:2px 0 4px}
 .outbox-row .problem-detail{margin:2px 0 0 12px}
 .notice+.problem-detail{margin:-4px 12px 8px 24px}
+.menu-item.unsubscribe-item{color:var(--text);text-decoration:none}
+.menu-note{display:block;padding:6px 10px;color:var(--muted)}
+.sidebar-extra{margin:14px 10px 4px;font-size:14px}
+.sidebar-extra a{color:var(--muted)}
+.subs-scroll{overflow-x:auto}
+.subs-table{border-collapse:collapse;width:100%;font-size:14px}
+.subs-table th,.subs-table td{padding:8px 10px;border-bottom:1px solid var(--line);text-align:left;vertical-align:middle}
+.subs-table thead th{font-size:13px;color:var(--muted);white-space:nowrap}
+.subs-table thead a{color:inherit}
+.subs-table thead th[aria-sort] a{color:var(--text);font-weight:700}
+.subs-table thead th[aria-sort=descending] a::after{content:" \2193"}
+.subs-table thead th[aria-sort=ascending] a::after{content:" \2191"}
+.subs-table .num{text-align:right;font-variant-numeric:tabular-nums}
+.subs-sender{font-weight:400}
+.subs-name{font-weight:650}
+.subs-address,.subs-list{display:block;color:var(--muted);font-size:13px;overflow-wrap:anywhere}
+.subs-done,.subs-none{color:var(--muted);white-space:nowrap}
+.subs-action form{margin:0}
+.confirm-dialog h2{margin:0 0 8px;font-size:18px}
+.confirm-dialog p{margin:0 0 16px;overflow-wrap:anywhere}
+.dialog-buttons{display:flex;gap:8px;justify-content:flex-end}
+@media (max-width:700px){.subs-table th:nth-child(2),.subs-table td.subs-recent,.subs-table .subs-read,.subs-list{display:none}.subs-table th,.subs-table td{padding:8px 6px}.subs-done{white-space:normal}}
 """#
 }

@@ -23,7 +23,7 @@ struct Asset: Sendable {
 enum Assets {
     static let stylesheet = Asset(name: "app.css", type: "text/css; charset=utf-8", content: AppStylesheet.css)
     /// The app's script with the conversation's summary and suggested replies (one request, not two).
-    static let script = Asset(name: "app.js", type: "text/javascript; charset=utf-8", content: AppScript.js + "\n" + WritingScript.js)
+    static let script = Asset(name: "app.js", type: "text/javascript; charset=utf-8", content: AppScript.js + "\n" + WritingScript.js + "\n" + UnsubscribeScript.js)
     static let composeScript = Asset(name: "compose.js", type: "text/javascript; charset=utf-8", content: ComposeScript.js)
     static let settingsScript = Asset(name: "settings.js", type: "text/javascript; charset=utf-8", content: SettingsScript.js)
     static let onboardingScript = Asset(name: "onboarding.js", type: "text/javascript; charset=utf-8", content: OnboardingScript.js)
@@ -31,7 +31,9 @@ enum Assets {
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#3b4fd8"/><path d="M6 10h20v13H6z" fill="none" stroke="#fff" stroke-width="2.2" stroke-linejoin="round"/><path d="M6 10l10 8 10-8" fill="none" stroke="#fff" stroke-width="2.2" stroke-linejoin="round"/></svg>
         """)
     static let searchScript = Asset(name: "search.js", type: "text/javascript; charset=utf-8", content: SearchScript.js)
-    static let all = [stylesheet, script, searchScript, composeScript, settingsScript, onboardingScript, favicon]
+    /// The Subscriptions page's script (the mail page has it in app.js).
+    static let unsubscribeScript = Asset(name: "unsubscribe.js", type: "text/javascript; charset=utf-8", content: UnsubscribeScript.js)
+    static let all = [stylesheet, script, searchScript, composeScript, settingsScript, onboardingScript, unsubscribeScript, favicon]
 }
 
 extension WebApp {

@@ -38,6 +38,9 @@ struct ConversationView {
     var replies: ReplySuggestionsView.State = .loading
     /// Suggested replies are offered (AC-A-05).
     var offersReplies = false
+    /// How unsubscribing from the conversation's newest bulk message would work (the More
+    /// menu's Unsubscribe, issue 33); nil when it has no list headers.
+    var unsubscribe: UnsubscribeOffer?
 
     /// The conversation's version, so a live page reloads it only when what it shows changed
     /// (new mail, star, mute, a VIP sender, images let in; not read state, which opening it changes).
@@ -89,7 +92,7 @@ struct ConversationView {
     }
 
     /// Where the composer goes back to: this conversation.
-    private var here: String { mailbox.url(category: category, thread: thread.id) }
+    var here: String { mailbox.url(category: category, thread: thread.id) }
 
     static func composeURL(_ kind: ComposeKind, email: String, returnTo: String) -> String {
         "/compose?kind=\(kind.rawValue)&email=\(WebForm.escape(email))&return=\(WebForm.escape(returnTo))"
@@ -140,7 +143,7 @@ struct ConversationView {
     /// it is there) behind "More". The menus are `<details>`, so they open without the script,
     /// and their buttons belong to the conversation's form.
     private func actions() -> Markup {
-        struct Model { var buttons: Markup; var move: Markup; var summary: Markup?; var sparkle: Markup; var moreIcon: Markup; var mute: Markup; var category: Markup }
+        struct Model { var buttons: Markup; var move: Markup; var summary: Markup?; var sparkle: Markup; var moreIcon: Markup; var mute: Markup; var category: Markup; var unsubscribe: Markup }
         return Self.actionsTemplate.render(Model(buttons: [
             ToolButton(action: "archive", label: "Archive", icon: .archive, key: "e"), ToolButton(action: "delete", label: "Delete", icon: .trash, key: "#"),
             ToolButton(action: "unread", label: "Mark unread", icon: .unread, key: "Shift+U"),
@@ -148,7 +151,7 @@ struct ConversationView {
         ].map { $0.render() }.joined(), move: ToolButton.move(to: moveTargets, label: "Move conversation to"),
         summary: summary?.render(), sparkle: Icon.sparkle.svg(), moreIcon: Icon.more.svg(),
         mute: ToolButton(action: isMuted ? "unmute" : "mute", label: isMuted ? "Unmute" : "Mute", icon: .mute, on: isMuted).render(),
-        category: CategoryBar(threadId: thread.id, decision: categoryDecision).render()))
+        category: CategoryBar(threadId: thread.id, decision: categoryDecision).render(), unsubscribe: unsubscribeItem()))
     }
 
     private static let actionsTemplate = Template("""
@@ -156,7 +159,7 @@ struct ConversationView {
         {{#summary}}<details class="menu ai-menu"><summary class="tool" title="The conversation's summary, written on this device">{{{sparkle}}}<span class="tool-label">Summary</span></summary>\
         <div class="menu-panel summary-pop">{{{summary}}}</div></details>{{/summary}}\
         <details class="menu more-menu"><summary class="tool" title="More actions">{{{moreIcon}}}<span class="tool-label">More</span></summary>\
-        <div class="menu-panel">{{{mute}}}{{{category}}}</div></details></div>
+        <div class="menu-panel">{{{mute}}}{{{unsubscribe}}}{{{category}}}</div></details></div>
         """)
 
     /// A participant: the name with the address beside it, or the address alone.

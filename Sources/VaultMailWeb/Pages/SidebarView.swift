@@ -65,6 +65,7 @@ struct SidebarView {
         {{^empty}}<ul class="boxes">{{#folders}}\(item){{/folders}}</ul>{{/empty}}\
         </section>{{/accounts}}\
         {{{pending}}}\
+        <p class="sidebar-extra"><a href="/subscriptions">Subscriptions</a></p>\
         </nav>
         """)
 

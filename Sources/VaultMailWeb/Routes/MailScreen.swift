@@ -166,6 +166,7 @@ struct MailScreen {
                                     categoryDecision: decision ?? nil)
         view.summary = await summaryPanel(threadId: thread.id, messageCount: emails.count)
         view.offersReplies = mail.replySuggestions != nil
+        view.unsubscribe = try? await mail.unsubscribe?.offer(id: thread.id)
         return .shown(view)
     }
 }

@@ -64,6 +64,7 @@ struct SettingsView {
         <main class="settings-main" id="main"><nav class="settings-nav" aria-label="Settings sections"><ul>\
         <li><a href="#general">General</a></li><li><a href="#notifications">Notifications</a></li><li><a href="#why">Why it notified</a></li><li><a href="#accounts">Accounts</a></li>\
         <li><a href="/settings/ai">On-device AI</a></li>\
+        <li><a href="/subscriptions">Subscriptions</a></li>\
         </ul></nav><div class="settings-content"><h1 id="settings-title" tabindex="-1">Settings</h1>\
         <p class="notice" id="settings-status" role="status"{{^notice}} hidden{{/notice}}>{{notice}}</p>\
         {{{sections}}}\
