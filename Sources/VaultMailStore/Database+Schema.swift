@@ -23,6 +23,7 @@ extension AppDatabase {
             try db.refreshThreads(try String.fetchAll(db, sql: "SELECT DISTINCT threadId FROM email WHERE isDraft = 1 OR sendState = 'draft'"))
         }
         migrator.registerMigration("v13-pending-changes", migrate: createPendingChanges)
+        migrator.registerMigration("v14-tracker-tally", migrate: createTrackerTally)
         return migrator
     }
 
