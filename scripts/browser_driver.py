@@ -32,15 +32,31 @@ LOOPBACK_ONLY = [
     "--allow-file-access-from-files",
 ]
 
+def loopback_only(hosts):
+    """LOOPBACK_ONLY, with `hosts` (names standing in for remote servers in a test) resolved
+    to 127.0.0.1 and reached without the dead proxy; every other name still resolves nowhere."""
+    if not hosts:
+        return LOOPBACK_ONLY
+    maps = "".join("MAP %s 127.0.0.1, " % host for host in hosts)
+    flags = []
+    for flag in LOOPBACK_ONLY:
+        if flag.startswith("--host-resolver-rules="):
+            flag = "--host-resolver-rules=" + maps + flag.split("=", 1)[1]
+        elif flag.startswith("--proxy-bypass-list="):
+            flag = flag + ";" + ";".join(hosts)
+        flags.append(flag)
+    return flags
+
+
 SPECIAL = {"ENTER": Keys.ENTER, "ESCAPE": Keys.ESCAPE, "TAB": Keys.TAB, "SHIFT": Keys.SHIFT,
            "DOWN": Keys.ARROW_DOWN, "UP": Keys.ARROW_UP, "BACKSPACE": Keys.BACKSPACE,
            "LEFT": Keys.ARROW_LEFT, "RIGHT": Keys.ARROW_RIGHT, "HOME": Keys.HOME, "END": Keys.END}
 
 
-def start(width, height, language):
+def start(width, height, language, loopback_hosts=()):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
-    for flag in LOOPBACK_ONLY:
+    for flag in loopback_only(loopback_hosts):
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='vaultmail-chromium-')}")
     options.add_argument(f"--window-size={width},{height}")
@@ -162,7 +178,9 @@ def main():
     width = int(sys.argv[1]) if len(sys.argv) > 1 else 1280
     height = int(sys.argv[2]) if len(sys.argv) > 2 else 800
     language = sys.argv[3] if len(sys.argv) > 3 else "en-US"
-    driver = start(width, height, language)
+    # Host names that resolve to 127.0.0.1 (comma-separated): remote servers stood in for by a test's.
+    hosts = [host for host in (sys.argv[4] if len(sys.argv) > 4 else "").split(",") if host]
+    driver = start(width, height, language, hosts)
     print(json.dumps({"ok": True, "value": "ready"}), flush=True)
     try:
         for line in sys.stdin:

@@ -70,8 +70,10 @@ installed_kib="$(du -sk --apparent-size --exclude=DEBIAN "$package" | cut -f1)"
 # Besides what the binaries link: OpenBLAS, which VaultMailAI opens at run time (dlopen of
 # libopenblas.so.0, BLASLibrary.swift), so dpkg-shlibdeps cannot see it; ca-certificates,
 # the trust store GnuTLS verifies the mail servers against; sensible-utils, whose
-# sensible-browser `vaultmail open` falls back to without xdg-open.
-extra="libopenblas0, ca-certificates, sensible-utils"
+# sensible-browser `vaultmail open` falls back to without xdg-open; webext-ublock-origin-chromium,
+# whose EasyPrivacy and privacy lists the daemon's tracker shield reads when it starts
+# (TrackerShield.swift, docs/privacy.md).
+extra="libopenblas0, ca-certificates, sensible-utils, webext-ublock-origin-chromium"
 cat > "$package/DEBIAN/control" <<CONTROL
 Package: vaultmail
 Version: $version

@@ -163,6 +163,11 @@ for file in /usr/share/man/man1/vaultmail.1.gz /usr/lib/systemd/user/vaultmail.s
             /usr/share/fish/vendor_completions.d/vaultmail.fish /usr/share/doc/vaultmail/copyright; do
   [[ -s "$rootfs$file" ]] || failed "the package installed no $file"
 done
+# The tracker shield's lists come with the package's Depends (docs/privacy.md).
+for list in assets/thirdparties/easylist/easyprivacy.txt assets/ublock/privacy.min.txt; do
+  [[ -s "$rootfs/usr/share/chromium/extensions/ublock-origin/$list" ]] \
+    || failed "the tracker shield's list $list did not come with the package (Depends: webext-ublock-origin-chromium)"
+done
 grep -qs '^ExecStart=/usr/bin/vaultmail daemon$' "$rootfs/usr/lib/systemd/user/vaultmail.service" \
   || failed "the systemd user unit does not start /usr/bin/vaultmail daemon"
 

@@ -15,10 +15,13 @@ extension AppDependencies {
     /// conversation's key sentences and replies come from the user's past ones).
     /// `notificationPermission` is asked before notifications are switched on (this graph's
     /// engine when nil); `oauthConfiguration` names the providers a removed sign-in is revoked at.
+    /// `trackerShield`: removes trackers from mail (issue 30; the daemon loads it from the packaged
+    /// lists), counted per message in the store; nil removes none.
     public func webMail(
         compose: ComposeEmailService, credentials: any CredentialStore, accessTokens: OAuthAccessTokens? = nil, textEmbedder: (any TextEmbedder)? = nil,
         textGenerator: (any TextGenerator)? = nil, notificationPermission: (any NotificationPermission)? = nil,
         oauthConfiguration: OAuthConfiguration = OAuthConfiguration(), oauthTimeout: Duration = .seconds(300),
+        trackerShield: TrackerShield? = nil,
         notificationServer: @escaping @Sendable () async -> NotificationServerStatus = {
             NotificationServerStatus(server: nil, capabilities: [], authorized: false, problem: "no desktop notifier in this process")
         }
@@ -45,6 +48,7 @@ extension AppDependencies {
         mail.categories = Categories(repository: GRDBCategoryRepository(database: database))
         mail.unsubscribe = Unsubscribe(emails: emailRepository, records: GRDBSubscriptionRepository(database: database),
                                        client: Self.oneClickClient(), sending: compose, clock: clock)
+        mail.privacy = trackerShield.map { Privacy(shield: $0, tally: GRDBTrackerTally(database: database)) }
         let search = GRDBMailSearch(database: database)
         mail.search = SearchMailUseCase(search: search, clock: mail.clock)
         let semanticIndex = GRDBSemanticIndex(database: database)

@@ -14,10 +14,14 @@ public final class BrowserSession: @unchecked Sendable {
 
     /// Starts the browser with a viewport (the page's innerWidth × innerHeight) of `width` × `height`.
     /// `language`: the browser's language (its interface and `Accept-Language`), a BCP 47 tag.
-    public static func start(driver: String, width: Int = 1280, height: Int = 800, language: String = "en-US") async throws -> BrowserSession {
+    /// `loopbackHosts`: host names that resolve to 127.0.0.1 (a test's server standing in for
+    /// remote ones, `http://cdn.shop.test:PORT/…`); every other name still resolves nowhere.
+    public static func start(driver: String, width: Int = 1280, height: Int = 800, language: String = "en-US",
+                             loopbackHosts: [String] = []) async throws -> BrowserSession {
         // A driver that is gone makes a write fail with EPIPE instead of killing the test run.
         signal(SIGPIPE, SIG_IGN)
-        let session = try BrowserSession(process: ChildProcess("/usr/bin/python3", [driver, "\(width)", "\(height)", language]))
+        let session = try BrowserSession(process: ChildProcess("/usr/bin/python3", [driver, "\(width)", "\(height)", language,
+                                                                                    loopbackHosts.joined(separator: ",")]))
         _ = try await session.nextAnswer(timeout: .seconds(120))
         return session
     }
@@ -138,9 +142,15 @@ public final class RecordingHTTPServer: @unchecked Sendable {
     private let process: ChildProcess
     public let port: Int
 
-    public static func start() async throws -> RecordingHTTPServer {
+    /// `files`: what it serves, by path ("images/logo.png"); anything else is answered 404 (and recorded).
+    public static func start(files: [String: Data] = [:]) async throws -> RecordingHTTPServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-recorder-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (path, data) in files {
+            let file = directory.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: file)
+        }
         let process = try ChildProcess("/usr/bin/python3", ["-u", "-m", "http.server", "--bind", "127.0.0.1", "0"], currentDirectory: directory)
         let (line, _) = try await process.waitForLine(timeout: .seconds(30)) { $0.contains(" port ") }
         guard let port = line.firstMatch(of: /port (\d+)/).flatMap({ Int($0.1) }) else {

@@ -15,7 +15,7 @@ public final class WebApp: Service, Sendable {
     let secret: WebSecret
     let logger: Logger
     let usedTokens = UsedSignInTokens()
-    let sanitized = SanitizedCache()
+    let sanitized: SanitizedCache
     let summaryRequests = SummaryRequests()
     private let boundPort = Mutex<Int?>(nil)
     private let serving = AsyncStream<Int>.makeStream()
@@ -24,6 +24,7 @@ public final class WebApp: Service, Sendable {
     public init(configuration: WebConfiguration, mail: WebMail, events: WebEventHub = WebEventHub(), logger: Logger) throws {
         self.configuration = configuration
         self.mail = mail
+        sanitized = SanitizedCache(shield: mail.privacy?.shield)
         self.events = events
         self.logger = logger
         try FileManager.default.createDirectory(at: configuration.home, withIntermediateDirectories: true,

@@ -52,6 +52,9 @@ public struct WebMail: Sendable {
     public var unsubscribe: Unsubscribe?
     /// Whether the machine is idle: conversations are summarized when opened only then (issue 35).
     public var idleness = MachineIdleness()
+    /// The tracker shield and its counts (issue 30); nil: no trackers are removed (images stay
+    /// blocked unless the user lets them in, as before).
+    public var privacy: Privacy?
 
     public init(mailboxes: Mailboxes, conversations: Conversations, attachments: ReadAttachmentUseCase, changes: any MailChangeFeed,
                 preferences: Preferences, coordinator: NotificationSyncCoordinator, compose: ComposeEmailService, composition: Compose,

@@ -12,6 +12,7 @@ struct Bench {
         "send": SendBenchmarks.run,
         "e2e": { try await E2EBenchmarks.run() },
         "web": { try await WebBenchmarks.run() },
+        "web-shield": { try await ShieldBenchmarks.run() },
         "search": { try await SearchBenchmarks.run() },
         "ai": { try await AIBenchmarks.run() },
         "generation": { try await GenerationBenchmarks.run() },

@@ -16,6 +16,8 @@ enum WebBenchmarks {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-bench-web-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        // The tracker shield first: it needs no store.
+        try await ShieldBenchmarks.run()
         print("# web: the app served in-process on 127.0.0.1, requests over a real socket; times are request → whole reply")
         let size = 100_000
         let corpus = try await StoreBenchmarks.Corpus(path: directory.appendingPathComponent("store.sqlite").path)

@@ -27,6 +27,9 @@ struct StoreIntegrityTests {
             try await GRDBThreadSummaryRepository(database: store.database).save(ThreadSummary(
                 threadId: summarized.threadId, text: "Key sentence.", kind: .extractive, modelId: nil, messageCount: 1,
                 latestEmailId: summarized.id, createdAt: Date()))
+            // Trackers the shield removed from a message (issue 30).
+            try await GRDBTrackerTally(database: store.database).record(
+                emailId: MailFixtures.email(accountId: account, number: 99).id, sender: "news@example.com", trackers: 3)
             // A change waiting for the server (issue 29).
             try await GRDBPendingChangeRepository(database: store.database).add(PendingChange(
                 accountId: account, threadId: "\(account)-T0", subject: "Waiting", action: .archive,

@@ -105,11 +105,20 @@ public final class MailDaemon {
             }
         }
         let web = try options.webPort.map { port in
+            // The tracker lists are read once, here, from the Debian package (never the network).
+            let shield = TrackerShield.load()
+            switch shield.status {
+            case .on(let version, _, let filters, let parameters):
+                logger.info("tracker shield on: uBlock Origin \(version)'s EasyPrivacy and privacy lists, \(filters) filters, \(parameters) tracking parameters")
+            case .listsMissing(let reason):
+                logger.warning("tracker shield without its lists: \(reason)")
+            }
             // Permission is the notification server's answer, whatever the master switch (which
             // makes the daemon's own centre report "denied" while off).
             var mail = app.webMail(compose: sending.compose, credentials: credentials, accessTokens: accountCredentials.tokens,
                                    textEmbedder: embedder, textGenerator: generator,
-                                   notificationPermission: NotificationServerPermission(center: DBusNotificationCenter(configuration: options.desktop))) {
+                                   notificationPermission: NotificationServerPermission(center: DBusNotificationCenter(configuration: options.desktop)),
+                                   trackerShield: shield) {
                 await center.status()
             }
             mail.aiModels = AppDependencies.modelAdministration(

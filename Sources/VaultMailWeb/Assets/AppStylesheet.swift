@@ -451,5 +451,13 @@ html:not(.js) .summary-pending,html:not(.js) .replies-loading,.js .summary-nojs,
 .confirm-dialog p{margin:0 0 16px;overflow-wrap:anywhere}
 .dialog-buttons{display:flex;gap:8px;justify-content:flex-end}
 @media (max-width:700px){.subs-table th:nth-child(2),.subs-table td.subs-recent,.subs-table .subs-read,.subs-list{display:none}.subs-table th,.subs-table td{padding:8px 6px}.subs-done{white-space:normal}}
+.shield-note{margin:0 0 8px;font-size:13px;color:var(--muted)}
+.shield-note>summary{display:inline-flex;align-items:center;gap:6px;cursor:pointer;color:var(--text)}
+.shield-note>summary .icon{width:16px;height:16px}
+.shield-note p{margin:6px 0 4px}
+.shield-note ul{margin:0;padding-left:18px}
+.shield-host{font-weight:600;color:var(--text);overflow-wrap:anywhere}
+.privacy-senders td,.privacy-senders th{text-align:left;padding:4px 12px 4px 0}
+.privacy-senders caption{text-align:left;font-weight:600;padding-bottom:4px}
 """#
 }

@@ -389,13 +389,15 @@ struct ConversationView {
                 var src: String
                 var sender: String
                 var sandbox = SecurityHeaders.frameSandbox
+                var shield: ShieldNote?
             }
             return Self.frameTemplate.render(Model(
                 never: html.blockedRemoteContent > 0 && imagesNever,
                 hidden: html.blockedRemoteContent > 0 && !imagesNever && !message.imagesAllowed, icon: Icon.offline.svg(),
                 showURL: mailbox.url(category: category, thread: thread.id) + "&images=\(email.id)#m-\(email.id)", id: email.id,
                 fromAddress: email.fromAddress.isEmpty ? nil : email.fromAddress, height: Self.heightClass(html.html),
-                src: "/message/\(email.id)/body" + (message.imagesAllowed ? "?images=1" : ""), sender: email.fromName ?? email.fromAddress))
+                src: "/message/\(email.id)/body" + (message.imagesAllowed ? "?images=1" : ""), sender: email.fromName ?? email.fromAddress,
+                shield: ShieldNote(html.trackers, id: email.id)))
         }
         if let plain = email.bodyPlain, !plain.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             return PlainTextRenderer.render(plain)
@@ -409,8 +411,35 @@ struct ConversationView {
         <a href="{{showURL}}" data-images="{{id}}">Show images</a>\
         {{#fromAddress}}<button class="link-button" name="one" value="images:{{fromAddress}}">Always show from {{fromAddress}}</button>{{/fromAddress}}\
         </div>{{/hidden}}\
+        {{#shield}}<details class="shield-note" id="shield-{{id}}"><summary>{{{shieldIcon}}}<span>{{words}}</span></summary>\
+        <p>Removed before anything was fetched, so the sender cannot tell you opened this message or which link you followed:</p>\
+        <ul>{{#rows}}<li><span class="shield-host">{{host}}</span> · {{kind}}{{#times}} ×{{times}}{{/times}}</li>{{/rows}}</ul></details>{{/shield}}\
         <iframe class="mail-frame h{{height}}" src="{{src}}" sandbox="{{sandbox}}" referrerpolicy="no-referrer" title="Message from {{sender}}"></iframe>
         """)
+
+    /// "3 trackers removed" over a message's frame, with the list of what they were (issue 30);
+    /// nil when the shield removed nothing.
+    struct ShieldNote {
+        struct Row {
+            var host: String
+            var kind: String
+            var times: Int?
+        }
+        var id: String
+        var words: String
+        var rows: [Row]
+        var shieldIcon = Icon.shield.svg()
+
+        init?(_ trackers: [TrackerFinding], id: String) {
+            guard !trackers.isEmpty else { return nil }
+            self.id = id
+            words = "\(trackers.count) tracker\(trackers.count == 1 ? "" : "s") removed"
+            rows = Privacy.grouped(trackers).map { group in
+                Row(host: group.finding.host.isEmpty ? "(no host)" : group.finding.host, kind: group.finding.kind.words,
+                    times: group.count > 1 ? group.count : nil)
+            }
+        }
+    }
 
     private static let noTextTemplate = Template("""
         <p class="hint">This message has no text.</p>

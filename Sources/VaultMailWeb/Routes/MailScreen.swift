@@ -153,6 +153,9 @@ struct MailScreen {
             let attachments = email.hasAttachments ? ((try? await mail.mailboxes.attachments(emailId: email.id)) ?? []) : []
             let allowed = await mail.preferences.remoteImagesAllowed(from: email.fromAddress, asked: imagesFor == email.id)
             let html = email.bodyHTML.map { sanitized.outline(emailId: email.id, html: $0) }
+            if opening, let trackers = html?.trackers, !trackers.isEmpty {
+                await mail.privacy?.record(emailId: email.id, sender: email.fromAddress, findings: trackers)
+            }
             messages.append(.init(email: email, attachments: attachments, html: html, imagesAllowed: allowed,
                                   expanded: !email.isRead || index == emails.count - 1,
                                   events: await calendarEvents(emailId: email.id, attachments: attachments)))

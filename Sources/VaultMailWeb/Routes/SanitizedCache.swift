@@ -10,14 +10,20 @@ final class SanitizedCache: Sendable {
     }
 
     private let sanitizer = HTMLSanitizer()
+    private let shield: TrackerShield?
     private let entries = Mutex(Entries())
     private let capacity = 64
+
+    /// `shield`: removes trackers from every message (issue 30); nil removes none.
+    init(shield: TrackerShield? = nil) {
+        self.shield = shield
+    }
 
     /// The message sanitized without inline images or remote content (what the page needs to
     /// know about it).
     func outline(emailId: String, html: String) -> SanitizedHTML {
         if let hit = cached("\(emailId)|outline") { return hit }
-        return store("\(emailId)|outline", sanitizer.sanitize(html))
+        return store("\(emailId)|outline", sanitizer.sanitize(html, options: .init(shield: shield)))
     }
 
     /// The message as its frame shows it; `inline` (its `cid:` images) is read only when the
@@ -26,7 +32,7 @@ final class SanitizedCache: Sendable {
         let key = "\(emailId)|frame|\(remoteImages)"
         if let hit = cached(key) { return hit }
         let images = await inline()
-        return store(key, sanitizer.sanitize(html, options: .init(allowRemoteImages: remoteImages, contentIdURLs: images)))
+        return store(key, sanitizer.sanitize(html, options: .init(allowRemoteImages: remoteImages, contentIdURLs: images, shield: shield)))
     }
 
     private func cached(_ key: String) -> SanitizedHTML? {

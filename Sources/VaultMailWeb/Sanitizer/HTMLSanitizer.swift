@@ -1,3 +1,5 @@
+import VaultMailCore
+
 /// Turns a mail's HTML into markup that is safe to show in the message frame.
 ///
 /// The HTML is parsed by gumbo, a real HTML5 parser, into the tree a browser would build; only
@@ -6,6 +8,10 @@
 /// event handlers never come through; links keep only http(s) and mailto targets and open in a
 /// new window; remote images and CSS resources are held back unless
 /// `Options.allowRemoteImages`; `cid:` images take the URLs given; quoted replies can be folded.
+/// With a `TrackerShield` (issue 30), trackers are removed whether or not images are shown: the
+/// shield decides each remote image and CSS `url()` (known trackers, invisible images, open
+/// beacons) and cleans every link (tracking parameters, click-tracking redirects); what it
+/// removed is listed in `SanitizedHTML.trackers`.
 /// The frame's own sandbox and CSP come on top of this.
 public struct HTMLSanitizer: Sendable {
     /// How the sanitizer treats a given mail.
@@ -18,11 +24,15 @@ public struct HTMLSanitizer: Sendable {
         /// Wrap quoted replies in `<details><summary>Show quoted text</summary>…</details>`
         /// (works without scripts).
         public var foldQuotes: Bool = true
+        /// The tracker shield that decides remote resources and links (nil: none removed).
+        public var shield: TrackerShield?
 
-        public init(allowRemoteImages: Bool = false, contentIdURLs: [String: String] = [:], foldQuotes: Bool = true) {
+        public init(allowRemoteImages: Bool = false, contentIdURLs: [String: String] = [:], foldQuotes: Bool = true,
+                    shield: TrackerShield? = nil) {
             self.allowRemoteImages = allowRemoteImages
             self.contentIdURLs = contentIdURLs
             self.foldQuotes = foldQuotes
+            self.shield = shield
         }
     }
 

@@ -1,15 +1,22 @@
+import VaultMailCore
+
 /// Decides every URL the sanitizer meets (links, image sources, CSS `url()`) and keeps the tally
-/// the page needs: remote resources blocked and `cid:` references found.
+/// the page needs: remote resources blocked, trackers removed and `cid:` references found. The
+/// tracker shield, when given, decides each remote resource first (a tracker is removed whether
+/// or not images are shown, and is not counted as an image to offer) and cleans each link.
 struct ResourcePolicy {
     let allowRemoteImages: Bool
     let contentIdURLs: [String: String]
+    let shield: TrackerShield?
     private(set) var blockedRemoteContent = 0
+    private(set) var trackers: [TrackerFinding] = []
     private(set) var contentIds: [String] = []
     private var seenContentIds: Set<String> = []
 
     init(options: HTMLSanitizer.Options) {
         allowRemoteImages = options.allowRemoteImages
         contentIdURLs = options.contentIdURLs
+        shield = options.shield
     }
 
     /// The `href` to keep for a link, or nil: only http:, https: and mailto: targets survive.
@@ -20,20 +27,47 @@ struct ResourcePolicy {
         return url
     }
 
-    /// The `src` to give an image, or nil to show its alt text instead.
-    mutating func imageSource(_ raw: String) -> String? {
-        resource(Self.cleaned(raw))
+    /// The `href` to write for a link, or nil: a safe target (`linkTarget`) that the shield
+    /// has cleaned of tracking.
+    mutating func link(_ raw: String) -> String? {
+        guard let target = Self.linkTarget(raw) else { return nil }
+        guard let shield else { return target }
+        let cleaned = shield.link(target)
+        trackers.append(contentsOf: cleaned.findings)
+        return cleaned.url
+    }
+
+    /// The `src` to give an image, or nil to show its alt text instead; `facts`: its size and
+    /// visibility, for the shield.
+    mutating func imageSource(_ raw: String, facts: ImageFacts) -> String? {
+        let url = Self.cleaned(raw)
+        if let finding = shield?.image(url, facts: facts) {
+            trackers.append(finding)
+            return nil
+        }
+        return resource(url)
     }
 
     /// The URL to write in a CSS `url()`, or nil to write `none` instead.
     mutating func styleURL(_ raw: String) -> String? {
-        resource(Self.cleaned(raw))
+        let url = Self.cleaned(raw)
+        if let finding = shield?.styleResource(url) {
+            trackers.append(finding)
+            return nil
+        }
+        return resource(url)
     }
 
     /// Counts a remote resource that is never kept (a `background` attribute, an `@import`, a
-    /// web font), so that "Show images" is offered; nothing is counted once remote images are shown.
+    /// web font), so that "Show images" is offered; nothing is counted once remote images are
+    /// shown, and a tracker is counted as one.
     mutating func noteDroppedResource(_ raw: String) {
-        if !allowRemoteImages, Self.isRemote(Self.cleaned(raw).lowercased()) { blockedRemoteContent += 1 }
+        let url = Self.cleaned(raw)
+        if let finding = shield?.styleResource(url) {
+            trackers.append(finding)
+        } else if !allowRemoteImages, Self.isRemote(url.lowercased()) {
+            blockedRemoteContent += 1
+        }
     }
 
     /// Counts a dropped remote resource whose URL is not at hand.

@@ -1,3 +1,5 @@
+import VaultMailCore
+
 /// Walks a parsed mail and writes the allowed part of it as markup that a browser parses back
 /// into the same tree.
 ///
@@ -29,6 +31,9 @@ struct SanitizingSerializer {
         let textAllowed: Bool
         /// Whether quotes may still be folded (not inside a fold already).
         let foldable: Bool
+        /// Whether an element around the children hides them (`display:none`, …): their images
+        /// cannot be seen (the tracker shield's question).
+        var hidden = false
     }
 
     static func serialize(_ document: GumboDocument, options: HTMLSanitizer.Options, sizeHint: Int) -> SanitizedHTML {
@@ -45,7 +50,7 @@ struct SanitizingSerializer {
         output.append(raw: serializer.body.bytes)
         return SanitizedHTML(html: String(decoding: output.bytes, as: UTF8.self),
                              blockedRemoteContent: serializer.resources.blockedRemoteContent,
-                             contentIds: serializer.resources.contentIds)
+                             contentIds: serializer.resources.contentIds, trackers: serializer.resources.trackers)
     }
 
     private init(options: HTMLSanitizer.Options, sizeHint: Int) {
@@ -101,7 +106,7 @@ struct SanitizingSerializer {
             appendStyleSheet(of: element)
             return nil
         case .image:
-            appendImage(element)
+            appendImage(element, hiddenAround: parent.hidden)
             return nil
         case .head:
             return frame(for: element, closing: nil, in: parent, textAllowed: false)
@@ -133,8 +138,9 @@ struct SanitizingSerializer {
     private func frame(for element: ParsedNode, closing: String?, in parent: Frame, textAllowed: Bool = true,
                        foldable: Bool = true) -> Frame {
         let children = element.children
+        let hidden = parent.hidden || (resources.shield != nil && element.attribute("style").map(ImageFacts.hidesContent(style:)) == true)
         return Frame(children: children, next: 0, end: children.count, closing: closing,
-                     ownerWritten: closing != nil, textAllowed: textAllowed, foldable: parent.foldable && foldable)
+                     ownerWritten: closing != nil, textAllowed: textAllowed, foldable: parent.foldable && foldable, hidden: hidden)
     }
 
     private mutating func close(_ name: String) {
@@ -179,7 +185,7 @@ struct SanitizingSerializer {
     // MARK: - Attributes
 
     private mutating func appendAttributes(of element: ParsedNode, rule: ElementRule) {
-        let href = rule.action == .link ? element.attribute("href").flatMap(ResourcePolicy.linkTarget) : nil
+        let href = rule.action == .link ? element.attribute("href").flatMap { resources.link($0) } : nil
         for (name, value) in element.attributes {
             if name == "background" {
                 resources.noteDroppedResource(value)
@@ -208,9 +214,12 @@ struct SanitizingSerializer {
 
     // MARK: - Images and styles
 
-    /// An image whose source is allowed, else its alt text.
-    private mutating func appendImage(_ element: ParsedNode) {
-        let source = element.attribute("src").flatMap { resources.imageSource($0) }
+    /// An image whose source is allowed, else its alt text; `hiddenAround`: an element around it
+    /// is hidden.
+    private mutating func appendImage(_ element: ParsedNode, hiddenAround: Bool) {
+        let facts = ImageFacts(widthAttribute: element.attribute("width"), heightAttribute: element.attribute("height"),
+                               style: element.attribute("style"), hiddenAround: hiddenAround)
+        let source = element.attribute("src").flatMap { resources.imageSource($0, facts: facts) }
         let alt = element.attribute("alt") ?? ""
         if let source, canOpen(Self.image) {
             body.append("<img")

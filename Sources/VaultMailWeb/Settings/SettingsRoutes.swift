@@ -170,9 +170,13 @@ extension WebApp {
             asked = try? await mail.notificationHistory.decision(emailId: emailId)
             if asked == nil { askedMissing = "No decision was recorded for that message: it arrived in a first sync, or before VaultMail kept decisions." }
         }
+        var privacy: SettingsView.PrivacyFacts?
+        if let shield = mail.privacy {
+            privacy = SettingsView.PrivacyFacts(status: shield.shield.status, totals: await shield.totals())
+        }
         return SettingsView(
             values: values, accounts: accounts, muted: muted, server: await mail.notificationServer(),
             decisions: (try? await mail.notificationHistory.recent(limit: 15)) ?? [], asked: asked, askedMissing: askedMissing,
-            notice: query.notice, csrf: csrf, dates: dates)
+            notice: query.notice, csrf: csrf, dates: dates, privacy: privacy)
     }
 }

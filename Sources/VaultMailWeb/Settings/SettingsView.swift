@@ -41,6 +41,8 @@ struct SettingsView {
     var notice: String?
     var csrf: String
     var dates: RelativeDate
+    /// The tracker shield's lists and counts (Settings → Privacy, issue 30); nil: no section.
+    var privacy: PrivacyFacts? = nil
 
     static let undoChoices = [0, 5, 10, 20, 30]
     static let categories: [AICategory] = [.primary, .social, .promotions, .updates, .forums]
@@ -49,11 +51,12 @@ struct SettingsView {
         struct Model {
             var backIcon: Markup
             var notice: String?
+            var privacy: Bool
             var sections: Markup
         }
         let body = Self.template.render(Model(
-            backIcon: Icon.back.svg(), notice: notice,
-            sections: general() + notifications() + vipList() + mutedList() + desktop() + why() + accountList()))
+            backIcon: Icon.back.svg(), notice: notice, privacy: privacy != nil,
+            sections: general() + privacySection() + notifications() + vipList() + mutedList() + desktop() + why() + accountList()))
         return Pages.document(title: "Settings — VaultMail", bodyClass: "app settings-page", csrf: csrf, body: body,
                               scripts: [Assets.settingsScript], display: .init(theme: values.theme, density: values.density))
     }
@@ -62,7 +65,7 @@ struct SettingsView {
         <a class="skip" href="#settings-title">Skip to the settings</a>\
         <header class="topbar"><a class="brand" href="/mail">VaultMail</a><a class="tool" href="/mail">{{{backIcon}}}<span>Back to the mail</span></a></header>\
         <main class="settings-main" id="main"><nav class="settings-nav" aria-label="Settings sections"><ul>\
-        <li><a href="#general">General</a></li><li><a href="#notifications">Notifications</a></li><li><a href="#why">Why it notified</a></li><li><a href="#accounts">Accounts</a></li>\
+        <li><a href="#general">General</a></li>{{#privacy}}<li><a href="#privacy">Privacy</a></li>{{/privacy}}<li><a href="#notifications">Notifications</a></li><li><a href="#why">Why it notified</a></li><li><a href="#accounts">Accounts</a></li>\
         <li><a href="/settings/ai">On-device AI</a></li>\
         <li><a href="/subscriptions">Subscriptions</a></li>\
         </ul></nav><div class="settings-content"><h1 id="settings-title" tabindex="-1">Settings</h1>\
