@@ -23,7 +23,7 @@ extension AppDependencies {
         oauthConfiguration: OAuthConfiguration = OAuthConfiguration(), oauthTimeout: Duration = .seconds(300),
         trackerShield: TrackerShield? = nil,
         notificationServer: @escaping @Sendable () async -> NotificationServerStatus = {
-            NotificationServerStatus(server: nil, capabilities: [], authorized: false, problem: "no desktop notifier in this process")
+            NotificationServerStatus(server: nil, capabilities: [], authorized: false, problem: PlainProblem(words: "This process shows no desktop notifications: the daemon does. Start it with `vaultmail daemon`."))
         }
     ) -> WebMail {
         let local = GRDBEmailRepository(database: database)

@@ -1,3 +1,5 @@
+import VaultMailCore
+
 /// The desktop's notification server as VaultMail last found it (NOTIF-02): who it is, what
 /// it can do, and whether banners can be shown; `problem` says why not, and what to do.
 public struct NotificationServerStatus: Sendable, Hashable {
@@ -5,9 +7,10 @@ public struct NotificationServerStatus: Sendable, Hashable {
     public var server: String?
     public var capabilities: [String]
     public var authorized: Bool
-    public var problem: String?
+    /// Why banners cannot be shown, in words, with the technical detail apart (issue 29).
+    public var problem: PlainProblem?
 
-    public init(server: String?, capabilities: [String], authorized: Bool, problem: String?) {
+    public init(server: String?, capabilities: [String], authorized: Bool, problem: PlainProblem?) {
         self.server = server
         self.capabilities = capabilities
         self.authorized = authorized

@@ -43,6 +43,10 @@ struct DesktopFailureTests {
         #expect(duration < .seconds(5))
         #expect(desktop.center.lastError == .noServer)
         #expect("\(DesktopNotificationError.noServer)".contains("org.freedesktop.Notifications"))
+        // The settings and `notify status` say it in words, the bus name only in the detail (issue 29).
+        let problem = await desktop.center.status().problem
+        #expect(problem?.words == DesktopNotificationError.noServer.plainWords)
+        #expect(problem?.words.contains("org.freedesktop") == false && problem?.detail?.contains("org.freedesktop.Notifications") == true)
         #expect(try await desktop.app.notificationLedger.decision(forEmailId: first.id)?.outcome == .failed)
         #expect(desktop.app.notificationService.badgeCount == 1)
         #expect(desktop.center.badgeCount == 1)

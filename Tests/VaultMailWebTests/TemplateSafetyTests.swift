@@ -35,7 +35,7 @@ struct TemplateSafetyTests {
                                        "markAll", "move", "noticeDetail", "read", "rows", "starIcon", "toolbar", "unreadIcon"],
         "Pages/ToolButton.swift": ["icon"],
         "Rendering/PlainTextRenderer.swift": ["html"],
-        "Settings/SettingsView.swift": ["accounts", "backIcon", "categories", "inner", "quiet", "sections"],
+        "Settings/SettingsView.swift": ["accounts", "backIcon", "categories", "details", "inner", "quiet", "sections"],
         "Subscriptions/SubscriptionsView.swift": ["backIcon"],
         "Writing/ReplySuggestionsView.swift": ["body", "failure", "icon", "notice"],
         "Writing/SummaryPanel.swift": ["byline", "failure", "icon", "text"],

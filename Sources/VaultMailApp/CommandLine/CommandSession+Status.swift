@@ -14,7 +14,8 @@ extension CommandSession {
             lines.append("Capabilities:  \(status.capabilities.joined(separator: ", "))")
             lines.append("Inline reply:  \(status.inlineReply ? "yes" : "no (Reply opens the thread)")")
         } else {
-            lines.append("Server:        none — \(status.problem ?? "")")
+            lines.append("Server:        none — \(status.problem?.words ?? "")")
+            if let detail = status.problem?.detail { lines.append("               Details: \(detail)") }
         }
         lines.append("Authorization: \(status.authorized ? "authorized" : "denied")")
         lines += try await notificationSettingsSummary()

@@ -1,3 +1,4 @@
+import VaultMailCore
 import VaultMailNotifications
 
 extension DBusNotificationCenter {
@@ -7,13 +8,13 @@ extension DBusNotificationCenter {
         do {
             let authorized = try await requestAuthorization(options: [.alert, .badge, .sound])
             guard let server = serverInformation else {
-                return NotificationServerStatus(server: nil, capabilities: [], authorized: false, problem: "\(DesktopNotificationError.noServer)")
+                return NotificationServerStatus(server: nil, capabilities: [], authorized: false, problem: PlainProblem(DesktopNotificationError.noServer))
             }
             return NotificationServerStatus(
                 server: "\(server.name) \(server.version) (\(server.vendor))", capabilities: capabilities.sorted(),
-                authorized: authorized, problem: authorized ? nil : lastError.map { "\($0)" })
+                authorized: authorized, problem: authorized ? nil : lastError.map { PlainProblem($0) })
         } catch {
-            return NotificationServerStatus(server: nil, capabilities: [], authorized: false, problem: "\(error)")
+            return NotificationServerStatus(server: nil, capabilities: [], authorized: false, problem: PlainProblem(error))
         }
     }
 }

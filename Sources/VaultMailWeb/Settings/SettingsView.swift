@@ -227,11 +227,12 @@ struct SettingsView {
 
     private func desktop() -> Markup {
         struct Server { var name: String; var capabilities: String; var inlineReply: Bool }
-        struct Model { var server: Server?; var authorized: Bool; var problem: String? }
+        struct Problem { var words: String; var details: Markup }
+        struct Model { var server: Server?; var authorized: Bool; var problem: Problem? }
         return Self.desktopTemplate.render(Model(
             server: server.server.map { Server(name: $0, capabilities: server.features.isEmpty ? "Plain text only" : Self.inWords(server.features),
                                                 inlineReply: server.inlineReply) },
-            authorized: server.authorized, problem: server.problem))
+            authorized: server.authorized, problem: server.problem.map { Problem(words: $0.sentence, details: ProblemView.details($0.detail)) }))
     }
 
     private static let desktopTemplate = Template("""
@@ -240,7 +241,7 @@ struct SettingsView {
         <dt>Reply from the banner</dt><dd>{{#inlineReply}}Yes{{/inlineReply}}{{^inlineReply}}No: Reply opens the conversation here{{/inlineReply}}</dd>{{/server}}\
         {{^server}}<dt>Shown by</dt><dd>No notification program answered</dd>{{/server}}\
         <dt>Banners</dt><dd>{{#authorized}}Shown{{/authorized}}{{^authorized}}Not shown{{/authorized}}</dd></dl>\
-        {{#problem}}<p class="notice error" role="note">{{problem}}. Mail is still synced and counted. Start a notification daemon (your desktop's, or dunst/mako on a bare window manager), then reload this page.</p>{{/problem}}\
+        {{#problem}}<p class="notice error" role="note">{{words}} Then reload this page.</p>{{{details}}}{{/problem}}\
         </section>
         """)
 
