@@ -241,15 +241,15 @@ dialog td,dialog th{padding:4px 8px;text-align:left;border-bottom:1px solid var(
 .compose-fab{display:inline-flex;align-items:center;gap:8px;position:fixed;right:16px;bottom:16px;z-index:25;padding:12px 18px;border-radius:999px;background:var(--accent);color:var(--accent-text);font-weight:650;text-decoration:none;box-shadow:var(--shadow)}
 .thread-open~.compose-fab,.panes:has(#sidebar:target)~.compose-fab{display:none}
 .threads{padding-bottom:72px}
-.tool-label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.tool:not(.menu-panel>.tool)>.tool-label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .search .hint-key,.connection-detail{display:none}
 .conversation{padding:8px 10px 30px}
 .banners{top:60px;bottom:auto}
 }
 @media (min-width:700px){.mailboxes-link{display:none}}
 .reading-pane{container:reading/inline-size}
-@container reading (max-width:760px){.conv-actions .tool:not([value=archive]):not([value=delete]):not(.move-menu>.tool) .tool-label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.conv-actions .tool{padding:5px 8px}}
-@container reading (max-width:420px){.conv-actions .tool-label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}}
+@container reading (max-width:760px){.conv-actions .tool:not([value=archive]):not([value=delete]):not(.move-menu>.tool):not(.menu-panel>.tool) .tool-label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.conv-actions .tool{padding:5px 8px}}
+@container reading (max-width:420px){.conv-actions .tool:not(.menu-panel>.tool) .tool-label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}}
 .compose-button{display:flex;align-items:center;justify-content:center;gap:8px;margin:2px 4px 12px;padding:9px 14px;border-radius:10px;background:var(--accent);color:var(--accent-text);font-weight:650;text-decoration:none}
 .compose-button:hover{filter:brightness(1.08)}
 .reply-bar,.draft-bar{display:flex;flex-wrap:wrap;gap:8px;margin:14px 0 0;align-items:center}
