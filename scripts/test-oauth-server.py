@@ -21,6 +21,8 @@ line. Events are JSON lines on stdout and never carry a token, code or verifier:
   {"set": "rotate", "value": true}           a refresh gives a new refresh token (Microsoft)
   {"set": "deny", "value": true}             the consent redirects with error=access_denied
   {"set": "wrong_state", "value": true}      the consent redirects with another state
+  {"set": "token_status", "value": 503}      the token endpoint answers that status, as a provider
+                                             that is down (null: it works again)
   {"expire_access": true}                    every access token issued so far expires now
   {"revoke_user": "ada"}                     every token of the user is revoked (a password change)
   {"secrets": true}                          emits {"event": "secrets", "tokens": [...]} (tests prove none leaked)
@@ -39,7 +41,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlencode, urlparse
 
 lock = threading.Lock()
-settings = {"access_lifetime": 3600, "rotate": False, "deny": False, "wrong_state": False}
+settings = {"access_lifetime": 3600, "rotate": False, "deny": False, "wrong_state": False, "token_status": None}
 codes = {}      # code -> {client_id, redirect_uri, challenge, user, scope}
 refresh = {}    # refresh token -> {client_id, user, scope, revoked}
 access = {}     # access token -> {user, scope, exp, refresh, client_id}
@@ -153,6 +155,15 @@ class Handler(BaseHTTPRequestHandler):
 
     def token(self, form):
         grant_type = form.get("grant_type", "")
+        if settings["token_status"]:
+            emit({"event": "token", "grant_type": grant_type, "ok": False, "error": "status %d" % settings["token_status"]})
+            body = b"Service Unavailable"
+            self.send_response(settings["token_status"])
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if form.get("client_id") != config["client_id"]:
             return self.refuse(grant_type, "invalid_client", "unknown client", 401)
         if config["client_secret"] is not None and form.get("client_secret") != config["client_secret"]:

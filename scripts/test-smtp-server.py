@@ -17,6 +17,8 @@ Everything that happens is one JSON object per line on stdout:
   {"event": "done"}                                        (after each command read on stdin)
 Commands on stdin, one JSON object per line:
   {"set": "data_reply", "value": "451 4.3.0 Try again later"}   (null: accept again)
+  {"set": "data_reply", "value": "hang-up"}   (keep the message, then close the connection
+                                               before replying: the client cannot know its fate)
   {"set": "reject_rcpt", "value": ["nobody@example.com"]}
 """
 
@@ -136,7 +138,7 @@ class Handler:
         return "250 2.1.5 OK"
 
     async def handle_DATA(self, server, session, envelope):
-        if settings["data_reply"]:
+        if settings["data_reply"] and settings["data_reply"] != "hang-up":
             return settings["data_reply"]
         counter["messages"] += 1
         path = os.path.join(self.out_dir, "%06d.eml" % counter["messages"])
@@ -144,6 +146,9 @@ class Handler:
             handle.write(envelope.original_content)
         emit({"event": "message", "mail_from": envelope.mail_from, "rcpt_tos": envelope.rcpt_tos,
               "path": path, "size": len(envelope.original_content)})
+        if settings["data_reply"] == "hang-up":
+            server.transport.abort()
+            return "250 2.0.0 OK"
         return "250 2.0.0 OK queued as %d" % counter["messages"]
 
 

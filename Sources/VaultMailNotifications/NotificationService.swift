@@ -5,7 +5,8 @@ import VaultMailCore
 /// NOTIF-01: decides which new mail notifies, posts it, removes it when mail changes, and
 /// keeps the badge. Every email it evaluates gets one recorded decision (`NotificationLedger`).
 ///
-/// The flow of §5.3: first-launch suppression → master switch → recency → filter pipeline →
+/// The flow of §5.3: first-launch suppression → master switch → already read (issue 34) →
+/// recency → filter pipeline →
 /// dedup (this session's set and the durable ledger) → thread on screen → the cap of 10
 /// newest → folder on screen → post → badge. Batches are processed one at a time, so the same
 /// email arriving from two syncs at once is announced once.
@@ -168,6 +169,11 @@ public final class NotificationService: NotificationServiceProtocol {
             : AppConstants.foregroundNotificationRecencySeconds)
         var passing: [(Email, NotificationRule)] = []
         for email in emails {
+            // Mail read before VaultMail first saw it is not news, even from a VIP (issue 34).
+            if email.isRead {
+                decide(email, .suppressed, .alreadyRead, nil)
+                continue
+            }
             guard now.timeIntervalSince(email.dateReceived) <= window else {
                 decide(email, .suppressed, .recency, nil)
                 continue

@@ -101,6 +101,11 @@ public final class OAuthTestServer: Sendable {
     public func setRotatesRefreshTokens(_ on: Bool) async throws { try await command(["set": "rotate", "value": on]) }
     public func setDeniesConsent(_ on: Bool) async throws { try await command(["set": "deny", "value": on]) }
     public func setAnswersWithWrongState(_ on: Bool) async throws { try await command(["set": "wrong_state", "value": on]) }
+    /// The token endpoint answers `status` (503: a provider that is down) to every request;
+    /// nil: it works again.
+    public func setTokenEndpointStatus(_ status: Int?) async throws {
+        try await command(["set": "token_status", "value": status.map { $0 as Any } ?? NSNull()])
+    }
     /// Every access token issued so far expires now (refresh tokens still work).
     public func expireAccessTokens() async throws { try await command(["expire_access": true]) }
     /// Every token of `user` is revoked, as a password change at the provider does.

@@ -314,6 +314,12 @@ public final class SMTPTestServer: @unchecked Sendable {
         try await command(["set": "data_reply", "value": reply.map { $0 as Any } ?? NSNull()])
     }
 
+    /// Makes the server keep the next messages but close the connection after DATA's final dot,
+    /// before its reply: the client cannot know whether they were accepted. `setDataReply(nil)` ends it.
+    public func hangUpAfterData() async throws {
+        try await setDataReply("hang-up")
+    }
+
     /// Makes the server refuse these recipients with 550.
     public func rejectRecipients(_ addresses: [String]) async throws {
         try await command(["set": "reject_rcpt", "value": addresses])

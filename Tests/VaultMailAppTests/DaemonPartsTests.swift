@@ -4,6 +4,7 @@ import Testing
 import VaultMailCore
 import VaultMailIMAP
 import VaultMailNotifications
+import VaultMailStore
 import VaultMailSync
 import VaultMailTesting
 
@@ -123,6 +124,30 @@ struct DaemonPartsTests {
         #expect(MailDaemon.problem(down) == .unreachable("\(down)"))
         let dropped = login(.connectionLost, nil)
         #expect(MailDaemon.problem(dropped) == .unreachable("\(dropped)"), "a connection lost during LOGIN is an outage")
+    }
+
+    @Test("Issue 34: a sync whose store write finds the disk full (a real SQLITE_FULL on a small filesystem) is a full disk: its words, its log line, announced at once",
+          .enabled(if: SmallFilesystem.canMount, "\(SmallFilesystem.cannotMountReason)"))
+    func diskFull() async throws {
+        let disk = try SmallFilesystem(size: 8 << 20)
+        defer { disk.unmount() }
+        let database = try AppDatabase.open(path: disk.directory.appendingPathComponent("vaultmail.sqlite").path)
+        try disk.fill()
+        let storage = GRDBSettingsStorage(database: database)
+        let full = try #require(throws: (any Error).self) { try storage.setValue(Data(count: 4 << 20), forKey: "a-big-value") }
+        disk.free()
+        let account = MailFixtures.account()
+        let error = SyncError(kind: .store, accountId: account.id, accountName: account.name, underlying: full)
+        let problem = MailDaemon.problem(error)
+        #expect(problem == .diskFull("\(error)"), "\(full)")
+        #expect(problem.words(for: account) == PlainWords.diskFull)
+        #expect(PlainWords.of(error) == PlainWords.diskFull)
+        let line = MailDaemon.interruption(problem, account: account, error: error, retryIn: .seconds(4))
+        #expect(line.contains("disk is full") && !line.contains("connection lost"), "\(line)")
+        let center = MockNotificationCenter()
+        let health = AccountHealthMonitor(center: center, clock: FixedClock(MailFixtures.referenceDate))
+        await health.report(problem, for: account)
+        #expect(center.addedRequests.map(\.content.body) == ["Cannot store mail: \(PlainWords.diskFull)"], "announced at once: only freeing space ends it")
     }
 
     @Test("The outage alert says how long the connection has been down")

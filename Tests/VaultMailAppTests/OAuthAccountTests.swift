@@ -100,6 +100,66 @@ struct OAuthAccountTests {
         #expect(try await fixture.session.dependencies.emails.getInboxUnreadCount() == 2)
     }
 
+    @Test("Issue 34: a token endpoint answering 503 is an outage: the grace and words of an unreachable server, never 'check the credential'; it recovers by itself")
+    func tokenEndpointOutage() async throws {
+        let fixture = try await OAuthAccountFixture()
+        try await fixture.syncOnNewConnection()
+        try await fixture.oauth.expireAccessTokens()
+        try await fixture.oauth.setTokenEndpointStatus(503)
+        let center = MockNotificationCenter()
+        let health = AccountHealthMonitor(center: center, clock: FixedClock(MailFixtures.referenceDate), outageGrace: 300)
+        do {
+            try await fixture.syncOnNewConnection()
+            Issue.record("synced with no access token")
+        } catch {
+            #expect(!SyncError.isLoginRefusal(error), "\(error)")
+            #expect(!"\(error)".contains("credential command or keyring"), "\(error)")
+            let problem = AccountHealthMonitor.Problem(error)
+            guard case .signInServerUnreachable(let host, let detail) = problem else {
+                Issue.record("not an outage: \(problem)")
+                return
+            }
+            #expect(host == "127.0.0.1" && detail.contains("503"), "\(detail)")
+            #expect(problem.words(for: fixture.account) == PlainWords.unreachable("127.0.0.1"))
+            await health.report(problem, for: fixture.account)
+            await health.report(problem, for: fixture.account)
+            #expect(center.addedRequests.isEmpty, "an outage waits out the grace, as an unreachable mail server does")
+        }
+        try await fixture.oauth.setTokenEndpointStatus(nil)
+        try fixture.dovecot.deliver(OAuthAccountFixture.message(subject: "After the outage"), to: "ada")
+        #expect(try await fixture.syncOnNewConnection().map(\.subject) == ["After the outage"])
+    }
+
+    @Test("Issue 34: after signing in again, IDLE waiting out a long backoff tries at once (retryNow)")
+    func retryNowAfterReauth() async throws {
+        let fixture = try await OAuthAccountFixture()
+        try await fixture.syncOnNewConnection()
+        let idle = IDLEMonitorUseCase(sync: fixture.session.services.sync,
+                                      options: IDLEMonitorOptions(initialBackoff: .seconds(600), maximumBackoff: .seconds(600)))
+        let seen = LockedBox<[String]>([])
+        let accountId = fixture.account.id
+        let watcher = Task {
+            for try await event in idle.events(accountId: accountId) {
+                switch event {
+                case .listening: seen.set(seen.value + ["listening"])
+                case .disconnected: seen.set(seen.value + ["disconnected"])
+                case .newMail(let emails): seen.set(seen.value + emails.map { "new: \($0.subject)" })
+                default: break
+                }
+            }
+        }
+        defer { watcher.cancel() }
+        try await waitUntil("IDLE listens") { seen.value.contains("listening") }
+        try await fixture.oauth.revokeTokens(of: "ada")
+        _ = try fixture.dovecot.doveadm(["kick", "ada"])
+        try await waitUntil("the revoked sign-in stops IDLE") { seen.value.contains("disconnected") }
+        try await fixture.signIn()
+        try fixture.dovecot.deliver(OAuthAccountFixture.message(subject: "Signed in again"), to: "ada")
+        idle.retryNow(accountId: accountId)
+        try await waitUntil("tried at once, not after 10 minutes", timeout: .seconds(30)) { seen.value.contains("new: Signed in again") }
+        try await waitUntil("back in IDLE") { seen.value.filter { $0 == "listening" }.count == 2 }
+    }
+
     @Test("AC-F-04b: IDLE reconnecting with an access token the server no longer takes refreshes it and goes on, with no login error")
     func idleRefreshes() async throws {
         let fixture = try await OAuthAccountFixture()

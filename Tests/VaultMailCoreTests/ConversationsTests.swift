@@ -117,6 +117,35 @@ struct ConversationsTests {
         if action == .archive { #expect(try await emails.getEmails(threadId: "T").allSatisfy { !$0.folderTypes.contains(.inbox) }) }
     }
 
+    /// SQLite's SQLITE_FULL as the store's adapter conforms it.
+    struct FullDisk: StorageFailure, CustomStringConvertible {
+        var isDiskFull: Bool { true }
+        var description: String { "SQLite error 13: database or disk is full" }
+    }
+
+    @Test("Issue 34: an action the server did is done: a full disk here is a note in its words (never 'nothing was changed'), a conversation a sync already removed says nothing",
+          arguments: [true, false])
+    func doneOnServer(diskFull: Bool) async throws {
+        let emails = try await stored()
+        let underlying: any Error = diskFull ? FullDisk() : RepositoryError.threadNotFound(id: "R")
+        await emails.failing(error: DoneOnServer(action: "archive thread R", underlying: underlying))
+        await emails.failActions(onThreads: ["R"])
+        let withdrawals = Withdrawals()
+        let result = await service(emails, withdrawals: withdrawals).perform(.archive, on: ["T", "R"])
+        #expect(result.failed.isEmpty && Set(result.succeeded) == ["T", "R"])
+        #expect(Set(withdrawals.all) == ["T", "R"], "done: its notification goes")
+        if diskFull {
+            #expect(result.notUpdatedHere.map(\.id) == ["R"])
+            let problem = PlainProblem(try #require(result.notUpdatedHere.first).error)
+            #expect(problem.words == "Done on the server, but this computer's copy couldn't be updated because its disk is full. "
+                + "Free some space on it; the next sync then brings it up to date.")
+            #expect(problem.detail?.contains("database or disk is full") == true)
+            #expect(!"\(ThreadListError.actionFailed(underlying: DoneOnServer(action: "archive thread R", underlying: underlying)))".contains("nothing was changed"))
+        } else {
+            #expect(result.notUpdatedHere.isEmpty)
+        }
+    }
+
     @Test("Move goes to the folder named and withdraws the notification")
     func move() async throws {
         let emails = try await stored()

@@ -71,12 +71,14 @@ struct PlainWordsTests {
         let reason = PlainWords.lines(refusal)
         #expect(reason == "smtp.example.org refused: “550 5.1.1 no such user”\n  Details: \(refusal.message)")
         let notSent = PlainProblem(ComposeError.notSent(emailId: "e1", state: .failed, reason: reason))
-        #expect(notSent.words == "smtp.example.org refused: “550 5.1.1 no such user” The message is in the Outbox: once that is fixed, press Send now.")
+        #expect(notSent.words == "Not sent: smtp.example.org refused: “550 5.1.1 no such user” VaultMail won't try again by itself: it stays in the Outbox, "
+            + "not sent. Change it (Cancel makes it a draft again), or press Send now once that is fixed.")
         #expect(notSent.detail?.contains("smtp.example.org:465") == true)
         Self.expectPlain(notSent.words, without: [":465", "e1 "])
         let queued = PlainProblem(ComposeError.notSent(emailId: "e1", state: .queued,
                                                       reason: "sending was interrupted before anything was transmitted (the app stopped)"))
-        #expect(queued.words == "Sending was interrupted before anything was transmitted (the app stopped). The message waits in the Outbox meanwhile.")
+        #expect(queued.words == "Not sent yet: sending was interrupted before anything was transmitted (the app stopped). "
+            + "It waits in the Outbox, and VaultMail's daemon sends it by itself as soon as the server takes it.")
     }
 
     @Test("Issue 29: a transport failure without the server's words is said by its kind; an unreachable server is 'Server unreachable'")
@@ -123,6 +125,41 @@ struct PlainWordsTests {
         let noClient = PlainProblem(OAuthError.noClientID(provider: "Google"))
         Self.expectPlain(noClient.words, without: ["--oauth-client-id"])
         #expect(noClient.words == "VaultMail has no OAuth client ID for Google. Give your own client ID (docs/oauth.md says how to register one).")
+    }
+
+    @Test("Issue 34: a token endpoint that is down (5xx, 429, temporarily_unavailable, unreachable) is an outage; a refused credential is not")
+    func oauthOutages() {
+        let endpoint = "https://oauth2.googleapis.com/token"
+        let outages: [OAuthError] = [
+            .malformedResponse(endpoint: endpoint, status: 503), .malformedResponse(endpoint: endpoint, status: 429),
+            .tokenRefused(endpoint: endpoint, status: 503, error: "server_error", description: nil),
+            .tokenRefused(endpoint: endpoint, status: 400, error: "temporarily_unavailable", description: nil),
+            .unreachable(endpoint: endpoint, reason: "timed out"),
+        ]
+        for outage in outages {
+            #expect(outage.isOutage && !outage.needsSignIn, "\(outage)")
+            #expect(!PlainWords.of(outage).contains("refused") && !PlainWords.of(outage).contains("client ID"), "\(PlainWords.of(outage))")
+        }
+        #expect(PlainWords.of(OAuthError.malformedResponse(endpoint: endpoint, status: 503))
+            == "oauth2.googleapis.com isn't working right now. Try again in a while; your mail stays here.")
+        let refusals: [OAuthError] = [
+            .tokenRefused(endpoint: endpoint, status: 400, error: "invalid_grant", description: nil),
+            .tokenRefused(endpoint: endpoint, status: 401, error: "invalid_client", description: nil),
+            .malformedResponse(endpoint: endpoint, status: 200), .signInAgain(account: "gmail", reason: "revoked"),
+        ]
+        for refusal in refusals { #expect(!refusal.isOutage, "\(refusal)") }
+    }
+
+    @Test("Issue 34: a send whose fate is unknown says it may have gone and that nothing sends it again; a refusal that nothing retries it")
+    func sendFates() {
+        let unknown = NotSentAdvice.maybeDelivered + " Check with a recipient or in the Sent folder before sending it again, so it is not sent twice."
+            + "\n  Details: connection lost"
+        #expect(NotSentAdvice.fateUnknown(unknown))
+        let words = PlainWords.of(ComposeError.notSent(emailId: "e1", state: .failed, reason: unknown))
+        #expect(words.hasPrefix("Maybe sent: the message stopped while it was going out: it may have been delivered."), "\(words)")
+        #expect(words.hasSuffix("VaultMail won't send it again by itself. If it didn't arrive, press Send now to send it again."), "\(words)")
+        #expect(!NotSentAdvice.fateUnknown("smtp.example.org refused: “554 5.7.1 spam”"))
+        #expect(NotSentAdvice.next(.failed, reason: "refused", sendNow: "run `vaultmail outbox --retry e1`").hasSuffix("or run `vaultmail outbox --retry e1` once that is fixed."))
     }
 
     @Test("Issue 29: settings that cannot be saved, refused notifications and attachments that cannot be read: no reason or id in the words")

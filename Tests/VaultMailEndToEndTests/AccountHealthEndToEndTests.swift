@@ -29,8 +29,9 @@ struct AccountHealthEndToEndTests {
             let body = alert["body"] as? String ?? ""
             #expect(body.contains("Cannot log in") && body.contains("ada"), "\(body)")
             #expect(!body.contains("an-old-password"), "the alert never shows the password")
-            let failures = world.daemon?.occurrences(of: "connection lost") ?? 0
-            try await world.waitForLog("connection lost", count: failures + 2)
+            // Logged as what it is (issue 34): a refused sign-in, not a lost connection.
+            let failures = world.daemon?.occurrences(of: "cannot sign in") ?? 0
+            try await world.waitForLog("cannot sign in", count: failures + 2)
             #expect(alerts(world).count == 1, "no repeats while the login keeps failing")
 
             try EndToEndWorld.password.write(to: passwordFile, atomically: true, encoding: .utf8)

@@ -55,6 +55,24 @@ struct NotificationRulesEndToEndTests {
         }
     }
 
+    @Test("Issue 34: mail that arrives already read (\\Seen on the server) is never announced, even from a VIP; `notify why` says why")
+    func alreadyReadIsNotNews() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.addAccount()
+            try await world.startDaemon()
+            #expect(try await world.vaultmail(["notify", "vip", "add", "boss@example.org"]).status == 0)
+            try await world.otherClient.appendRead(EndToEndWorld.message("Read on the phone", from: "The Boss <boss@example.org>"))
+            try world.deliver(EndToEndWorld.message("Unread news", from: "Bob <bob@example.org>"))
+            try await world.waitForNotification(mentioning: "Unread news")
+            let read = try await world.decision(about: "Read on the phone")
+            #expect(read.rule == "already-read" && read.outcome == "suppressed", "\(read)")
+            let notified = world.notifications.calls("Notify").compactMap { $0["body"] as? String }
+            #expect(!notified.contains { $0.contains("Read on the phone") }, "\(notified)")
+            let why = try await world.vaultmail(["notify", "why", read.emailId])
+            #expect(why.status == 0 && why.text.contains("Not notified") && why.text.contains("already read when it arrived"), "\(why.text)")
+        }
+    }
+
     @Test("First sync of a 500-message mailbox raises no notification; 15 new in one go raise 10 banners")
     func firstSyncAndBatchLimit() async throws {
         try await EndToEndWorld.with { world in

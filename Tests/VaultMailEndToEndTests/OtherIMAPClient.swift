@@ -29,6 +29,16 @@ struct OtherIMAPClient {
         _ = try await run(["append-dated", mailbox, directory.path], errors: true)
     }
 
+    /// Appends `message` to `mailbox` already read (`\Seen`), as mail read in another mail
+    /// program before VaultMail saw it (or one's own mail filed as read) arrives.
+    func appendRead(_ message: Data, to mailbox: String = "INBOX") async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-seen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try message.write(to: directory.appendingPathComponent("message.eml"))
+        _ = try await run(["append-seen", mailbox, directory.path], errors: true)
+    }
+
     /// Marks the messages of `mailbox` whose subject contains `subject` as read.
     func markRead(subject: String, in mailbox: String = "INBOX") async throws {
         _ = try await run(["seen", mailbox, subject], errors: true)
@@ -75,6 +85,10 @@ if action == "append":
     for name in sorted(os.listdir(sys.argv[7])):
         with open(os.path.join(sys.argv[7], name), "rb") as f:
             imap.append(mailbox, "(\\Draft)" if mailbox.lower().endswith("drafts") else None, None, f.read())
+elif action == "append-seen":
+    for name in sorted(os.listdir(sys.argv[7])):
+        with open(os.path.join(sys.argv[7], name), "rb") as f:
+            imap.append(mailbox, "(\\Seen)", None, f.read())
 elif action == "append-dated":
     for name in sorted(os.listdir(sys.argv[7])):
         with open(os.path.join(sys.argv[7], name), "rb") as f:

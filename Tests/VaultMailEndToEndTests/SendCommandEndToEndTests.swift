@@ -44,4 +44,35 @@ struct SendCommandEndToEndTests {
             #expect(usage.status == 2 && usage.text.contains("--reply-all"), "\(usage.text)")
         }
     }
+
+    @Test("Issue 34: a send refused for good (554) says so and that nothing retries it; one whose fate is unknown says it may have gone and is never resent")
+    func refusedAndUnknownSends() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.addAccount()
+            try await world.smtp.setDataReply("554 5.7.1 Message refused as spam")
+            let refused = try await world.vaultmail(["send", "--account", "work", "--to", "alan@example.org", "--subject", "Refused"], input: "Hi\n")
+            #expect(refused.status != 0)
+            #expect(refused.text.contains("Not sent:") && refused.text.contains("554") && refused.text.contains("won't try again by itself")
+                && refused.text.contains("vaultmail outbox --retry"), "\(refused.text)")
+            #expect(!refused.text.contains("retries it") && !refused.text.contains("retried automatically"), "\(refused.text)")
+            let outbox = try await world.vaultmail(["outbox"])
+            #expect(outbox.text.contains("failed") && outbox.text.contains("Refused"), "\(outbox.text)")
+
+            try await world.smtp.hangUpAfterData()
+            let unknown = try await world.vaultmail(["send", "--account", "work", "--to", "alan@example.org", "--subject", "Unknown fate"], input: "Hi\n")
+            #expect(unknown.status != 0)
+            #expect(unknown.text.contains("Maybe sent:") && unknown.text.contains("may have been delivered")
+                && unknown.text.contains("won't send it again by itself") && unknown.text.contains("vaultmail outbox --retry"), "\(unknown.text)")
+            #expect(!unknown.text.contains("retries it"), "\(unknown.text)")
+            #expect(try await world.smtp.waitForMessages(count: 1).count == 1, "the server kept it once")
+
+            // Nothing sends either again by itself: a daemon started now leaves both in the Outbox, failed.
+            try await world.smtp.setDataReply(nil)
+            try await world.startDaemon()
+            let listed = try await world.vaultmail(["outbox"])
+            #expect(listed.text.components(separatedBy: "failed").count - 1 == 2, "\(listed.text)")
+            try await world.smtp.settle(timeout: .seconds(3)) { $0.messages.count > 1 }
+            #expect(world.smtp.messages.count == 1, "never sent again by itself")
+        }
+    }
 }

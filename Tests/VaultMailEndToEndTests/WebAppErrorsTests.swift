@@ -63,7 +63,8 @@ struct WebAppErrorsTests {
                                    timeout: 60)
             let reason = try await browser.string("return document.querySelector('.outbox-row .outbox-reason').textContent")
             #expect(reason == "Not sent: 127.0.0.1 refused: “<nobody@example.org>: 550 5.1.1 <nobody@example.org>: Recipient address rejected: User unknown” "
-                + "Cancel to change the message, or Send now to try again.", "the server's own words, quoted: \(reason)")
+                + "VaultMail won't try again by itself: it stays in the Outbox, not sent. Change it (Cancel makes it a draft again), "
+                + "or press Send now once that is fixed.", "the server's own words, quoted, and that nothing retries it (issue 34): \(reason)")
             #expect(!reason.contains("127.0.0.1:") && !reason.contains("SMTPError") && !reason.contains("rejected(") , "\(reason)")
             let disclosure = "document.querySelector('.outbox-row details.problem-detail')"
             #expect(try await browser.js("return \(disclosure).open") as? Bool == false, "the detail is behind a disclosure")

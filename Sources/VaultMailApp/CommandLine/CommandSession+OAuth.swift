@@ -1,6 +1,7 @@
 import Foundation
 import VaultMailCore
 import VaultMailOAuth
+import VaultMailStore
 
 extension CommandSession {
     /// `vaultmail account add NAME --provider gmail|outlook --email ADDR`.
@@ -67,6 +68,8 @@ extension CommandSession {
             throw CommandError(failure.description, usage: failure.usage)
         }
         try await signIn(account, provider: provider, client: client, progress: progress)
+        // A daemon running beside this tries the account at once (issue 34).
+        try? SignedInAgain.record(accountId: account.id, in: GRDBSettingsStorage(database: dependencies.database))
         return "Signed in to '\(account.name)' (\(account.email)) again with \(provider.name); all its mail stayed on this computer."
     }
 

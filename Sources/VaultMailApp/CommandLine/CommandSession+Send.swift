@@ -87,9 +87,20 @@ extension CommandSession {
         do {
             try await compose.executeSend(emailId: draftId)
             return "Sent \"\(content.subject)\" to \(recipients)." + (leftOut.map { " " + $0 } ?? "")
+        } catch let ComposeError.notSent(_, state, reason) {
+            throw CommandError(Self.notSent(state, reason: reason, id: draftId))
         } catch {
-            throw CommandError("not sent yet: \(error); it waits in the outbox (`vaultmail outbox`) and the daemon retries it")
+            throw CommandError(PlainWords.lines(error))
         }
+    }
+
+    /// A message that did not go out, in Core's words (`NotSentAdvice`, issue 34): whether
+    /// anything retries it, and the tool's way to send it again; the detail on its own line.
+    static func notSent(_ state: SendState, reason: String, id: String) -> String {
+        let short = id.prefix(ThreadRow.idLength)
+        let words = NotSentAdvice.words(state, reason: reason, sendNow: "run `vaultmail outbox --retry \(short)`",
+                                        cancel: "`vaultmail outbox --cancel \(short)`")
+        return PlainProblem(words: words, detail: PlainProblem(lines: reason).detail).lines
     }
 
     /// True when `cancelled` returns before `delay` is over.
@@ -123,8 +134,8 @@ extension CommandSession {
         switch try await sending.compose.retry(emailId: id) {
         case .sent: return "Sent."
         case .cancelled: return "Cancelled; it is a draft again."
-        case .queued(let reason, _): throw CommandError("still not sent; it stays queued and is retried: \(reason)")
-        case .failed(let reason): throw CommandError("sending failed: \(reason)")
+        case .queued(let reason, _): throw CommandError(Self.notSent(.queued, reason: reason, id: id))
+        case .failed(let reason): throw CommandError(Self.notSent(.failed, reason: reason, id: id))
         }
     }
 

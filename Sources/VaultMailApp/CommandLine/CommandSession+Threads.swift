@@ -177,6 +177,11 @@ extension CommandSession {
             throw CommandError("\(result.failed.count) of \(done + result.failed.count) failed to \(verb):\n\(reasons)")
         }
         var lines = ["\(verb): \(done) conversation\(done == 1 ? "" : "s") done"]
+        // Done on the server, not yet here (a full disk): said, never "nothing was changed" (issue 34).
+        if let first = result.notUpdatedHere.first {
+            let which = result.notUpdatedHere.map { String($0.id.prefix(ThreadRow.idLength)) }.joined(separator: ", ")
+            lines.append("\(PlainWords.lines(first.error))\n  Conversations: \(which)")
+        }
         if let note = PendingChanges.note(result.kept) {
             lines.append(note)
             let waiting = (try? await conversations.pendingChanges?.waiting().count) ?? result.kept.count

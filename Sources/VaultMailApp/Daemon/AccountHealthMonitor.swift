@@ -19,6 +19,12 @@ public final class AccountHealthMonitor {
         /// The provider no longer accepts the account's OAuth2 sign-in (a revoked refresh token):
         /// `vaultmail account reauth NAME` signs in again.
         case signInAgain(String)
+        /// This computer's disk is full, so mail cannot be stored (issue 34): never called a
+        /// lost connection; announced at once, since only freeing space ends it.
+        case diskFull(String)
+        /// The OAuth2 provider's sign-in (token) server is down or cannot be reached (issue 34):
+        /// an outage like an unreachable mail server, with its grace and words.
+        case signInServerUnreachable(host: String, detail: String)
 
         /// The web app's offline indicator, in a person's words (issue 29): the host without its
         /// port, what happened and what to do; for a revoked sign-in, where to sign in again.
@@ -28,21 +34,29 @@ public final class AccountHealthMonitor {
             case .unreachable: PlainWords.unreachable(account.imapHost)
             case .insecure(let words, _): words
             case .signInAgain: PlainWords.signInAgain
+            case .diskFull: PlainWords.diskFull
+            case .signInServerUnreachable(let host, _): PlainWords.unreachable(host)
             }
         }
 
         /// The technical detail behind the words (shown on demand).
         public var detail: String {
             switch self {
-            case .loginFailed(let detail), .unreachable(let detail), .insecure(_, let detail), .signInAgain(let detail): detail
+            case .loginFailed(let detail), .unreachable(let detail), .insecure(_, let detail), .signInAgain(let detail),
+                 .diskFull(let detail), .signInServerUnreachable(_, let detail): detail
             }
         }
 
-        /// A refused login (or a credential that cannot be had) is announced at once, a sign-in
+        /// A full disk is a full disk, whatever wraps it (issue 34). A refused login (or a
+        /// credential that cannot be had) is announced at once, a sign-in
         /// the provider no longer accepts as such, a connection that cannot be made safe as
         /// such; anything else (the server cannot be reached) only if it lasts.
         public init(_ error: any Error) {
-            if let oauth = Self.oauthError(in: error), oauth.needsSignIn {
+            if PlainWords.isDiskFull(error) {
+                self = .diskFull("\(error)")
+            } else if let oauth = Self.oauthError(in: error), oauth.isOutage {
+                self = .signInServerUnreachable(host: oauth.endpointHost ?? "your provider's sign-in server", detail: "\(error)")
+            } else if let oauth = Self.oauthError(in: error), oauth.needsSignIn {
                 self = .signInAgain("\(oauth)")
             } else if SyncError.isLoginRefusal(error) {
                 self = .loginFailed("\(error)")
@@ -87,8 +101,8 @@ public final class AccountHealthMonitor {
         let now = clock.now
         var state = states[account.id] ?? State(since: now, announced: false)
         let due: Bool = switch problem {
-        case .loginFailed, .signInAgain, .insecure: true
-        case .unreachable: now.timeIntervalSince(state.since) >= outageGrace
+        case .loginFailed, .signInAgain, .insecure, .diskFull: true
+        case .unreachable, .signInServerUnreachable: now.timeIntervalSince(state.since) >= outageGrace
         }
         if due && !state.announced {
             do {
@@ -129,8 +143,9 @@ public final class AccountHealthMonitor {
     static func request(_ problem: Problem, _ account: Account, outageGrace: TimeInterval) -> NotificationRequest {
         let body: String = switch problem {
         case .loginFailed: "Cannot log in: \(problem.words(for: account))"
-        case .unreachable: "No connection for \(duration(outageGrace)). \(problem.words(for: account))"
+        case .unreachable, .signInServerUnreachable: "No connection for \(duration(outageGrace)). \(problem.words(for: account))"
         case .insecure(let words, _): "Cannot connect securely: \(words)"
+        case .diskFull: "Cannot store mail: \(problem.words(for: account))"
         case .signInAgain: "Your provider no longer accepts VaultMail's sign-in. Press Sign in again on the account's page in VaultMail's settings, or run `vaultmail account reauth \(account.name)`; your mail stays here."
         }
         let title = if case .signInAgain = problem { "Sign in again to \(account.name)" } else { "VaultMail: \(account.name) needs attention" }

@@ -19,6 +19,11 @@ extension MailDaemon {
     /// notification, and the badge is counted again.
     func catchUpWithOtherProcesses() async {
         app.settingsStore.reload()
+        // Signed in again with `vaultmail account reauth`: tried at once, not after its backoff (issue 34).
+        for accountId in otherProcesses.signedInAgain() {
+            logger.info("an account was signed in again by another process; trying it now")
+            retryNow(accountId: accountId)
+        }
         var emails: [Email] = []
         do {
             for id in try await otherProcesses.undecidedEmailIds() {

@@ -382,8 +382,9 @@ public final class MailDaemon {
                     await recovered(account)
                 case .disconnected(let error, let retryIn):
                     listening = false
-                    logger.warning("\(account.name): connection lost (\(error)); retrying in \(retryIn)")
-                    await report(Self.problem(error), account)
+                    let problem = Self.problem(error)
+                    logger.warning("\(Self.interruption(problem, account: account, error: error, retryIn: retryIn))")
+                    await report(problem, account)
                 }
             }
         } catch is CancellationError {
@@ -456,6 +457,23 @@ public final class MailDaemon {
     private func recovered(_ account: Account) async {
         await health.recovered(account)
         await web?.events.setConnectionProblem(nil, account: account.name)
+    }
+
+    /// Tries the account again now instead of after its backoff (it was signed in again).
+    func retryNow(accountId: String) {
+        idle.retryNow(accountId: accountId)
+    }
+
+    /// The log's line for a watch that stopped: named for what it is (issue 34): a full disk is
+    /// not a lost connection.
+    static func interruption(_ problem: AccountHealthMonitor.Problem, account: Account, error: any Error, retryIn: Duration) -> String {
+        switch problem {
+        case .diskFull: "\(account.name): cannot store mail, this computer's disk is full (\(error)); trying again in \(retryIn)"
+        case .loginFailed, .signInAgain: "\(account.name): cannot sign in (\(error)); trying again in \(retryIn)"
+        case .insecure: "\(account.name): cannot connect securely (\(error)); trying again in \(retryIn)"
+        case .unreachable: "\(account.name): connection lost (\(error)); retrying in \(retryIn)"
+        case .signInServerUnreachable(let host, _): "\(account.name): cannot reach its sign-in server \(host) (\(error)); retrying in \(retryIn)"
+        }
     }
 
     /// A refused login (or a credential that cannot be had) is announced at once; anything

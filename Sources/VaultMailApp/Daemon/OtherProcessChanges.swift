@@ -12,6 +12,8 @@ final class OtherProcessChanges {
     let ledger: GRDBNotificationLedger
     private let storage: GRDBSettingsStorage
     private var session: DaemonSession
+    /// When each account was last signed in again, as last seen (`SignedInAgain`).
+    private var signIns: [String: Date] = [:]
 
     init(database: AppDatabase, interval: Duration = .milliseconds(250)) {
         watcher = StoreChangeWatcher(database: database, interval: interval)
@@ -24,7 +26,15 @@ final class OtherProcessChanges {
     func begin(accounts: [Account]) async throws {
         let mark = try await ledger.storeMark()
         session = DaemonSession(pid: ProcessInfo.processInfo.processIdentifier, startedAt: Date(), accountMarks: Dictionary(accounts.map { ($0.id, mark) }, uniquingKeysWith: { $1 }))
+        signIns = SignedInAgain.all(in: storage)
         try session.save(to: storage)
+    }
+
+    /// The accounts another process signed in again since the last look (issue 34).
+    func signedInAgain() -> [String] {
+        let now = SignedInAgain.all(in: storage)
+        defer { signIns = now }
+        return now.filter { signIns[$0.key] != $0.value }.map(\.key).sorted()
     }
 
     /// An account added beside the daemon had its silent first sync: its mail stored from now on is evaluated.

@@ -140,8 +140,7 @@ public struct OutboxSender: Sendable {
         // The words say what to do; what broke is the detail.
         let said = PlainProblem(lines: reason)
         return try await fail(entry.id, PlainProblem(
-            words: "The message stopped while it was going out: it may have been delivered. Check with a recipient or in the Sent folder "
-                + "before sending it again, so it is not sent twice.",
+            words: NotSentAdvice.maybeDelivered + " Check with a recipient or in the Sent folder before sending it again, so it is not sent twice.",
             detail: said.detail ?? said.words).lines)
     }
 

@@ -127,6 +127,7 @@ public struct Conversations: Sendable {
         }
         let tried = direct.isEmpty ? BatchActionResult() : await onServer(action, direct)
         var result = BatchActionResult(succeeded: tried.succeeded)
+        result.notUpdatedHere = tried.notUpdatedHere
         var failed = Dictionary(tried.failed.map { ($0.id, $0.error) }, uniquingKeysWith: { first, _ in first })
         for id in ids where waiting.contains(id) || failed[id].map(pendingChanges.canWait(after:)) == true {
             do {

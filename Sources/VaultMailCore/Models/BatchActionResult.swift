@@ -6,6 +6,9 @@ public struct BatchActionResult: Sendable {
     /// Of `succeeded`, those shown done on this computer and kept for the server, which could
     /// not be reached (`PendingChanges`).
     public var kept: [PendingChange] = []
+    /// Of `succeeded`, those done on the server whose copy on this computer could not be
+    /// updated (a full disk: `DoneOnServer`), with why; the next sync brings them up to date.
+    public var notUpdatedHere: [(id: String, error: any Error)] = []
 
     public init(succeeded: [String] = [], failed: [(id: String, error: any Error)] = []) {
         self.succeeded = succeeded

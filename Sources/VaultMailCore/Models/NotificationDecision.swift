@@ -32,6 +32,9 @@ public enum NotificationRule: String, Sendable, Codable, CaseIterable {
     case activeFolder = "active-folder"
     case viewingThread = "viewing-thread"
     case centerUnavailable = "center-unavailable"
+    /// Issue 34: read before VaultMail first saw it (`\Seen` on the server: read in another
+    /// mail program, or one's own mail filed as read). Never announced, whoever sent it.
+    case alreadyRead = "already-read"
 
     /// A sentence for a person.
     public var explanation: String {
@@ -53,6 +56,7 @@ public enum NotificationRule: String, Sendable, Codable, CaseIterable {
         case .activeFolder: "the folder it is in was on screen"
         case .viewingThread: "its conversation was on screen"
         case .centerUnavailable: "the notification server could not be reached"
+        case .alreadyRead: "it was already read when it arrived (read in another mail program first), so there was nothing new to announce"
         }
     }
 }

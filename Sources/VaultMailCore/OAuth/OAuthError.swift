@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why an OAuth2 sign-in or token refresh failed, in words the user can act on. Never carries
 /// a token, code, verifier or client secret.
 public enum OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -52,6 +54,29 @@ public enum OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .signInAgain, .noGrant: true
         default: false
+        }
+    }
+
+    /// The provider's token endpoint is down, not the credential refused (issue 34): it could
+    /// not be reached, timed out, or answered a server error (5xx), "too many requests" (429)
+    /// or `temporarily_unavailable` / `server_error`. An outage passes by itself: it gets the
+    /// grace and the words of an unreachable mail server, never "check your credential".
+    public var isOutage: Bool {
+        switch self {
+        case .unreachable: true
+        case .malformedResponse(_, let status): status >= 500 || status == 429 || status == 408
+        case .tokenRefused(_, let status, let error, _):
+            status >= 500 || status == 429 || ["temporarily_unavailable", "server_error"].contains(error)
+        default: false
+        }
+    }
+
+    /// The host of the endpoint an error names ("oauth2.googleapis.com"), for the words.
+    public var endpointHost: String? {
+        switch self {
+        case .unreachable(let endpoint, _), .malformedResponse(let endpoint, _), .tokenRefused(let endpoint, _, _, _):
+            URL(string: endpoint)?.host
+        default: nil
         }
     }
 

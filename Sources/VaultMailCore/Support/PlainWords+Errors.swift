@@ -47,10 +47,7 @@ extension ComposeError: PlainWordsError {
             "This message can't be changed now: \(Self.words(state)). The Outbox shows where it stands."
         case .tooLateToCancel(_, let state):
             "Too late to take it back: it is \(state == .sent ? "already sent" : "being sent")."
-        case .notSent(_, let state, let reason):
-            PlainProblem(lines: reason).sentence + (state == .queued
-                ? " The message waits in the Outbox meanwhile."
-                : " The message is in the Outbox: once that is fixed, press Send now.")
+        case .notSent(_, let state, let reason): NotSentAdvice.words(state, reason: reason)
         case .originalNotFound:
             "The message to answer or forward is no longer here (deleted or moved). Open the conversation again."
         case .tooLarge(let size, let limit):
@@ -123,6 +120,9 @@ extension OAuthError: PlainWordsError {
         case .stateMismatch: "The browser came back from a sign-in VaultMail didn't start, so nothing was changed. Try again."
         case .denied: "The sign-in was refused. Try again, and allow VaultMail on your provider's page."
         case .missingCode: "Your provider sent the browser back without finishing the sign-in. Try again."
+        // A provider that is down is not a refusal (issue 34).
+        case .tokenRefused where isOutage: Self.outageWords(endpointHost)
+        case .malformedResponse where isOutage: Self.outageWords(endpointHost)
         case .tokenRefused: "Your provider refused the sign-in. Try again; if it keeps happening, check the OAuth client ID."
         case .malformedResponse: "Your provider answered in a way VaultMail didn't understand. Try again."
         case .unreachable(let endpoint, _):
@@ -133,6 +133,12 @@ extension OAuthError: PlainWordsError {
             "VaultMail has no OAuth client ID for \(provider). Give your own client ID (docs/oauth.md says how to register one)."
         case .noGrant(let account): "\(account) has no sign-in in the keyring. Press Sign in again on the account's page in Settings."
         }
+    }
+}
+
+extension OAuthError {
+    static func outageWords(_ host: String?) -> String {
+        "\(host ?? "Your provider's sign-in server") isn't working right now. Try again in a while; your mail stays here."
     }
 }
 

@@ -43,6 +43,22 @@ public enum PlainWords {
     public static let signInAgain =
         "Your provider no longer accepts VaultMail's sign-in. Press Sign in again on the account's page in Settings; your mail stays here."
 
+    /// The words for a full disk (issue 34): VaultMail can't store mail here until space is freed;
+    /// nothing is lost, the server keeps the mail and the next sync catches up.
+    public static let diskFull =
+        "This computer's disk is full, so VaultMail can't store mail on it. Free some space; VaultMail then catches up by itself."
+
+    /// Whether `error`, or an error it wraps, is the store failing because the disk is full.
+    public static func isDiskFull(_ error: any Error) -> Bool {
+        switch error {
+        case let error as any StorageFailure: error.isDiskFull
+        case let error as DoneOnServer: isDiskFull(error.underlying)
+        case ThreadListError.actionFailed(let underlying), ThreadListError.fetchFailed(let underlying): isDiskFull(underlying)
+        case let error as any WrappingError: error.wrapped.map(isDiskFull) ?? false
+        default: false
+        }
+    }
+
     /// The sentence for a conversation that is gone.
     static let threadGone = "That conversation is no longer here: it may have been deleted or moved elsewhere."
 }

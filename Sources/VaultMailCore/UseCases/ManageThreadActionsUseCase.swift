@@ -59,19 +59,34 @@ public struct ManageThreadActionsUseCase: Sendable {
         wrap(await repository.moveThreads(ids: ids, toFolderId: toFolderId))
     }
 
+    /// A single action; one done on the server whose conversation a sync had already removed
+    /// here is done (`DoneOnServer.alreadyGone`); one whose copy here could not follow throws
+    /// `.actionFailed(DoneOnServer)`, whose words say it was done on the server.
     private func act(_ body: () async throws -> Void) async throws(ThreadListError) {
         do {
             try await body()
+        } catch let done as DoneOnServer where done.alreadyGone {
+            return
         } catch {
             throw Self.map(error)
         }
     }
 
+    /// Issue 34: an action whose server step succeeded is done, whatever happened here after
+    /// it. Those whose copy here could not follow are also in `notUpdatedHere`, with why.
     private func wrap(_ result: BatchActionResult) -> BatchActionResult {
-        BatchActionResult(
-            succeeded: result.succeeded,
-            failed: result.failed.map { (id: $0.id, error: Self.map($0.error)) }
-        )
+        var wrapped = BatchActionResult(succeeded: result.succeeded)
+        wrapped.kept = result.kept
+        wrapped.notUpdatedHere = result.notUpdatedHere
+        for (id, error) in result.failed {
+            if let done = error as? DoneOnServer {
+                wrapped.succeeded.append(id)
+                if !done.alreadyGone { wrapped.notUpdatedHere.append((id: id, error: done)) }
+            } else {
+                wrapped.failed.append((id: id, error: Self.map(error)))
+            }
+        }
+        return wrapped
     }
 
     /// Repository errors as the thread list's errors; not-found keeps its own case.

@@ -15,6 +15,8 @@ public struct MarkReadUseCase: Sendable {
             let unread = emails.filter { !$0.isRead }.map(\.id)
             guard !unread.isEmpty else { return }
             try await repository.setEmailsRead(ids: unread, isRead: true)
+        } catch let done as DoneOnServer where done.alreadyGone {
+            return
         } catch {
             throw ManageThreadActionsUseCase.map(error)
         }
@@ -23,6 +25,8 @@ public struct MarkReadUseCase: Sendable {
     public func markRead(emailId: String) async throws(ThreadListError) {
         do {
             try await repository.setEmailsRead(ids: [emailId], isRead: true)
+        } catch let done as DoneOnServer where done.alreadyGone {
+            return
         } catch {
             throw ManageThreadActionsUseCase.map(error)
         }

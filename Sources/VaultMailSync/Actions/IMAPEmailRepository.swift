@@ -17,7 +17,9 @@ import VaultMailIMAP
 ///
 /// When a step fails, the steps already done are undone where possible (flags exactly,
 /// moves back when the server reported COPYUID), the local store is left as it was, and a
-/// `ServerActionError` says what failed and why. New UIDs from COPYUID are recorded, so the
+/// `ServerActionError` says what failed and why. Once every step succeeded the action is done:
+/// when the change here then fails (a full disk) or finds the conversation already gone (a
+/// sync beside it removed it), `DoneOnServer` says so and the next sync catches up (issue 34). New UIDs from COPYUID are recorded, so the
 /// next sync does not fetch moved mail again.
 public struct IMAPEmailRepository: EmailRepository {
     /// The store alone (reads, and the local half of every action).
@@ -27,6 +29,9 @@ public struct IMAPEmailRepository: EmailRepository {
     let connections: IMAPConnectionPool
     /// Where actions wait while the server cannot be reached (`TriageServer`); nil: they fail.
     public let pendingChanges: (any PendingChangeRepository)?
+    /// Tests only: runs between an action's server steps and its change here (a sync beside
+    /// it, a disk filling up), to reproduce what a busy machine does at random.
+    var afterServerSteps: (@Sendable () async -> Void)?
 
     /// - Parameters:
     ///   - local: the store's repository (reads, and the local half of every action).
@@ -205,8 +210,18 @@ public struct IMAPEmailRepository: EmailRepository {
                 throw ServerActionError(kind: .uidUnknown, action: action, accountName: account.name, mailbox: unknown.mailbox)
             }
             let learned = try await ServerStepRunner(imap: imap, action: action, account: account, syncStore: syncStore).run(steps)
-            try await change(local)
-            try await syncStore.setLinkUIDs(learned)
+            await afterServerSteps?()
+            // Done on the server (issue 34): whatever happens here now, the action is done. A
+            // full disk, or a sync of another process (the daemon) that removed the conversation
+            // first, leaves this computer's copy to the next sync.
+            do {
+                try await change(local)
+                // Only messages still here learn their new UIDs.
+                let present = try await syncStore.existingEmailIds(among: Array(Set(learned.map(\.emailId))))
+                try await syncStore.setLinkUIDs(learned.filter { present.contains($0.emailId) })
+            } catch {
+                throw DoneOnServer(action: action, underlying: error)
+            }
         }
     }
 }

@@ -55,6 +55,10 @@ public struct ServerActionError: Error, Sendable, CustomStringConvertible, Local
     public var errorDescription: String? { description }
 }
 
+extension ServerActionError: WrappingError {
+    public var wrapped: (any Error)? { underlying }
+}
+
 extension ServerActionError: PlainWordsError {
     /// The server's words when it was the server; nothing changed unless `serverPartlyChanged`.
     public var plainWords: String {

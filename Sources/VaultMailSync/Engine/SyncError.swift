@@ -50,7 +50,8 @@ public struct SyncError: Error, Sendable, CustomStringConvertible, LocalizedErro
     /// `error` as a `SyncError` of `account` (kept as is when it already is one).
     static func wrap(_ error: any Error, account: Account, mailbox: String?) -> SyncError {
         if let error = error as? SyncError { return error }
-        let kind: Kind = error is RepositoryError ? .store : .server
+        // The store's own errors (SQLite's: a full disk) are the store's, never the server's (issue 34).
+        let kind: Kind = error is RepositoryError || error is any StorageFailure ? .store : .server
         return SyncError(kind, account: account, mailbox: mailbox, underlying: error)
     }
 
@@ -64,6 +65,9 @@ public struct SyncError: Error, Sendable, CustomStringConvertible, LocalizedErro
             return "cannot sync \(who)\(where_): the folder is not known; sync the account so its folders are listed"
         case .credentials where (underlying as? OAuthError)?.needsSignIn == true:
             return "cannot sync \(who): \(underlying.map { "\($0)" } ?? "")"
+        case .credentials where (underlying as? OAuthError)?.isOutage == true:
+            // The provider is down, not the credential wrong (issue 34).
+            return "cannot sync \(who): the provider's sign-in server is not working (\(underlying.map { "\($0)" } ?? "")); VaultMail will retry"
         case .credentials:
             return "cannot sync \(who): its password or token could not be read (\(underlying.map { "\($0)" } ?? "no detail")); check the account's credential command or keyring entry"
         case .server, .store:
@@ -82,17 +86,23 @@ public struct SyncError: Error, Sendable, CustomStringConvertible, LocalizedErro
 extension SyncError {
     /// Whether `error` means the account cannot log in until the user acts: the server refused
     /// the login, or the password or token could not be had. Anything else (a server down,
-    /// busy or restarting) may pass by itself.
+    /// busy or restarting, an OAuth token endpoint down: `OAuthError.isOutage`) may pass by itself.
     public static func isLoginRefusal(_ error: any Error) -> Bool {
         switch error {
         case let error as SyncError:
-            error.kind == .credentials || error.underlying.map(isLoginRefusal) == true
+            // A provider that is down refused nothing (issue 34).
+            (error.kind == .credentials && (error.underlying as? OAuthError)?.isOutage != true)
+                || error.underlying.map(isLoginRefusal) == true
         case let error as IMAPError:
             error.isLoginRefused
         default:
             false
         }
     }
+}
+
+extension SyncError: WrappingError {
+    public var wrapped: (any Error)? { underlying ?? folderFailures.first }
 }
 
 extension SyncError: PlainWordsError {

@@ -19,17 +19,26 @@ import VaultMailIMAP
 /// `.folderSynced`; after every (re)connection one STATUS check catches up first.
 ///
 /// When the connection fails (a drop, a network change, a killed server) the monitor yields
-/// `.disconnected`, waits (doubling from `initialBackoff` up to `maximumBackoff`), reconnects
-/// and syncs the inbox first, so a message that arrived while it was down is not lost.
+/// `.disconnected`, waits (doubling from `initialBackoff` up to `maximumBackoff`, or until
+/// `retryNow(accountId:)`), reconnects and syncs the inbox first, so a message that arrived
+/// while it was down is not lost.
 /// The sequence ends when its consumer stops iterating (or the task is cancelled); it
 /// throws only when the account does not exist.
 public final class IDLEMonitorUseCase: Sendable {
     let sync: SyncEmailsUseCase
     let options: IDLEMonitorOptions
+    private let waits = RetryWaits()
 
     public init(sync: SyncEmailsUseCase, options: IDLEMonitorOptions = IDLEMonitorOptions()) {
         self.sync = sync
         self.options = options
+    }
+
+    /// Ends the account's wait before its next reconnection now: it is tried again at once
+    /// (issue 34: the user signed in again with `vaultmail account reauth`). Without a wait
+    /// under way, its next wait is skipped.
+    public func retryNow(accountId: String) {
+        waits.retryNow(accountId: accountId)
     }
 
     /// Events of one account's inbox and other folders, until the consumer stops.
@@ -77,7 +86,7 @@ public final class IDLEMonitorUseCase: Sendable {
                 if Task.isCancelled { return }
                 yield(.disconnected(error: error, retryIn: backoff))
                 do {
-                    try await Task.sleep(for: backoff)
+                    try await waits.wait(backoff, accountId: accountId)
                 } catch {
                     return
                 }

@@ -71,8 +71,8 @@ extension WebApp {
                 problem = switch try await self.mail.compose.retry(emailId: id) {
                 case .sent: PlainProblem(words: "Sent.")
                 case .cancelled: PlainProblem(words: "Cancelled; it is a draft again.")
-                case .queued(let reason, _): PlainProblem(lines: reason).led(by: "Still not sent: ")
-                case .failed(let reason): PlainProblem(lines: reason).led(by: "Not sent: ")
+                case .queued(let reason, _): PlainProblem(words: NotSentAdvice.words(.queued, reason: reason))
+                case .failed(let reason): PlainProblem(words: NotSentAdvice.words(.failed, reason: reason))
                 }
             } catch {
                 problem = PlainProblem(error)

@@ -278,8 +278,8 @@ struct ThreadListView {
             let to = (email.toAddresses + email.ccAddresses + email.bccAddresses).map { $0.name ?? $0.email }.joined(separator: ", ")
             // "Not sent" and why in words, the detail (the server and port) behind a disclosure (issue 29).
             let said = entry.lastError.map { PlainProblem(lines: $0) }
-            var why = said.map { (email.sendState == .failed ? "Not sent: " : "Not sent yet: ") + $0.sentence }
-            if email.sendState == .failed { why = why.map { $0 + " Cancel to change the message, or Send now to try again." } }
+            // Whether anything retries it, in Core's words (issue 34).
+            var why = entry.lastError.map { NotSentAdvice.words(email.sendState, reason: $0) }
             if email.sendState == .queued, let next = entry.nextAttemptAt { why = why.map { $0 + " Next try \(dates.string(for: next))." } }
             return Entry(
                 id: email.id, state: state, stateName: email.sendState.rawValue, to: to.isEmpty ? "no one yet" : to,

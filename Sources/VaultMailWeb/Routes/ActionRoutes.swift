@@ -119,6 +119,11 @@ extension WebApp {
             outcome.status = outcome.done == 0 ? .badGateway : .ok
         }
         if let note = PendingChanges.note(result.kept) { sentences.append(note) }
+        // Done on the server, not yet here (a full disk, issue 34).
+        if let first = result.notUpdatedHere.first {
+            sentences.append(PlainWords.of(first.error))
+            outcome.detail = outcome.detail ?? PlainWords.detail(first.error)
+        }
         outcome.message = sentences.isEmpty ? nil : sentences.joined(separator: " ")
         return outcome
     }

@@ -25,12 +25,12 @@ struct SyncFixture {
     /// Starts Dovecot with `users` (each gets an account `acct-<user>`), optionally announcing
     /// only `capabilities`.
     static func start(
-        users: [String] = ["ada"], capabilities: [String]? = nil, batchSize: Int = 50,
+        users: [String] = ["ada"], capabilities: [String]? = nil, batchSize: Int = 50, database given: AppDatabase? = nil,
         syncStore wrap: (GRDBSyncRepository) -> any SyncRepository = { $0 }
     ) async throws -> SyncFixture {
         let server = try await DovecotServer.start(
             users: Dictionary(uniqueKeysWithValues: users.map { ($0, password) }), capabilities: capabilities)
-        let database = try AppDatabase.inMemory()
+        let database = try given ?? AppDatabase.inMemory()
         let accounts = GRDBAccountRepository(database: database)
         for user in users {
             try await accounts.addAccount(Account(
@@ -51,6 +51,14 @@ struct SyncFixture {
         return SyncFixture(
             server: server, database: database, store: store, syncStore: syncStore, accounts: accounts,
             connections: connections, sync: sync, parser: parser, clock: clock)
+    }
+
+    /// The sync of another process on the same store (the daemon beside the tool): its own
+    /// connections, the same database.
+    func otherProcessSync() -> SyncEmailsUseCase {
+        let connections = IMAPConnectionPool(
+            credentials: FixedCredentialProvider(["acct-ada": Self.password]), connectTimeout: .seconds(30), readTimeout: .seconds(30))
+        return SyncEmailsUseCase(accounts: accounts, store: store, syncStore: syncStore, parser: parser, connections: connections, clock: clock)
     }
 
     /// An IMAP connection of "another client", logged in.
