@@ -34,7 +34,7 @@ public enum ComposeError: Error, Sendable, Equatable, CustomStringConvertible {
             "too late to cancel message \(id): it is already \(state == .sent ? "sent" : "being sent")"
         case .notSent(let id, let state, let reason):
             state == .queued
-                ? "message \(id) was not sent yet; it stays in the outbox and the daemon retries it: \(reason)"
+                ? "message \(id) was not sent yet; it stays in the outbox and is retried automatically: \(reason)"
                 : NotSentAdvice.fateUnknown(reason)
                 ? "message \(id) may or may not have been sent; it is in the outbox as failed and is never sent again automatically: \(reason)"
                 : "message \(id) was not sent; it is in the outbox as failed and is never retried automatically: fix the cause, then retry: \(reason)"
