@@ -13,15 +13,19 @@ public struct AccountAdministrator: AccountAdministration {
     let accessTokens: OAuthAccessTokens?
     let oauthTimeout: Duration
     let signIns = OAuthSignIns()
+    /// Told the account's id once it was signed in again (the daemon tries it at once: issue 34).
+    let onSignedInAgain: (@Sendable (_ accountId: String) async -> Void)?
 
     /// - Parameters:
     ///   - oauthConfiguration: where the providers' clients and endpoints come from.
     ///   - accessTokens: the daemon's access tokens in memory, told about a new sign-in.
     ///   - oauthTimeout: how long a sign-in waits for the browser to come back.
     ///   - accounts: where a signed-in account is stored.
+    ///   - onSignedInAgain: told the account's id after "Sign in again" (the daemon retries it at once).
     public init(accounts: Accounts, credentials: any CredentialStore, timeout: Duration = .seconds(20),
                 oauthConfiguration: OAuthConfiguration = OAuthConfiguration(), accessTokens: OAuthAccessTokens? = nil,
-                oauthTimeout: Duration = .seconds(300)) {
+                oauthTimeout: Duration = .seconds(300), onSignedInAgain: (@Sendable (_ accountId: String) async -> Void)? = nil) {
+        self.onSignedInAgain = onSignedInAgain
         self.accounts = accounts
         self.credentials = credentials
         self.timeout = timeout
@@ -132,8 +136,10 @@ extension AccountAdministrator {
         } catch {
             throw AccountAdministrationError(Self.webProblem(error))
         }
+        let signedInAgain = onSignedInAgain
         return try await signIns.start(id: id) { show in
             try await oauth.signIn(account, provider: provider, client: client, show: show)
+            await signedInAgain?(account.id)
             return .signedIn(accountId: account.id, reauthorized: true,
                              message: "Signed in to \(account.name) (\(account.email)) again with \(provider.name); all its mail stayed on this computer.")
         }

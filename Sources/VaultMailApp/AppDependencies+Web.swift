@@ -16,12 +16,13 @@ extension AppDependencies {
     /// `notificationPermission` is asked before notifications are switched on (this graph's
     /// engine when nil); `oauthConfiguration` names the providers a removed sign-in is revoked at.
     /// `trackerShield`: removes trackers from mail (issue 30; the daemon loads it from the packaged
-    /// lists), counted per message in the store; nil removes none.
+    /// lists), counted per message in the store; nil removes none. `onSignedInAgain` is told an
+    /// account's id after its "Sign in again" (the daemon tries the account at once, issue 34).
     public func webMail(
         compose: ComposeEmailService, credentials: any CredentialStore, accessTokens: OAuthAccessTokens? = nil, textEmbedder: (any TextEmbedder)? = nil,
         textGenerator: (any TextGenerator)? = nil, notificationPermission: (any NotificationPermission)? = nil,
         oauthConfiguration: OAuthConfiguration = OAuthConfiguration(), oauthTimeout: Duration = .seconds(300),
-        trackerShield: TrackerShield? = nil,
+        trackerShield: TrackerShield? = nil, onSignedInAgain: (@Sendable (_ accountId: String) async -> Void)? = nil,
         notificationServer: @escaping @Sendable () async -> NotificationServerStatus = {
             NotificationServerStatus(server: nil, capabilities: [], authorized: false, problem: PlainProblem(words: "This process shows no desktop notifications: the daemon does. Start it with `vaultmail daemon`."))
         }
@@ -43,7 +44,7 @@ extension AppDependencies {
             notificationSettings: NotificationSettings(settings: settingsStore, permission: notificationPermission ?? notificationService.permission,
                                                        accounts: accountRepository, emails: emailRepository),
             administration: AccountAdministrator(accounts: accounts, credentials: credentials, oauthConfiguration: oauthConfiguration,
-                                                 accessTokens: accessTokens, oauthTimeout: oauthTimeout),
+                                                 accessTokens: accessTokens, oauthTimeout: oauthTimeout, onSignedInAgain: onSignedInAgain),
             notificationServer: notificationServer, clock: clock)
         mail.categories = Categories(repository: GRDBCategoryRepository(database: database))
         mail.unsubscribe = Unsubscribe(emails: emailRepository, records: GRDBSubscriptionRepository(database: database),

@@ -23,6 +23,8 @@ final class WebFixture {
     let remote: RecordingRemoteMailbox
     /// The keyring the web app's account administration keeps secrets in.
     let keyring = InMemoryCredentialStore()
+    /// The accounts "Sign in again" told the daemon about, in order.
+    let signedInAgain = LockedBox<[String]>([])
     private let task: Task<Void, any Error>
 
     /// `embedder` is the sentence model search by meaning reads with (none by default);
@@ -54,8 +56,10 @@ final class WebFixture {
         remote = RecordingRemoteMailbox()
         let sending = MailSending(database: database, credentials: FixedCredentialProvider(everyAccount: "secret"), undoDelaySeconds: { 0 },
                                   transport: transport, remoteMailbox: remote)
+        let signedInAgain = self.signedInAgain
         var mail = app.webMail(compose: sending.compose, credentials: keyring, textEmbedder: embedder, textGenerator: generator,
-                               oauthConfiguration: oauth ?? OAuthConfiguration(), oauthTimeout: oauthTimeout)
+                               oauthConfiguration: oauth ?? OAuthConfiguration(), oauthTimeout: oauthTimeout,
+                               onSignedInAgain: { signedInAgain.set(signedInAgain.value + [$0]) })
         // Automatic summaries wait for an idle machine; tests run on busy ones.
         mail.idleness = idleness
         web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: mail, logger: Logger(label: "web-test"))

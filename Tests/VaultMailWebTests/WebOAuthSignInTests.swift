@@ -99,6 +99,7 @@ struct WebOAuthSignInTests {
             let reauthorized = try await web.get(try await consent(againLocation, oauth: oauth, web: web), cookie: cookie)
             #expect(reauthorized.status == 303)
             #expect(reauthorized.headers["location"]?.removingPercentEncoding?.contains("all its mail stayed on this computer") == true)
+            #expect(web.signedInAgain.value == [account.id], "the daemon is told, so it tries the account at once (issue 34)")
             let newGrant = try #require(OAuthGrant.decode(Secret(await web.keyring.secrets[account.id] ?? "")))
             #expect(newGrant.refreshToken != grant.refreshToken)
             // The account is the same one, with everything it kept.

@@ -104,6 +104,8 @@ public final class MailDaemon {
                 logger.warning("reading mail for search by meaning failed: \(error); the next sync tries again")
             }
         }
+        // One IDLE monitor; "Sign in again" in the web app ends an account's backoff at once (issue 34).
+        let idle = IDLEMonitorUseCase(sync: services.sync, options: options.idle)
         let web = try options.webPort.map { port in
             // The tracker lists are read once, here, from the Debian package (never the network).
             let shield = TrackerShield.load()
@@ -118,7 +120,7 @@ public final class MailDaemon {
             var mail = app.webMail(compose: sending.compose, credentials: credentials, accessTokens: accountCredentials.tokens,
                                    textEmbedder: embedder, textGenerator: generator,
                                    notificationPermission: NotificationServerPermission(center: DBusNotificationCenter(configuration: options.desktop)),
-                                   trackerShield: shield) {
+                                   trackerShield: shield, onSignedInAgain: { idle.retryNow(accountId: $0) }) {
                 await center.status()
             }
             mail.aiModels = AppDependencies.modelAdministration(
@@ -129,11 +131,12 @@ public final class MailDaemon {
             return try WebApp(configuration: WebConfiguration(port: port, home: home.directory), mail: mail, logger: logger)
         }
         return MailDaemon(app: app, services: services, sending: sending, center: center, opener: opener, options: options,
-                          logger: logger, lock: lock, web: web, indexer: indexer)
+                          logger: logger, lock: lock, web: web, indexer: indexer, idle: idle)
     }
 
     private init(app: AppDependencies, services: MailServices, sending: MailSending, center: DBusNotificationCenter,
-                 opener: ThreadOpener, options: Options, logger: Logger, lock: DaemonLock, web: WebApp?, indexer: MailIndexer) {
+                 opener: ThreadOpener, options: Options, logger: Logger, lock: DaemonLock, web: WebApp?, indexer: MailIndexer,
+                 idle: IDLEMonitorUseCase) {
         self.app = app
         self.services = services
         self.sending = sending
@@ -146,7 +149,7 @@ public final class MailDaemon {
         self.indexer = indexer
         otherProcesses = OtherProcessChanges(database: app.database)
         health = AccountHealthMonitor(center: center, clock: SystemWallClock(), outageGrace: options.outageGrace)
-        idle = IDLEMonitorUseCase(sync: services.sync, options: options.idle)
+        self.idle = idle
         app.notificationResponseHandler.onOutcome = { [weak self] outcome in await self?.followUp(outcome) }
     }
 
