@@ -35,7 +35,6 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(help: .hidden) var idleRenewSeconds = 540
     @Option(help: .hidden) var outageGraceSeconds = 300
     @Option(help: .hidden) var reconnectMaxSeconds = 300
-    @Option(help: .hidden) var reconnectFirstSeconds = 1
     @Option(help: "The web app's port on 127.0.0.1 (0 picks a free one).") var webPort = MailDaemon.Options.defaultWebPort
     @Flag(help: "Serve no web app.") var noWeb = false
 
@@ -57,7 +56,6 @@ struct DaemonCommand: AsyncParsableCommand {
         options.outageGrace = TimeInterval(outageGraceSeconds)
         if let openCommand { options.openCommand = openCommand }
         options.idle.maximumBackoff = .seconds(max(1, reconnectMaxSeconds))
-        options.idle.initialBackoff = .seconds(max(1, min(reconnectFirstSeconds, reconnectMaxSeconds)))
         options.webPort = noWeb ? nil : webPort
         let daemon = try await MailDaemon.start(home: VaultMailHome(explicit: global.home), options: options,
                                                 logger: Logger(label: "vaultmail"))

@@ -99,6 +99,8 @@ struct OAuthEndToEndTests {
         // Signing in again: the alert is withdrawn and mail flows, nothing was lost.
         let reauth = try await vaultmail(["account", "reauth", "gmail"])
         try #require(reauth.status == 0, "\(reauth.text)")
+        // The daemon sees the tool's sign-in and tries the account at once, not after its backoff (issue 34).
+        try await process.waitForOutput("signed in again by another process", timeout: .seconds(30))
         let id = try #require(alert["id"] as? Int)
         try await notifications.waitForEvent(timeout: .seconds(90)) { $0["method"] as? String == "CloseNotification" && $0["id"] as? Int == id }
         try dovecot.deliver(EndToEndWorld.message("After signing in again"), to: Self.user)
