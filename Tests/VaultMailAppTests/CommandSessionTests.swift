@@ -115,6 +115,25 @@ struct CommandSessionTests {
         await #expect(throws: CommandError.self) { try await session.apply(.read, to: [], using: session.dependencies.emails) }
     }
 
+    /// SQLite's SQLITE_FULL as the store conforms it.
+    struct FullDisk: StorageFailure, CustomStringConvertible {
+        var isDiskFull: Bool { true }
+        var description: String { "SQLite error 13: database or disk is full" }
+    }
+
+    @Test("Issue 34: an action the server did whose copy here could not follow (a full disk) is done (exit 0) and says so, never 'nothing was changed'")
+    func doneOnServerWithFullDisk() async throws {
+        let (session, home) = try await session()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let server = MockEmailRepository()
+        await server.failing("archiveThread", error: DoneOnServer(action: "archive thread 2abc2", underlying: FullDisk()))
+        let text = try await session.apply(.archive, to: ["2abc"], using: server)
+        #expect(text.hasPrefix("archive: 1 conversation done\nDone on the server, but this computer's copy couldn't be updated because its disk is full. "
+            + "Free some space on it; the next sync then brings it up to date.\n  Details: "), "\(text)")
+        #expect(text.hasSuffix("Conversations: 2abc2"), "\(text)")
+        #expect(!text.contains("nothing was changed"))
+    }
+
     @Test("Issue 29: `read --folder` marks every unread conversation of that list read, and no other folder's; the outbox is refused")
     func markAllRead() async throws {
         let (session, home) = try await CLIFixture.session { accountId in

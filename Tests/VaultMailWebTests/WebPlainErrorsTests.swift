@@ -33,6 +33,21 @@ struct WebPlainErrorsTests {
         }
     }
 
+    @Test("Issue 34: an action done on the server whose copy here could not follow (a full disk) is done (200), its notice says so, the detail apart")
+    func doneOnServer() {
+        struct FullDisk: StorageFailure, CustomStringConvertible {
+            var isDiskFull: Bool { true }
+            var description: String { "SQLite error 13: database or disk is full" }
+        }
+        var result = BatchActionResult(succeeded: ["t1", "t2"])
+        result.notUpdatedHere = [(id: "t2", error: DoneOnServer(action: "archive thread t2", underlying: FullDisk()))]
+        let outcome = WebApp.outcome("archive", result, of: 2)
+        #expect(outcome.done == 2 && outcome.failed.isEmpty && outcome.status == .ok)
+        #expect(outcome.message == "Done on the server, but this computer's copy couldn't be updated because its disk is full. "
+            + "Free some space on it; the next sync then brings it up to date.")
+        #expect(outcome.detail?.contains("database or disk is full") == true)
+    }
+
     @Test("Issue 29: suggested replies for a conversation that is gone: the stream's failure says so in words, the id only in the detail")
     func replyFailure() async throws {
         try await WebFixture.with(generator: ScriptedTextGenerator(rules: [])) { web in
