@@ -19,8 +19,8 @@ import VaultMailIMAP
 /// moves back when the server reported COPYUID), the local store is left as it was, and a
 /// `ServerActionError` says what failed and why. Once every step succeeded the action is done:
 /// when the change here then fails (a full disk) or finds the conversation already gone (a
-/// sync beside it removed it), `DoneOnServer` says so and the next sync catches up (issue 34). New UIDs from COPYUID are recorded, so the
-/// next sync does not fetch moved mail again.
+/// sync beside it removed it), `DoneOnServer` says so and the next sync catches up (issue 34).
+/// New UIDs from COPYUID are recorded, so the next sync does not fetch moved mail again.
 public struct IMAPEmailRepository: EmailRepository {
     /// The store alone (reads, and the local half of every action).
     public let local: any EmailRepository
