@@ -32,6 +32,7 @@ public enum NotificationRule: String, Sendable, Codable, CaseIterable {
     case activeFolder = "active-folder"
     case viewingThread = "viewing-thread"
     case centerUnavailable = "center-unavailable"
+    case snoozeEnded = "snooze-ended"
 
     /// A sentence for a person.
     public var explanation: String {
@@ -53,6 +54,7 @@ public enum NotificationRule: String, Sendable, Codable, CaseIterable {
         case .activeFolder: "the folder it is in was on screen"
         case .viewingThread: "its conversation was on screen"
         case .centerUnavailable: "the notification server could not be reached"
+        case .snoozeEnded: "it was snoozed and came back to the inbox at its time, and passed every filter"
         }
     }
 }
