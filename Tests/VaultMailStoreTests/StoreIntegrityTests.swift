@@ -30,6 +30,9 @@ struct StoreIntegrityTests {
             // Trackers the shield removed from a message (issue 30).
             try await GRDBTrackerTally(database: store.database).record(
                 emailId: MailFixtures.email(accountId: account, number: 99).id, sender: "news@example.com", trackers: 3)
+            // A snoozed message and its wake time (issue 33).
+            try await GRDBSnoozeRepository(database: store.database).set(
+                emailIds: [MailFixtures.email(accountId: account, number: 99).id], time: .until(Date(timeIntervalSince1970: 2_000_000_000)))
             // A change waiting for the server (issue 29).
             try await GRDBPendingChangeRepository(database: store.database).add(PendingChange(
                 accountId: account, threadId: "\(account)-T0", subject: "Waiting", action: .archive,
