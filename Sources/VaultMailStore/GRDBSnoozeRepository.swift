@@ -93,6 +93,21 @@ public struct GRDBSnoozeRepository: SnoozeRepository {
         }
     }
 
+    public func cameBack(emailIds: [String], at date: Date) async throws {
+        try await writer.write { db in
+            let insert = try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO snoozeReturn(emailId, returnedAt) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM email WHERE id = ?)
+                """)
+            for emailId in emailIds { try insert.execute(arguments: [emailId, date.millis, emailId]) }
+            var threads: [String] = []
+            for chunk in emailIds.chunked(500) {
+                threads += try String.fetchAll(db, sql: "SELECT DISTINCT threadId FROM email WHERE id IN (\(placeholders(chunk.count)))",
+                                               arguments: StatementArguments(Array(chunk)))
+            }
+            try db.refreshThreads(threads)
+        }
+    }
+
     private static func time(_ wake: Int64?) -> SnoozeTime {
         guard let wake, wake != Int64.max else { return .someday }
         return .until(Date(millis: wake))

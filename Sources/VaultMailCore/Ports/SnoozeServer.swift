@@ -43,4 +43,7 @@ public protocol SnoozeRepository: Sendable {
     func set(emailIds: [String], time: SnoozeTime) async throws
     /// These emails are no longer snoozed (woken or un-snoozed on the server).
     func remove(emailIds: [String]) async throws
+    /// These emails came back from Snoozed at `date`: their conversations are listed as of
+    /// then at least (the top of the inbox, as new mail would be).
+    func cameBack(emailIds: [String], at date: Date) async throws
 }

@@ -120,7 +120,11 @@ public struct IMAPSnoozeServer: SnoozeServer {
             let threads = Set(try await local.getEmails(ids: Array(moved)).map(\.threadId))
             for threadId in threads.sorted() { try await local.moveThread(id: threadId, toFolderId: inbox.id) }
             try await syncStore.setLinkUIDs(learned.map { EmailFolder(emailId: $0.emailId, folderId: inbox.id, uid: $0.uid) })
-            if !moved.isEmpty { try await local.setEmailsRead(ids: Array(moved), isRead: false) }
+            if !moved.isEmpty {
+                try await local.setEmailsRead(ids: Array(moved), isRead: false)
+                // At the top of the inbox, as new mail would be.
+                try await times.cameBack(emailIds: Array(moved), at: now)
+            }
             // What is still snoozed, as the server has it (so a message moved away elsewhere is
             // not tried again).
             let known = try await syncStore.uidMap(folderId: snoozed.id)
