@@ -63,7 +63,9 @@ extension CommandSession {
             let reasons = result.failed.map { "  \($0.id.prefix(ThreadRow.idLength)): \(PlainWords.lines($0.error))" }.joined(separator: "\n")
             throw CommandError("\(result.failed.count) of \(count + result.failed.count) failed to \(verb):\n\(reasons)")
         }
-        return "\(verb): \(count) conversation\(count == 1 ? "" : "s") \(done)"
+        // Kept for a server that cannot be reached (issue 29's queue).
+        return (["\(verb): \(count) conversation\(count == 1 ? "" : "s") \(done)"] + [PendingChanges.note(result.kept)].compactMap { $0 })
+            .joined(separator: "\n")
     }
 }
 

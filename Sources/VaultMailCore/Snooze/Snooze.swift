@@ -17,6 +17,9 @@ public struct Snooze: Sendable {
     private let store: any SnoozeRepository
     private let clock: any WallClock
     private let changed: (@Sendable () async -> Void)?
+    /// Where a snooze waits while the server cannot be reached (issue 29's queue), when `emails`
+    /// keeps changes.
+    private let pending: PendingChanges?
 
     /// - Parameters:
     ///   - changed: told after a snooze or un-snooze succeeded (the daemon's timer re-arms).
@@ -27,6 +30,7 @@ public struct Snooze: Sendable {
         self.store = store
         self.clock = clock
         self.changed = changed
+        pending = (emails as? any TriageServer).flatMap { PendingChanges(server: $0, clock: clock) }
     }
 
     // MARK: Times
@@ -102,20 +106,31 @@ public struct Snooze: Sendable {
         } catch {
             return BatchActionResult(failed: threadIds.map { ($0, error) })
         }
-        return await each(threadIds) { try await server.snooze(threadId: $0, until: time) }
+        return await each(threadIds, keeping: .snooze(until: time)) { try await server.snooze(threadId: $0, until: time) }
     }
 
     /// Brings each conversation back to the inbox now, as it was (read or not).
     public func unsnooze(_ threadIds: [String]) async -> BatchActionResult {
-        await each(threadIds) { try await server.unsnooze(threadId: $0) }
+        await each(threadIds, keeping: .unsnooze) { try await server.unsnooze(threadId: $0) }
     }
 
-    private func each(_ ids: [String], _ body: (String) async throws -> Void) async -> BatchActionResult {
+    /// `body` for each conversation, on the server first; when it cannot be reached (or its
+    /// account has changes waiting, which go first), the change is shown here and kept for it
+    /// as the other actions are (`PendingChanges`, issue 29), with the time in the list.
+    private func each(_ ids: [String], keeping action: ConversationAction, _ body: (String) async throws -> Void) async -> BatchActionResult {
         var result = BatchActionResult()
         for id in ids {
             do {
-                guard (try? await emails.getThread(id: id)) ?? nil != nil else { throw SnoozeError.notFound(id: id) }
-                try await body(id)
+                guard let thread = try? await emails.getThread(id: id) else { throw SnoozeError.notFound(id: id) }
+                do {
+                    if let pending, await pending.hasWaiting(accountId: thread.accountId) { throw PendingChanges.Waiting() }
+                    try await body(id)
+                } catch let error where pending?.canWait(after: error) == true {
+                    guard let pending else { throw error }
+                    result.kept.append(try await pending.keep(action, threadId: id))
+                    let emailIds = try await emails.getEmails(threadId: id).map(\.id)
+                    if case .snooze(let time) = action { try await store.set(emailIds: emailIds, time: time) } else { try await store.remove(emailIds: emailIds) }
+                }
                 result.succeeded.append(id)
             } catch {
                 result.failed.append((id, error))

@@ -15,6 +15,8 @@ public enum SnoozeError: Error, Sendable, Equatable, CustomStringConvertible, Pl
     case nothingToSnooze
     /// No stored conversation with this id.
     case notFound(id: String)
+    /// Snoozing was asked of `Conversations`, which does not carry it out (`Snooze` does).
+    case notHere
 
     public var description: String {
         switch self {
@@ -29,6 +31,8 @@ public enum SnoozeError: Error, Sendable, Equatable, CustomStringConvertible, Pl
             "that conversation isn't snoozed"
         case .nothingToSnooze:
             "that conversation has nothing to snooze: its messages are only in Sent, Drafts, Trash or Junk, or not synced yet"
+        case .notHere:
+            "snoozing goes through Snooze, which keeps the time on the server"
         case .notFound(let id):
             "no conversation with id \(id); `vaultmail threads` lists them"
         }

@@ -29,9 +29,10 @@ extension WebApp {
     }
 
     private func snoozeOutcome(_ result: BatchActionResult, of total: Int, done: String, failing: String) -> ActionOutcome {
-        var outcome = ActionOutcome(done: result.succeeded.count, failed: result.failed.map { .init(id: $0.id, error: PlainWords.of($0.error)) })
+        var outcome = ActionOutcome(done: result.succeeded.count, failed: result.failed.map { .init(id: $0.id, error: PlainWords.of($0.error)) },
+                                    waiting: result.kept.count)
         guard let first = result.failed.first else {
-            outcome.message = done
+            outcome.message = [done, PendingChanges.note(result.kept)].compactMap { $0 }.joined(separator: " ")
             return outcome
         }
         let who = result.failed.count == total ? Self.count(total) : "\(result.failed.count) of \(Self.count(total))"
