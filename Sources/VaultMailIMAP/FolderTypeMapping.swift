@@ -97,6 +97,6 @@ public enum FolderTypeMapping {
         "archive": .archive, "archives": .archive,
         "all mail": .allMail,
         "starred": .starred,
-        "snoozed": .snoozed,
+        "snoozed": .snoozed, "vaultmail snoozed": .snoozed,
     ]
 }
