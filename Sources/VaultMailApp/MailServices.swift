@@ -16,6 +16,8 @@ public struct MailServices: Sendable {
     /// Reads from the store; archive, delete, read, star and move go to the server first, and
     /// wait in the store's `pendingChange` table while it cannot be reached (issue 29).
     public let emails: IMAPEmailRepository
+    /// Snoozing on the server (issue 33): the Snoozed mailbox and its keywords, on these connections.
+    public let snoozeServer: IMAPSnoozeServer
     /// What each replay of waiting changes before a sync did (the daemon reports its problems).
     public let replayReports: AsyncStream<PendingChanges.Report>
 
@@ -33,5 +35,7 @@ public struct MailServices: Sendable {
                                  onReplay: { continuation.yield($0) })
         emails = IMAPEmailRepository(local: local, syncStore: syncStore, accounts: accounts, connections: connections,
                                      pendingChanges: pendingChanges)
+        snoozeServer = IMAPSnoozeServer(local: local, syncStore: syncStore, accounts: accounts, connections: connections,
+                                        times: GRDBSnoozeRepository(database: database))
     }
 }

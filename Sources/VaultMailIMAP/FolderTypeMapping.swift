@@ -32,7 +32,7 @@ public enum FolderTypeMapping {
     public static func folderType(for folder: IMAPFolder) -> FolderType {
         if folder.path.uppercased() == "INBOX" { return .inbox }
         return folderType(specialUse: folder.attributes)
-            ?? folderType(forName: folder.path, delimiter: folder.delimiter)
+            ?? folderType(forName: folder.path, delimiter: folder.delimiter).flatMap { serverManaged(folder, $0) ? nil : $0 }
             ?? .custom
     }
 
@@ -53,7 +53,8 @@ public enum FolderTypeMapping {
             }
         }
         for folder in folders where result[folder.path] == nil && folder.isSelectable {
-            if let type = folderType(forName: folder.path, delimiter: folder.delimiter), !taken.contains(type) {
+            if let type = folderType(forName: folder.path, delimiter: folder.delimiter), !taken.contains(type),
+               !serverManaged(folder, type) {
                 result[folder.path] = type
                 taken.insert(type)
             }
@@ -62,6 +63,13 @@ public enum FolderTypeMapping {
             result[folder.path] = .custom
         }
         return result
+    }
+
+    /// A mailbox named Snoozed that the server itself manages (the `\Snoozed` attribute of
+    /// draft-murchison-email-snooze, whose servers refuse MOVE into it): not VaultMail's
+    /// Snoozed mailbox (docs/snooze.md).
+    static func serverManaged(_ folder: IMAPFolder, _ type: FolderType) -> Bool {
+        type == .snoozed && folder.hasAttribute("\\Snoozed")
     }
 
     /// RFC 6154 attributes, plus the XLIST spellings older Gmail servers send.
@@ -89,5 +97,6 @@ public enum FolderTypeMapping {
         "archive": .archive, "archives": .archive,
         "all mail": .allMail,
         "starred": .starred,
+        "snoozed": .snoozed, "vaultmail snoozed": .snoozed,
     ]
 }

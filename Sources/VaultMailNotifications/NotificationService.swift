@@ -150,6 +150,80 @@ public final class NotificationService: NotificationServiceProtocol {
         return inApp
     }
 
+    /// Mail that came back from Snoozed (issue 33): announced like new mail by the master switch
+    /// and the filter pipeline (quiet hours, muted, VIPs, accounts, categories), the thread and
+    /// folder on screen and the cap, but not held back for its age or as a duplicate (it was
+    /// announced when it first arrived). Each decision says "snoozed until … came back"
+    /// (`notify why`) and replaces the one recorded when it arrived. `snoozedUntil`: email id →
+    /// the time it was snoozed until.
+    @discardableResult
+    public func processComeBack(_ emails: [Email], snoozedUntil: [String: Date]) async -> [NotificationContent] {
+        await queue.run { await self.comeBack(emails, snoozedUntil: snoozedUntil) }
+    }
+
+    private func comeBack(_ batch: [Email], snoozedUntil: [String: Date]) async -> [NotificationContent] {
+        var seen = Set<String>()
+        let emails = batch.filter { seen.insert($0.id).inserted }
+        let now = clock.now
+        var decisions: [NotificationDecision] = []
+        func decide(_ email: Email, _ outcome: NotificationOutcome, _ rule: NotificationRule, _ extra: String? = nil) {
+            let until = snoozedUntil[email.id].map { "snoozed until \(Self.localTime($0, timeZone: clock.timeZone)) came back" }
+                ?? "came back from Snoozed"
+            decisions.append(NotificationDecision(email: email, decidedAt: now, outcome: outcome, rule: rule,
+                                                  detail: [until, extra].compactMap { $0 }.joined(separator: "; ")))
+        }
+        var inApp: [NotificationContent] = []
+        var banners: [(Email, NotificationRule)] = []
+        for email in emails.sorted(by: { $0.dateReceived > $1.dateReceived }) {
+            guard settings.notificationsEnabled else {
+                decide(email, .suppressed, .notificationsOff)
+                continue
+            }
+            let rule: NotificationRule
+            switch await filterPipeline.evaluate(email) {
+            case .suppress(let filter):
+                decide(email, .suppressed, filter)
+                continue
+            case .notify(let filter): rule = filter == .vip ? .vip : .snoozeEnded
+            }
+            deliveredNotificationIds.insert(email.id)
+            if let viewingThreadId, email.threadId == viewingThreadId {
+                decide(email, .badgeOnly, .viewingThread)
+            } else if inApp.count >= AppConstants.maxNotificationsPerSync {
+                decide(email, .badgeOnly, .batchLimit)
+            } else if folderOnScreen?.shows(email) == true {
+                decide(email, .badgeOnly, .activeFolder)
+                inApp.append(NotificationContentBuilder.build(from: email))
+            } else {
+                banners.append((email, rule))
+                inApp.append(NotificationContentBuilder.build(from: email))
+            }
+        }
+        for (email, rule) in banners {
+            do {
+                var request = NotificationContentBuilder.request(for: email)
+                if !settings.notificationSound { request.content.sound = .none }
+                try await center.add(request)
+                decide(email, .notified, rule)
+            } catch {
+                lastError = "could not post a notification: \(error)"
+                decide(email, .failed, .centerUnavailable, "\(error)")
+            }
+        }
+        do {
+            try await ledger.recordComeBack(decisions)
+        } catch {
+            lastError = "could not record notification decisions: \(error)"
+        }
+        await updateBadgeCount()
+        return inApp
+    }
+
+    /// "2026-12-01 09:00" in `timeZone`.
+    static func localTime(_ date: Date, timeZone: TimeZone) -> String {
+        Snooze.localText(date, timeZone: timeZone)
+    }
+
     /// First launch, the master switch, recency and the filter pipeline; records why each
     /// rejected email was rejected.
     private func qualifying(

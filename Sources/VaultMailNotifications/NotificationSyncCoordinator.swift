@@ -1,3 +1,4 @@
+import Foundation
 import Observation
 import VaultMailCore
 
@@ -25,6 +26,13 @@ public final class NotificationSyncCoordinator {
     @discardableResult
     public func didSyncNewEmails(_ emails: [Email], fromBackground: Bool, activeFolderType: String?) async -> [NotificationContent] {
         await notificationService.processNewEmails(emails, fromBackground: fromBackground, activeFolderType: activeFolderType)
+    }
+
+    /// Mail that came back from Snoozed (issue 33) to the engine: announced as it decides
+    /// (`NotificationService.processComeBack`); returns the in-app banners.
+    @discardableResult
+    public func snoozedMailCameBack(_ emails: [Email], snoozedUntil: [String: Date]) async -> [NotificationContent] {
+        await notificationService.processComeBack(emails, snoozedUntil: snoozedUntil)
     }
 
     /// A conversation was read, archived, deleted or moved, here or elsewhere: its

@@ -25,6 +25,7 @@ extension AppDatabase {
         migrator.registerMigration("v13-pending-changes", migrate: createPendingChanges)
         migrator.registerMigration("v14-subscriptions", migrate: createSubscriptions)
         migrator.registerMigration("v15-tracker-tally", migrate: createTrackerTally)
+        migrator.registerMigration("v16-snooze", migrate: createSnooze)
         return migrator
     }
 

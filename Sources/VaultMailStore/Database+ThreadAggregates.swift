@@ -32,6 +32,14 @@ extension Database {
                 }
                 aggregates[aggregates.count - 1].add(row)
             }
+            // Conversations that came back from Snoozed sit where they came back (issue 33; the
+            // table is there from migration v16 on, and an older migration refreshes threads too).
+            let returned = try !tableExists("snoozeReturn") ? [] : Row.fetchAll(self, sql: """
+                SELECT e.threadId, MAX(r.returnedAt) AS at FROM snoozeReturn r JOIN email e ON e.id = r.emailId
+                WHERE e.threadId IN (\(placeholders(chunk.count))) GROUP BY e.threadId
+                """, arguments: StatementArguments(chunk))
+            let returnedAt = Dictionary(returned.map { ($0["threadId"] as String, $0["at"] as Int64) }, uniquingKeysWith: max)
+            for index in aggregates.indices { aggregates[index].cameBack(at: returnedAt[aggregates[index].id]) }
             var emptied = Set(chunk)
             for aggregate in aggregates {
                 emptied.remove(aggregate.id)
@@ -165,6 +173,12 @@ struct ThreadAggregate {
             messages.add(isRead: isRead, isStarred: isStarred, hasAttachments: hasAttachments, date: date, snippet: snippet,
                          category: category, fromAddress: address, fromName: fromName)
         }
+    }
+
+    /// Its messages came back from Snoozed at `millis` (issue 33): its latest date is at least that.
+    mutating func cameBack(at millis: Int64?) {
+        guard let millis, messages.count > 0 else { return }
+        messages.latestDate = max(messages.latestDate, millis)
     }
 
     /// subject, latestDate, messageCount, unreadCount, isStarred, hasAttachments, snippet,

@@ -14,6 +14,14 @@ public struct GRDBNotificationLedger: NotificationLedger {
     }
 
     public func record(_ decisions: [NotificationDecision]) async throws {
+        try await record(decisions, replacingNotified: false)
+    }
+
+    public func recordComeBack(_ decisions: [NotificationDecision]) async throws {
+        try await record(decisions, replacingNotified: true)
+    }
+
+    private func record(_ decisions: [NotificationDecision], replacingNotified: Bool) async throws {
         guard !decisions.isEmpty else { return }
         try await database.writer.write { db in
             let upsert = try db.cachedStatement(sql: """
@@ -22,13 +30,13 @@ public struct GRDBNotificationLedger: NotificationLedger {
                 ON CONFLICT(emailId) DO UPDATE SET threadId = excluded.threadId, decidedAt = excluded.decidedAt,
                     outcome = excluded.outcome, rule = excluded.rule, detail = excluded.detail,
                     subject = excluded.subject, fromAddress = excluded.fromAddress, seq = NULL
-                WHERE notificationDecision.outcome != 'notified'
+                WHERE notificationDecision.outcome != 'notified' OR ?
                 """)
             for decision in decisions {
                 try upsert.execute(arguments: [
                     decision.emailId, decision.accountId, decision.threadId, decision.decidedAt.millis,
                     decision.outcome.rawValue, decision.rule.rawValue, decision.detail, decision.subject,
-                    decision.fromAddress, decision.accountId,
+                    decision.fromAddress, decision.accountId, replacingNotified,
                 ])
             }
             try db.execute(sql: """

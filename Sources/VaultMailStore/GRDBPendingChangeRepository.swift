@@ -80,7 +80,7 @@ public struct GRDBPendingChangeRepository: PendingChangeRepository {
         }
     }
 
-    /// The action as stored: its name, and the target folder of a move.
+    /// The action as stored: its name, and the target folder of a move (a snooze: its keyword).
     static func columns(_ action: ConversationAction) -> (String, String?) {
         switch action {
         case .read: ("read", nil)
@@ -90,6 +90,8 @@ public struct GRDBPendingChangeRepository: PendingChangeRepository {
         case .archive: ("archive", nil)
         case .delete: ("delete", nil)
         case .move(let folderId): ("move", folderId)
+        case .snooze(let time): ("snooze", time.keyword)
+        case .unsnooze: ("unsnooze", nil)
         }
     }
 
@@ -103,6 +105,8 @@ public struct GRDBPendingChangeRepository: PendingChangeRepository {
         case "archive": .archive
         case "delete": .delete
         case "move": .move(toFolderId: row["folderId"] ?? "")
+        case "snooze": .snooze(until: SnoozeTime(keyword: row["folderId"] ?? "") ?? .someday)
+        case "unsnooze": .unsnooze
         default: throw DatabaseError(message: "unknown pending action '\(name)'")
         }
         let copies: String = row["copies"]

@@ -21,6 +21,14 @@ public actor InMemoryNotificationLedger: NotificationLedger {
         }
     }
 
+    public func recordComeBack(_ new: [NotificationDecision]) async throws {
+        if failing { throw Failure() }
+        for decision in new {
+            if decisions[decision.emailId] == nil { order.append(decision.emailId) }
+            decisions[decision.emailId] = decision
+        }
+    }
+
     public func decision(forEmailId emailId: String) async throws -> NotificationDecision? {
         decisions[emailId]
     }

@@ -50,6 +50,8 @@ public struct WebMail: Sendable {
     public var summaries: SummarizeThreadUseCase?
     /// Unsubscribing from lists and newsletters, and the senders of bulk mail (issue 33); nil where none is offered.
     public var unsubscribe: Unsubscribe?
+    /// Snoozing conversations on the server and the Snoozed box's wake times (issue 33); nil where none is offered.
+    public var snooze: Snooze?
     /// Whether the machine is idle: conversations are summarized when opened only then (issue 35).
     public var idleness = MachineIdleness()
     /// The tracker shield and its counts (issue 30); nil: no trackers are removed (images stay

@@ -33,6 +33,17 @@ struct FolderTypeMappingTests {
         #expect(Self.folder(path).folderType == type)
     }
 
+    @Test("Issue 33: a mailbox named Snoozed (or VaultMail Snoozed) is the Snoozed folder, unless the server manages it (\\Snoozed)")
+    func snoozed() {
+        #expect(Self.folder("Snoozed").folderType == .snoozed)
+        #expect(Self.folder("INBOX.Snoozed", delimiter: ".").folderType == .snoozed)
+        #expect(Self.folder("Projects/Snoozed").folderType == .custom)
+        #expect(Self.folder("Snoozed", ["\\Snoozed"]).folderType == .custom)
+        let types = FolderTypeMapping.folderTypes(for: [Self.folder("INBOX"), Self.folder("Snoozed", ["\\Snoozed"]), Self.folder("VaultMail Snoozed")])
+        #expect(types["Snoozed"] == .custom)
+        #expect(types["VaultMail Snoozed"] == .snoozed)
+    }
+
     @Test("AC-F-05: a dot-separated hierarchy (Courier) is understood")
     func dotDelimiter() {
         #expect(Self.folder("INBOX.Sent", delimiter: ".").folderType == .sent)

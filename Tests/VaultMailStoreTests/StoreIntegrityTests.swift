@@ -30,6 +30,10 @@ struct StoreIntegrityTests {
             // Trackers the shield removed from a message (issue 30).
             try await GRDBTrackerTally(database: store.database).record(
                 emailId: MailFixtures.email(accountId: account, number: 99).id, sender: "news@example.com", trackers: 3)
+            // A snoozed message and its wake time (issue 33).
+            let snoozes = GRDBSnoozeRepository(database: store.database)
+            try await snoozes.set(emailIds: [MailFixtures.email(accountId: account, number: 99).id], time: .until(Date(timeIntervalSince1970: 2_000_000_000)))
+            try await snoozes.cameBack(emailIds: [MailFixtures.email(accountId: account, number: 1).id], at: Date())
             // A change waiting for the server (issue 29).
             try await GRDBPendingChangeRepository(database: store.database).add(PendingChange(
                 accountId: account, threadId: "\(account)-T0", subject: "Waiting", action: .archive,

@@ -62,6 +62,11 @@ public final class CommandDependencies {
                     clock: clock)
     }
 
+    /// Snoozing conversations on the server of `services` (issue 33) and the snoozed list.
+    public func snooze(services: MailServices) -> Snooze {
+        Snooze(emails: emails, server: services.snoozeServer, store: GRDBSnoozeRepository(database: database), clock: clock)
+    }
+
     /// What an answer or a forward contains and the size limit, sending through `sending`.
     public func composition(sending: ComposeEmailService) -> Compose {
         Compose(emails: emails, accounts: accounts, settings: settings, sending: sending, clock: clock)

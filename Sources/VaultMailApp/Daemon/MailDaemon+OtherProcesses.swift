@@ -38,6 +38,8 @@ extension MailDaemon {
             logger.info("\(emails.count) new message(s) stored by another process; evaluating them for notification")
             await deliver(emails, fromBackground: false)
         }
+        // A conversation snoozed or unsnoozed with the tool: the timer is set again (issue 33).
+        await snoozeWaker.changed()
         logger.info("caught up with a change by another process")
     }
 

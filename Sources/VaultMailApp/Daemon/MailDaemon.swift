@@ -55,6 +55,10 @@ public final class MailDaemon {
     private let indexer: MailIndexer
     /// Other processes' changes to the store (the tool beside the daemon), and the session record.
     let otherProcesses: OtherProcessChanges
+    /// Snoozing (issue 33): the web app's, and what the timer wakes through.
+    let snooze: Snooze
+    /// Brings snoozed conversations back at their time.
+    let snoozeWaker: SnoozeWaker
 
     /// Takes the home's daemon lock and builds the graph; fails if another daemon runs there.
     public static func start(home: VaultMailHome, options: Options, credentials: any CredentialStore = SecretServiceCredentialStore(),
@@ -106,6 +110,9 @@ public final class MailDaemon {
         }
         // One IDLE monitor; "Sign in again" in the web app ends an account's backoff at once (issue 34).
         let idle = IDLEMonitorUseCase(sync: services.sync, options: options.idle)
+        let snoozeWaker = SnoozeWaker(logger: logger)
+        let snooze = Snooze(emails: services.emails, server: services.snoozeServer, store: GRDBSnoozeRepository(database: database),
+                            clock: SystemWallClock(), changed: { await snoozeWaker.changed() })
         let web = try options.webPort.map { port in
             // The tracker lists are read once, here, from the Debian package (never the network).
             let shield = TrackerShield.load()
@@ -123,6 +130,7 @@ public final class MailDaemon {
                                    trackerShield: shield, onSignedInAgain: { idle.retryNow(accountId: $0) }) {
                 await center.status()
             }
+            mail.snooze = snooze
             mail.aiModels = AppDependencies.modelAdministration(
                 home: home, onInstalled: { _ in await indexer.scheduleRound() },
                 onRemoved: { id in
@@ -131,12 +139,12 @@ public final class MailDaemon {
             return try WebApp(configuration: WebConfiguration(port: port, home: home.directory), mail: mail, logger: logger)
         }
         return MailDaemon(app: app, services: services, sending: sending, center: center, opener: opener, options: options,
-                          logger: logger, lock: lock, web: web, indexer: indexer, idle: idle)
+                          logger: logger, lock: lock, web: web, indexer: indexer, idle: idle, snooze: snooze, snoozeWaker: snoozeWaker)
     }
 
     private init(app: AppDependencies, services: MailServices, sending: MailSending, center: DBusNotificationCenter,
                  opener: ThreadOpener, options: Options, logger: Logger, lock: DaemonLock, web: WebApp?, indexer: MailIndexer,
-                 idle: IDLEMonitorUseCase) {
+                 idle: IDLEMonitorUseCase, snooze: Snooze, snoozeWaker: SnoozeWaker) {
         self.app = app
         self.services = services
         self.sending = sending
@@ -147,6 +155,8 @@ public final class MailDaemon {
         self.lock = lock
         self.web = web
         self.indexer = indexer
+        self.snooze = snooze
+        self.snoozeWaker = snoozeWaker
         otherProcesses = OtherProcessChanges(database: app.database)
         health = AccountHealthMonitor(center: center, clock: SystemWallClock(), outageGrace: options.outageGrace)
         self.idle = idle
@@ -224,10 +234,15 @@ public final class MailDaemon {
         logger.info("first sync done; new mail now notifies")
         ProcessMemory.returnFreeMemory()
         await sending.processor.start()
+        // Snoozed mail (issue 33): read from each server, overdue mail woken once now, then at its time.
+        for account in accounts { await refreshSnoozed(account) }
+        let waking = Task { await snoozeWaker.run(snooze) { woken in await self.cameBack(woken) } }
         // The tool beside the daemon: what it changes reaches the desktop within a second.
         let following = Task { await self.followOtherProcesses() }
         await catchUpWithOtherProcesses()
         await superviseAccounts(accounts)
+        waking.cancel()
+        await waking.value
         following.cancel()
         await otherProcesses.watcher.stop()
         await following.value
@@ -323,6 +338,7 @@ public final class MailDaemon {
                 await indexer.scheduleRound()
             }
             logger.info("synced \(account.name): \(new.count) new")
+            await refreshSnoozed(account)
             if !new.isEmpty { releaseMemoryWhenIndexed() }
             return true
         } catch is CancellationError {
@@ -367,6 +383,7 @@ public final class MailDaemon {
                     // change feed), the indexer and the notification rules, which keep Junk,
                     // Sent and the like quiet unless they say otherwise.
                     await deliver(report.newEmails, fromBackground: true)
+                    if folder.folderType == .snoozed || folder.folderType == .inbox { await refreshSnoozed(account) }
                     if !report.newEmails.isEmpty || report.flagChanges > 0 || report.removed > 0 {
                         logger.info("\(account.name): \(folder.path) synced: \(report.newEmails.count) new, \(report.flagChanges) flag change(s), \(report.removed) removed")
                     }
@@ -432,6 +449,29 @@ public final class MailDaemon {
         // Also after a round without new mail: what changed elsewhere withdraws its
         // notification, and the badge is counted again.
         await app.notificationService.withdrawStaleNotifications()
+    }
+
+    /// Reads the account's Snoozed mailbox on the server again (another client may have snoozed,
+    /// woken or moved mail) and sets the timer again.
+    private func refreshSnoozed(_ account: Account) async {
+        do {
+            try await snooze.refresh(accountId: account.id)
+        } catch {
+            logger.warning("\(account.name): cannot read the Snoozed mailbox: \(error); trying at the next sync")
+        }
+        await snoozeWaker.changed()
+    }
+
+    /// Mail that came back from Snoozed: announced by the notification rules (not held back for
+    /// its age: it was announced when it arrived), shown as in-app banners on open pages.
+    func cameBack(_ woken: [WokenMail]) async {
+        for mail in woken {
+            guard let emails = try? await app.emailRepository.getEmails(ids: mail.emailIds), !emails.isEmpty else { continue }
+            let inApp = await app.notificationSyncCoordinator.snoozedMailCameBack(emails, snoozedUntil: mail.snoozedUntil)
+            if let web, !inApp.isEmpty {
+                await web.events.publish(.newMail(inApp.map(NewMailSummary.init(content:))))
+            }
+        }
     }
 
     private func report(_ error: any Error, _ account: Account) async {

@@ -163,6 +163,9 @@ public struct Conversations: Sendable {
         case .archive: await actions.archiveThreads(ids: ids)
         case .delete: await actions.deleteThreads(ids: ids)
         case .move(let folderId): await actions.moveThreads(ids: ids, toFolderId: folderId)
+        case .snooze, .unsnooze:
+            // Snoozing is `Snooze`'s (it keeps the time on the server too).
+            BatchActionResult(failed: ids.map { ($0, ThreadListError.actionFailed(underlying: SnoozeError.notHere)) })
         }
     }
 

@@ -59,6 +59,8 @@ public struct PendingChange: Sendable, Equatable, Identifiable {
         case .unread: "Marked \(what) unread"
         case .star: "Starred \(what)"
         case .unstar: "Unstarred \(what)"
+        case .snooze: "Snoozed \(what)"
+        case .unsnooze: "Unsnoozed \(what)"
         }
     }
 }

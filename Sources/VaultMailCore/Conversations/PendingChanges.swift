@@ -48,21 +48,23 @@ public struct PendingChanges: Sendable {
     }
 
     /// Not tried on the server: the account has changes waiting, which go first.
-    struct Waiting: Error {}
+    public struct Waiting: Error {
+        public init() {}
+    }
 
     /// Whether `error` of a server-first action means the action can wait for the server.
-    func canWait(after error: any Error) -> Bool {
+    public func canWait(after error: any Error) -> Bool {
         if case .actionFailed(let underlying) = error as? ThreadListError { return canWait(after: underlying) }
         return error is Waiting || server.isUnreachable(error)
     }
 
     /// Whether the account has changes waiting (its new actions then wait behind them).
-    func hasWaiting(accountId: String) async -> Bool {
+    public func hasWaiting(accountId: String) async -> Bool {
         (try? await queue.pending(accountId: accountId).isEmpty == false) ?? false
     }
 
     /// Shows `action` on the conversation here at once and keeps it for the server.
-    func keep(_ action: ConversationAction, threadId: String) async throws -> PendingChange {
+    public func keep(_ action: ConversationAction, threadId: String) async throws -> PendingChange {
         let local = server.local
         guard let thread = try await local.getThread(id: threadId) else { throw RepositoryError.threadNotFound(id: threadId) }
         var folderName: String?
@@ -79,6 +81,14 @@ public struct PendingChanges: Sendable {
         case .archive: try await local.archiveThread(id: threadId)
         case .delete: try await local.deleteThread(id: threadId)
         case .move(let folderId): try await local.moveThread(id: threadId, toFolderId: folderId)
+        case .snooze, .unsnooze:
+            // Issue 33: into the Snoozed folder (it must be here already: creating it needs the
+            // server), or back to the inbox.
+            let type: FolderType = action == .unsnooze ? .inbox : .snoozed
+            guard let folder = try await local.getFolders(accountId: thread.accountId).first(where: { $0.folderType == type }) else {
+                throw RepositoryError.missingFolder(accountId: thread.accountId, type: type)
+            }
+            try await local.moveThread(id: threadId, toFolderId: folder.id)
         }
         return try await queue.add(PendingChange(
             accountId: thread.accountId, threadId: threadId, subject: thread.subject, action: action,

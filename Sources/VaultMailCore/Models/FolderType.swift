@@ -9,5 +9,7 @@ public enum FolderType: String, Sendable, Codable, CaseIterable, Hashable {
     case archive
     case starred
     case allMail
+    /// Snoozed conversations wait here until they come back (issue 33, docs/snooze.md).
+    case snoozed
     case custom
 }

@@ -35,6 +35,7 @@ public enum NotificationRule: String, Sendable, Codable, CaseIterable {
     /// Issue 34: read before VaultMail first saw it (`\Seen` on the server: read in another
     /// mail program, or one's own mail filed as read). Never announced, whoever sent it.
     case alreadyRead = "already-read"
+    case snoozeEnded = "snooze-ended"
 
     /// A sentence for a person.
     public var explanation: String {
@@ -57,6 +58,7 @@ public enum NotificationRule: String, Sendable, Codable, CaseIterable {
         case .viewingThread: "its conversation was on screen"
         case .centerUnavailable: "the notification server could not be reached"
         case .alreadyRead: "it was already read when it arrived (read in another mail program first), so there was nothing new to announce"
+        case .snoozeEnded: "it was snoozed and came back to the inbox at its time, and passed every filter"
         }
     }
 }

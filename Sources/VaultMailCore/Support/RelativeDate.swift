@@ -26,6 +26,14 @@ public struct RelativeDate: Sendable {
         return DateFormatterCache.shared.string(from: date, style: .template("EEEMMMdyjmm"), calendar: calendar)
     }
 
+    /// When a snoozed conversation comes back (issue 33): the weekday and the time within the
+    /// coming week ("Tue 8:00 AM", "Di. 08:00"), with the day and month further off ("Tue, Dec 8, 8:00 AM").
+    public func wakeTime(_ date: Date) -> String {
+        let soon = date.timeIntervalSince(now) < 6 * 86400
+        if isFixed { return DateFormatterCache.shared.string(from: date, style: .pattern(soon ? "EEE h:mm a" : "EEE, MMM d, h:mm a"), calendar: calendar) }
+        return DateFormatterCache.shared.string(from: date, style: .template(soon ? "EEEjmm" : "EEEMMMdjmm"), calendar: calendar)
+    }
+
     public func string(for date: Date) -> String {
         let startOfToday = calendar.startOfDay(for: now)
         let kind: DateFormatterCache.Style

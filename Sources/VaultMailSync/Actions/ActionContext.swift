@@ -91,6 +91,20 @@ extension ActionContext {
             return try flagSteps(.flagged, set: true, on: latest.map { [$0.id] } ?? [])
         case .unstar:
             return try flagSteps(.flagged, set: false, on: emailIds)
+        case .snooze(let time):
+            // A snooze kept while the server could not be reached (issue 33, docs/snooze.md):
+            // the keyword (replacing any other) on the copies that leave and those already in
+            // Snoozed, then MOVE to Snoozed.
+            guard let target = try folder(.snoozed) else { throw RepositoryError.missingFolder(accountId: account.id, type: .snoozed) }
+            let sources = folders.filter { !IMAPSnoozeServer.staying.contains($0.folderType) && $0.id != target.id }
+            let marks = try (sources + [target]).sorted { $0.path < $1.path }.compactMap { source -> ServerStep? in
+                let uids = try uids(ofIds: Set(emailIds), in: source)
+                return uids.isEmpty ? nil : .flag(folder: source, uids: uids.keys.sorted(), flag: IMAPFlag(time.keyword), set: true)
+            }
+            return marks + (try moves(of: emailIds, from: sources, to: target))
+        case .unsnooze:
+            guard let snoozed = try folder(.snoozed), let inbox = try folder(.inbox) else { return [] }
+            return try moves(of: emailIds, from: [snoozed], to: inbox)
         }
     }
 }

@@ -19,6 +19,9 @@ extension ServerStepRunner {
             case .flag(let folder, let uids, let flag, let set):
                 guard try await selectIfThere(folder) else { continue }
                 let current = try await imap.fetchFlags(UIDSet(uids))
+                // A snooze keyword replaces any other (issue 33, docs/snooze.md).
+                let stale = Set(current.flatMap(\.flags).filter { set && $0 != flag && SnoozeTime.isKeyword($0.name) && SnoozeTime.isKeyword(flag.name) })
+                if !stale.isEmpty { try await imap.storeFlags(stale, .remove, uids: UIDSet(current.map(\.uid))) }
                 let changing = current.filter { $0.flags.contains(flag) != set }.map(\.uid)
                 guard !changing.isEmpty else { continue }
                 try await imap.storeFlags([flag], set ? .add : .remove, uids: UIDSet(changing))

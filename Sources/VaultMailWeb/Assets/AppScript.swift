@@ -164,7 +164,7 @@ enum AppScript {
   doc.addEventListener("visibilitychange", reportViewing);
 
   // ---- actions, with undo for the destructive ones ----
-  const DESTRUCTIVE = { archive: "Archived", delete: "Deleted", move: "Moved" };
+  const DESTRUCTIVE = { archive: "Archived", delete: "Deleted", move: "Moved", snooze: "Snoozed", unsnooze: "Unsnoozed" };
   function countText(n) { return n === 1 ? "1 conversation" : n + " conversations"; }
   async function send(fields) {
     const r = await post("/actions", fields);
@@ -172,7 +172,7 @@ enum AppScript {
     if (!r.ok || (reply.failed && reply.failed.length)) throw Object.assign(new Error(reply.message || "The server refused the action."), { reply });
     return reply;
   }
-  function perform(action, ids, extra) {
+  function perform(action, ids, extra, label) {
     if (!ids.length) { toast("Select one or more conversations first."); return; }
     if (action === "move" && !(extra || {}).folder) { toast("Choose a folder to move to first."); return; }
     const fields = [["action", action], ...ids.map(id => ["t[]", id]), ...Object.entries(extra || {})];
@@ -191,9 +191,9 @@ enum AppScript {
       const timer = setTimeout(async () => {
         job.done = true; state.pending = state.pending.filter(j => j !== job); note.remove();
         try { const reply = await send(fields); if (reply.message) toast(reply.message, { ms: 8000 }); }
-        catch (err) { restore(); errorToast(err, { action: "Retry", onAction: () => perform(action, ids, extra), ms: 10000 }); }
+        catch (err) { restore(); errorToast(err, { action: "Retry", onAction: () => perform(action, ids, extra, label), ms: 10000 }); }
       }, UNDO_MS);
-      const note = toast(`${DESTRUCTIVE[action]} ${named}.`, { action: "Undo", ms: UNDO_MS, onAction: () => {
+      const note = toast(label || `${DESTRUCTIVE[action]} ${named}.`, { action: "Undo", ms: UNDO_MS, onAction: () => {
         clearTimeout(timer); job.done = true; state.pending = state.pending.filter(j => j !== job); restore();
         toast("Undone.", { ms: 2500 });
       } });
@@ -221,6 +221,7 @@ enum AppScript {
     if (button.name === "read" && button.value === "all") { markAllRead(); return; }
     if (button.name === "one") {
       const [verb, arg] = [button.value.slice(0, button.value.indexOf(":")), button.value.slice(button.value.indexOf(":") + 1)];
+      if (verb === "snooze") { snoozeFrom(button, form, arg); return; }
       // The Move menu's folders: the selection (or this conversation), with the undo window.
       if (verb === "move") {
         const menu = button.closest("details"); if (menu) menu.open = false;
@@ -247,6 +248,33 @@ enum AppScript {
     const menu = button.closest("details.menu"); if (menu) menu.open = false;
     perform(button.value, ids, {});
   });
+
+  // ---- snooze (issue 33): a preset or the picker's time, for the selection (or the current
+  // row) or this conversation, with the undo window; the toast names the time.
+  function snoozeFrom(button, form, arg) {
+    const menu = button.closest("details");
+    let until = arg, text = button.dataset.untilText || "";
+    if (arg === "pick") {
+      const input = $('input[name="until"]', menu || form);
+      const when = input && input.value ? new Date(input.value) : null;
+      if (!when || isNaN(when)) { toast("Choose a date and time first.", { error: true }); if (input) input.focus(); return; }
+      if (when <= new Date()) { toast("That time has already passed: choose a later one.", { error: true }); input.focus(); return; }
+      until = input.value;
+      text = when.toLocaleString(undefined, { weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
+    }
+    if (menu) menu.open = false;
+    const row = current();
+    const ids = form.id === "conv-form" ? [$('input[name="t[]"]', form).value] : selectedIds().length ? selectedIds() : row ? [row.dataset.id] : [];
+    const when = arg === "someday" ? " until you unsnooze it" : text ? " until " + text : "";
+    perform("snooze", ids, { until }, ids.length ? `Snoozed ${actedOn(ids)}${when}.` : undefined);
+  }
+  function openSnoozeMenu() {
+    const menu = (openThreadId() && $("#conv-form details.snooze-menu")) || $("#list-form details.snooze-menu");
+    if (!menu) return;
+    menu.open = true;
+    const first = $(".menu-panel button", menu);
+    if (first) first.focus();
+  }
 
   // ---- menus (<details>): one open at a time, closed by Escape or a click elsewhere ----
   doc.addEventListener("toggle", e => {
@@ -629,7 +657,7 @@ enum AppScript {
       u: () => closeThread(), e: () => act("archive"), "#": () => act("delete"),
       s: () => { const ids = target(); if (!ids.length) return; const r = $(`#threads .row[data-id="${CSS.escape(ids[0])}"]`);
         const on = r ? $(".star", r).classList.contains("on") : $('#conv-form button[value="unstar"]') !== null; perform(on ? "unstar" : "star", ids); },
-      I: () => act("read"), U: () => act("unread"), C: () => markAllRead(),
+      I: () => act("read"), U: () => act("unread"), C: () => markAllRead(), b: () => openSnoozeMenu(),
       x: () => { const c = row && $(".select", row); if (c) { c.checked = !c.checked; state.lastChecked = c.value; updateSelection(); } },
       z: () => { const undo = $$("#toasts button").reverse().find(b => b.textContent === "Undo"); if (undo) undo.click(); },
       "/": () => { const q = $("#q"); if (q) q.focus(); },

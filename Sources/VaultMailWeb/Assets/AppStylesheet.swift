@@ -459,5 +459,16 @@ html:not(.js) .summary-pending,html:not(.js) .replies-loading,.js .summary-nojs,
 .shield-host{font-weight:600;color:var(--text);overflow-wrap:anywhere}
 .privacy-senders td,.privacy-senders th{text-align:left;padding:4px 12px 4px 0}
 .privacy-senders caption{text-align:left;font-weight:600;padding-bottom:4px}
+.snooze-panel{min-width:240px}
+.conv-actions .snooze-menu{position:static}
+.conv-actions .snooze-menu .menu-panel{left:auto;right:0}
+.snooze-choice{display:flex;justify-content:space-between;gap:16px;align-items:baseline}
+.snooze-time{color:var(--muted);font-size:13px;white-space:nowrap}
+.snooze-pick{display:flex;flex-direction:column;gap:4px;padding:8px 10px 4px;margin-top:4px;border-top:1px solid var(--line)}
+.snooze-pick label{font-size:13px;color:var(--muted)}
+.snooze-pick input{font:inherit;padding:4px 6px;border:1px solid var(--line);border-radius:6px;background:var(--pane);color:var(--text);color-scheme:light dark}
+.snooze-pick .menu-item{margin-top:2px;text-align:center;border:1px solid var(--line)}
+.wake{font-size:12px;font-weight:650;color:var(--accent);white-space:nowrap}
+.snoozed-note{align-self:center;font-size:13px;color:var(--muted);margin-right:4px}
 """#
 }

@@ -38,6 +38,10 @@ struct ConversationView {
     var replies: ReplySuggestionsView.State = .loading
     /// Suggested replies are offered (AC-A-05).
     var offersReplies = false
+    /// The Snooze menu (issue 33); nil where snoozing is not offered.
+    var snoozeMenu: SnoozeMenu?
+    /// When the conversation comes back, while it is snoozed.
+    var snoozedUntil: SnoozeTime?
     /// How unsubscribing from the conversation's newest bulk message would work (the More
     /// menu's Unsubscribe, issue 33); nil when it has no list headers.
     var unsubscribe: UnsubscribeOffer?
@@ -143,19 +147,19 @@ struct ConversationView {
     /// it is there) behind "More". The menus are `<details>`, so they open without the script,
     /// and their buttons belong to the conversation's form.
     private func actions() -> Markup {
-        struct Model { var buttons: Markup; var move: Markup; var summary: Markup?; var sparkle: Markup; var moreIcon: Markup; var mute: Markup; var category: Markup; var unsubscribe: Markup }
+        struct Model { var buttons: Markup; var snooze: Markup; var move: Markup; var summary: Markup?; var sparkle: Markup; var moreIcon: Markup; var mute: Markup; var category: Markup; var unsubscribe: Markup }
         return Self.actionsTemplate.render(Model(buttons: [
             ToolButton(action: "archive", label: "Archive", icon: .archive, key: "e"), ToolButton(action: "delete", label: "Delete", icon: .trash, key: "#"),
             ToolButton(action: "unread", label: "Mark unread", icon: .unread, key: "Shift+U"),
             ToolButton(action: thread.isStarred ? "unstar" : "star", label: thread.isStarred ? "Unstar" : "Star", icon: .star, key: "s", on: thread.isStarred),
-        ].map { $0.render() }.joined(), move: ToolButton.move(to: moveTargets, label: "Move conversation to"),
+        ].map { $0.render() }.joined(), snooze: snoozeControls(), move: ToolButton.move(to: moveTargets, label: "Move conversation to"),
         summary: summary?.render(), sparkle: Icon.sparkle.svg(), moreIcon: Icon.more.svg(),
         mute: ToolButton(action: isMuted ? "unmute" : "mute", label: isMuted ? "Unmute" : "Mute", icon: .mute, on: isMuted).render(),
         category: CategoryBar(threadId: thread.id, decision: categoryDecision).render(), unsubscribe: unsubscribeItem()))
     }
 
     private static let actionsTemplate = Template("""
-        <div class="toolbar conv-actions" role="toolbar" aria-label="Conversation actions">{{{buttons}}}{{{move}}}\
+        <div class="toolbar conv-actions" role="toolbar" aria-label="Conversation actions">{{{buttons}}}{{{snooze}}}{{{move}}}\
         {{#summary}}<details class="menu ai-menu"><summary class="tool" title="The conversation's summary, written on this device">{{{sparkle}}}<span class="tool-label">Summary</span></summary>\
         <div class="menu-panel summary-pop">{{{summary}}}</div></details>{{/summary}}\
         <details class="menu more-menu"><summary class="tool" title="More actions">{{{moreIcon}}}<span class="tool-label">More</span></summary>\

@@ -23,6 +23,7 @@ enum Icon: String {
     case offline = "M2 8a15 15 0 0120 0M5 12a10 10 0 0114 0M8.5 15.5a5 5 0 017 0M12 19h.01M3 3l18 18"
     case download = "M12 4v11M7 10l5 5 5-5M5 20h14"
     case calendar = "M4 6h16v14H4zM4 10h16M8 3v5M16 3v5"
+    case snooze = "M12 21a8 8 0 100-16 8 8 0 000 16zM12 9v4l2.5 2.5M5 3L2 6M19 3l3 3"
     case shield = "M12 3l8 3v6c0 5-3.4 8.3-8 9-4.6-.7-8-4-8-9V6zM8.5 12l2.5 2.5 4.5-5"
 
     /// The icon as markup; `filled` fills the shape (a starred star).

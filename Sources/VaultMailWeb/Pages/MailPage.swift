@@ -106,7 +106,7 @@ struct MailPage {
     static let shortcuts: [Shortcut] = [
         .init(key: "j / k", does: "Next / previous conversation (while reading, it opens)"), .init(key: "Enter or o", does: "Open the conversation"),
         .init(key: "u", does: "Back to the list"), .init(key: "e", does: "Archive"), .init(key: "#", does: "Delete"),
-        .init(key: "s", does: "Star or unstar"), .init(key: "Shift+I", does: "Mark read"), .init(key: "Shift+U", does: "Mark unread"),
+        .init(key: "s", does: "Star or unstar"), .init(key: "b", does: "Snooze (a menu of times and a picker)"), .init(key: "Shift+I", does: "Mark read"), .init(key: "Shift+U", does: "Mark unread"),
         .init(key: "Shift+C", does: "Mark all as read (the list shown)"),
         .init(key: "x", does: "Select the conversation"), .init(key: "c", does: "New message"),
         .init(key: "r / a / f", does: "Reply / Reply all / Forward, under the conversation"), .init(key: "Ctrl+Enter", does: "Send (in the composer)"),

@@ -22,7 +22,7 @@ struct SidebarView {
     /// The changes waiting for the server (`PendingChangesView`), at the foot.
     var pending: Markup = .empty
 
-    static let order: [FolderType] = [.inbox, .starred, .drafts, .sent, .archive, .allMail, .spam, .trash]
+    static let order: [FolderType] = [.inbox, .starred, .snoozed, .drafts, .sent, .archive, .allMail, .spam, .trash]
 
     static func sorted(_ folders: [Folder]) -> [Folder] {
         folders.sorted { a, b in
@@ -96,6 +96,7 @@ extension FolderType {
         case .trash: .trash
         case .spam: .mute
         case .archive, .allMail: .archive
+        case .snoozed: .snooze
         case .custom: .move
         }
     }

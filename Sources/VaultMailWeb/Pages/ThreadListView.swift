@@ -37,6 +37,12 @@ struct ThreadListView {
     /// The date of the row just above this page (a later page's cursor): its group's heading
     /// is not repeated.
     var headingsAfter: Date?
+    /// The Snooze menu of the toolbar (issue 33); nil where snoozing is not offered.
+    var snoozeMenu: SnoozeMenu?
+    /// When each snoozed conversation of the page comes back (the Snoozed box's rows show it).
+    var wakeTimes: [String: SnoozeTime] = [:]
+    /// The list is a Snoozed folder: its toolbar offers Unsnooze.
+    var snoozedBox = false
 
     func render() -> Markup {
         struct Model {
@@ -138,9 +144,12 @@ struct ThreadListView {
         var at: String
         /// The date heading above this row, when it starts a group.
         var heading: String?
+        /// "Until Tue 8:00 AM" in the Snoozed box.
+        var wake: String?
 
         func child(named name: String) -> Any? {
             switch name {
+            case "wake": wake
             case "id": id
             case "at": at
             case "heading": heading
@@ -187,7 +196,7 @@ struct ThreadListView {
         <span class="row-bottom"><span class="subject">{{subject}}</span>\
         {{#highlight}}<span class="snippet"> — {{{highlight}}}</span>{{/highlight}}\
         {{#snippet}}<span class="snippet"> — {{snippet}}</span>{{/snippet}}\
-        </span><span class="marks" aria-hidden="true">\
+        </span><span class="marks" aria-hidden="true">{{#wake}}<span class="wake">{{wake}}</span>{{/wake}}\
         {{#category}}<span class="pill cat-{{category}}">{{categoryTitle}}</span>{{/category}}\
         {{#attachments}}<span class="clip" title="Has attachments">{{{clipIcon}}}</span>{{/attachments}}\
         </span><time datetime="{{date}}">{{time}}</time></a>\
@@ -236,8 +245,10 @@ struct ThreadListView {
         if thread.hasAttachments { label += ", has attachments" }
         if let category { label += ", \(category.title)" }
         if let account { label += ", account \(account)" }
+        let wake = wakeTimes[thread.id].map { time in time.date.map { "Until \(dates.wakeTime($0))" } ?? "Someday" }
+        if let wake { label += ", snoozed: \(wake.lowercased())" }
         let marked = highlight.flatMap { $0.hasMatch ? SearchListState.marked($0, limit: 140) : nil }
-        return Row(
+        var row = Row(
             id: thread.id, unread: thread.isUnread, open: thread.id == openThread,
             version: "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970))", sender: sender, subject: subject,
             href: search?.url(thread: thread.id) ?? mailbox.url(category: self.category, thread: thread.id), label: label,
@@ -247,6 +258,8 @@ struct ThreadListView {
             category: pill?.rawValue, categoryTitle: pill?.title ?? "", attachments: thread.hasAttachments,
             clipIcon: Icon.paperclip.svg(), rowActions: .shared, starred: thread.isStarred, starLabel: thread.isStarred ? "Unstar" : "Star",
             starIcon: Icon.star.svg(filled: thread.isStarred), at: Self.millis(thread.latestDate))
+        row.wake = wake
+        return row
     }
 
     /// A date as the list's `data-at` and the form's `upto` write it: whole milliseconds since 1970.
@@ -343,19 +356,26 @@ struct ThreadListView {
         """)
 
     private func toolbar() -> Markup {
-        struct Model { var markAll: Markup; var buttons: Markup; var move: Markup }
+        struct Model { var markAll: Markup; var buttons: Markup; var snooze: Markup; var move: Markup }
         return Self.toolbarTemplate.render(Model(markAll: markAll(), buttons: [
             ToolButton(action: "archive", label: "Archive", icon: .archive, key: "e"), ToolButton(action: "delete", label: "Delete", icon: .trash, key: "#"),
             ToolButton(action: "read", label: "Mark read", icon: .read, key: "Shift+I"), ToolButton(action: "unread", label: "Mark unread", icon: .unread, key: "Shift+U"),
             ToolButton(action: "star", label: "Star", icon: .star, key: "s"), ToolButton(action: "mute", label: "Mute", icon: .mute),
-        ].map { $0.render() }.joined(), move: ToolButton.move(to: moveTargets, label: "Move selected to")))
+        ].map { $0.render() }.joined(), snooze: snoozeTools(), move: ToolButton.move(to: moveTargets, label: "Move selected to")))
     }
 
     private static let toolbarTemplate = Template("""
         <div class="toolbar" role="toolbar" aria-label="Actions on conversations">\
-        <label class="select-all"><input type="checkbox" id="select-all"> <span>Select all</span></label>{{{markAll}}}{{{buttons}}}{{{move}}}\
+        <label class="select-all"><input type="checkbox" id="select-all"> <span>Select all</span></label>{{{markAll}}}{{{buttons}}}{{{snooze}}}{{{move}}}\
         <span class="selection-count" aria-live="polite"></span></div>
         """)
+
+    /// The list's Snooze menu, and Unsnooze in the Snoozed box (issue 33).
+    private func snoozeTools() -> Markup {
+        guard let snoozeMenu else { return .empty }
+        guard snoozedBox else { return snoozeMenu.render() }
+        return ToolButton(action: "unsnooze", label: "Unsnooze", icon: .unread).render() + snoozeMenu.render()
+    }
 
     /// "Mark all as read" (issue 29): every unread conversation of this list — the folder or
     /// box, in the tab shown — whose latest mail is no newer than the newest row drawn (`upto`;

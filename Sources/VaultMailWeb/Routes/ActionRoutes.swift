@@ -29,12 +29,17 @@ extension WebApp {
             }
             // The Move menu's buttons name their folder: `one=move:FOLDER-ID` with the form's `t[]`.
             let folder = form.folder ?? (verb == "move" && !argument.isEmpty ? argument : nil)
-            let outcome = await self.perform(verb, ids: ids, argument: argument, folder: folder)
+            let outcome: ActionOutcome
+            if let snoozed = await self.snoozeAction(verb, ids: ids, until: argument.isEmpty || argument == "pick" ? form.until : argument) {
+                outcome = snoozed
+            } else {
+                outcome = await self.perform(verb, ids: ids, argument: argument, folder: folder)
+            }
             if request.headers[.accept]?.contains("application/json") == true {
                 return Pages.json(outcome, status: outcome.status)
             }
             // Back to the list after the conversation left it, or was marked unread (showing it would read it again).
-            let leaves = ["archive", "delete", "move", "unread"].contains(verb) && outcome.failed.isEmpty
+            let leaves = ["archive", "delete", "move", "unread", "snooze", "unsnooze"].contains(verb) && outcome.failed.isEmpty
             let target = Self.safeReturn(leaves ? form.leave ?? form.returnTo : form.returnTo)
             return Pages.redirect(outcome.message.map { Self.withNotice(target, $0) } ?? target)
         }
@@ -54,9 +59,11 @@ extension WebApp {
         var box: String?
         var cat: String?
         var upto: String?
+        /// When a snoozed conversation comes back: a preset word or the picker's date and time (issue 33).
+        var until: String?
 
         private enum CodingKeys: String, CodingKey {
-            case action, threads = "t", one, folder, returnTo = "return", leave, read, box, cat, upto
+            case action, threads = "t", one, folder, returnTo = "return", leave, read, box, cat, upto, until
         }
     }
 

@@ -26,7 +26,9 @@ extension WebApp {
                 return Pages.html(view.outboxRows())
             }
             switch await screen.page(mailbox, context, category: view.category, cursor: cursor, limit: limit) {
-            case .page(let page, _): return Pages.html(view.rows(page))
+            case .page(let page, _):
+                await self.addWakeTimes(&view, page)
+                return Pages.html(view.rows(page))
             case .failed(let message): return Pages.plain(.internalServerError, message)
             }
         }
@@ -88,11 +90,13 @@ extension WebApp {
 
     private func listView(_ mailbox: Mailbox, _ context: MailScreen.Context, query: MailQuery, csrf: String) -> ThreadListView {
         let described = screen.describe(mailbox, context)
-        return ThreadListView(
+        var list = ThreadListView(
             mailbox: mailbox, title: described.title, category: query.cat.flatMap(AICategory.init(rawValue:)),
             categoryCounts: [:], page: .empty, openThread: query.t, dates: dates, me: context.me,
             accountNames: mailbox.folderId == nil ? context.names : [:], csrf: csrf, moveTargets: described.moveTargets,
             notice: query.notice)
+        addSnoozeMenu(&list, context)
+        return list
     }
 
     private func mailPage(_ request: Request, _ requestContext: WebRequestContext) async throws -> Response {
@@ -117,6 +121,7 @@ extension WebApp {
             case .page(let page, let counts):
                 list.page = page
                 list.categoryCounts = counts
+                await addWakeTimes(&list, page)
             case .failed(let message):
                 list.notice = message
                 list.failed = true

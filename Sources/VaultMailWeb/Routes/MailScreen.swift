@@ -83,7 +83,8 @@ struct MailScreen {
 
     private func moveTargets(_ account: Account?, _ context: Context, excluding id: String?) -> [Folder] {
         guard let account else { return [] }
-        return (context.folders[account.id] ?? []).filter { $0.id != id && $0.folderType != .starred && $0.folderType != .allMail }
+        // Snoozed is reached by Snooze, which gives the time (issue 33).
+        return (context.folders[account.id] ?? []).filter { $0.id != id && ![.starred, .allMail, .snoozed].contains($0.folderType) }
     }
 
     enum ListResult {
@@ -170,6 +171,11 @@ struct MailScreen {
         view.summary = await summaryPanel(threadId: thread.id, messageCount: emails.count)
         view.offersReplies = mail.replySuggestions != nil
         view.unsubscribe = try? await mail.unsubscribe?.offer(id: thread.id)
+        if let snooze = mail.snooze {
+            view.snoozeMenu = SnoozeMenu(presets: snooze.presets(), dates: dates, now: mail.clock.now, timeZone: mail.clock.timeZone,
+                                         label: "Snooze conversation until", scope: "conv")
+            view.snoozedUntil = await snooze.times([thread.id])[thread.id]
+        }
         return .shown(view)
     }
 }
