@@ -70,10 +70,11 @@ installed_kib="$(du -sk --apparent-size --exclude=DEBIAN "$package" | cut -f1)"
 # Besides what the binaries link: OpenBLAS, which VaultMailAI opens at run time (dlopen of
 # libopenblas.so.0, BLASLibrary.swift), so dpkg-shlibdeps cannot see it; ca-certificates,
 # the trust store GnuTLS verifies the mail servers against; sensible-utils, whose
-# sensible-browser `vaultmail open` falls back to without xdg-open; webext-ublock-origin-chromium,
-# whose EasyPrivacy and privacy lists the daemon's tracker shield reads when it starts
-# (TrackerShield.swift, docs/privacy.md).
-extra="libopenblas0, ca-certificates, sensible-utils, webext-ublock-origin-chromium"
+# sensible-browser `vaultmail open` falls back to without xdg-open. The tracker shield's lists are
+# in the package (scripts/stage.sh); Debian's uBlock Origin packages are only suggested: when one is
+# installed and newer, the daemon reads its lists (TrackerShield.swift, docs/privacy.md). A
+# dependency on them would install a browser: each recommends its browser.
+extra="libopenblas0, ca-certificates, sensible-utils"
 cat > "$package/DEBIAN/control" <<CONTROL
 Package: vaultmail
 Version: $version
@@ -82,7 +83,7 @@ Maintainer: $maintainer
 Installed-Size: $installed_kib
 Depends: $depends, $extra
 Recommends: xdg-utils, gnome-keyring
-Suggests: notification-daemon
+Suggests: notification-daemon, webext-ublock-origin-firefox | webext-ublock-origin-chromium
 Section: mail
 Priority: optional
 Description: local-first, privacy-first email client with on-device AI

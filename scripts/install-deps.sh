@@ -30,7 +30,7 @@ packages=(
   libarchive-dev   # CArchive: the ZIP of a message's attachments, "Download all" (VaultMailWeb)
   libical-dev      # CICal: the event card of a calendar invitation (VaultMailWeb)
   libcmark-gfm-dev libcmark-gfm-extensions-dev  # CCmarkGFM: Markdown bodies sent with an HTML alternative (VaultMailMarkdown)
-  webext-ublock-origin-chromium  # EasyPrivacy and uBlock's privacy list: the tracker shield's lists (docs/privacy.md), read by the daemon and its tests
+  webext-ublock-origin-chromium  # EasyPrivacy and uBlock's privacy list: the tracker shield's lists (docs/privacy.md), read by the tests and copied into the package by scripts/stage.sh
   chromium         # the real browser the web app's tests drive
   chromium-driver  # its WebDriver
   python3-selenium # the web app's browser tests speak WebDriver through it

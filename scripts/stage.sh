@@ -7,7 +7,7 @@
 # What it lays out (docs/packaging.md): the tool in bin/ with RUNPATH $ORIGIN/../lib/vaultmail,
 # llama.cpp's shared libraries and CPU-variant modules in lib/vaultmail/, the systemd user unit,
 # the desktop entry, bash/zsh/fish completions and the man page (both made by the staged tool
-# itself), the docs, and a `copyright` file.
+# itself), the tracker shield's lists, the docs, and a `copyright` file.
 # The on-device models are not staged: the package leaves them to `vaultmail ai download`,
 # install.sh installs the ones `make deps` fetched.
 set -euo pipefail
@@ -136,6 +136,21 @@ trap 'rm -rf "$pages"' EXIT
 install -d "$destdir$mandir/man1"
 gzip -9n -c "$pages/vaultmail.1" > "$destdir$mandir/man1/vaultmail.1.gz"
 chmod 0644 "$destdir$mandir/man1/vaultmail.1.gz"
+
+# The tracker shield's lists (docs/privacy.md): EasyPrivacy and uBlock filters – Privacy, copied
+# from Debian's webext-ublock-origin-chromium (scripts/install-deps.sh installs it to build) into
+# share/vaultmail/tracker-lists beside the tool, laid out as the extension is, with its manifest
+# (the lists' version) and Debian's copyright file for them. The daemon reads this copy, or the
+# user's own Debian uBlock package when that is newer (TrackerShield.load).
+ublock=/usr/share/chromium/extensions/ublock-origin
+listsdir="$prefix/share/vaultmail/tracker-lists"
+rm -rf "$destdir$listsdir"
+for file in assets/thirdparties/easylist/easyprivacy.txt assets/ublock/privacy.min.txt manifest.json; do
+  [[ -s "$ublock/$file" ]] \
+    || fail "$ublock/$file is missing: the tracker shield's lists are copied from Debian's webext-ublock-origin-chromium (scripts/install-deps.sh installs it)"
+  install -D -m 0644 "$ublock/$file" "$destdir$listsdir/$file"
+done
+install -m 0644 /usr/share/doc/webext-ublock-origin-chromium/copyright "$destdir$listsdir/copyright"
 
 install -d "$destdir$docdir"
 install -m 0644 docs/*.md "$destdir$docdir/"

@@ -163,10 +163,15 @@ for file in /usr/share/man/man1/vaultmail.1.gz /usr/lib/systemd/user/vaultmail.s
             /usr/share/fish/vendor_completions.d/vaultmail.fish /usr/share/doc/vaultmail/copyright; do
   [[ -s "$rootfs$file" ]] || failed "the package installed no $file"
 done
-# The tracker shield's lists come with the package's Depends (docs/privacy.md).
-for list in assets/thirdparties/easylist/easyprivacy.txt assets/ublock/privacy.min.txt; do
-  [[ -s "$rootfs/usr/share/chromium/extensions/ublock-origin/$list" ]] \
-    || failed "the tracker shield's list $list did not come with the package (Depends: webext-ublock-origin-chromium)"
+# The tracker shield's lists come inside the package, and no browser or extension with it (docs/privacy.md).
+for list in assets/thirdparties/easylist/easyprivacy.txt assets/ublock/privacy.min.txt manifest.json copyright; do
+  [[ -s "$rootfs/usr/share/vaultmail/tracker-lists/$list" ]] \
+    || failed "the package installed no tracker list file /usr/share/vaultmail/tracker-lists/$list"
+done
+for unwanted in chromium webext-ublock-origin-chromium firefox-esr webext-ublock-origin-firefox; do
+  if in_root dpkg-query -W -f='${Status}' "$unwanted" 2>/dev/null | grep -q 'install ok installed'; then
+    failed "installing vaultmail installed $unwanted"
+  fi
 done
 grep -qs '^ExecStart=/usr/bin/vaultmail daemon$' "$rootfs/usr/lib/systemd/user/vaultmail.service" \
   || failed "the systemd user unit does not start /usr/bin/vaultmail daemon"
@@ -244,6 +249,11 @@ while [[ -z "$port" ]]; do
   [[ -n "$port" ]] || sleep 0.2
 done
 note "vaultmail daemon (pid $daemon_pid) serves on 127.0.0.1:$port"
+if grep -q 'tracker shield on: .*(/usr/share/vaultmail/tracker-lists/assets/' "$daemon_log"; then
+  pass "the daemon's tracker shield read the package's own lists: $(grep -o 'tracker shield on: [^(]*' "$daemon_log" | head -1)"
+else
+  failed "the daemon did not read the tracker lists from /usr/share/vaultmail/tracker-lists (its log: $(grep -i 'tracker' "$daemon_log" | head -2))"
+fi
 
 # One HTTP/1.1 request from inside the root, as the user (the app answers its own user only),
 # over bash's /dev/tcp: the minimal root has no HTTP client.

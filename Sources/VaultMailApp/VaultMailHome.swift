@@ -20,6 +20,8 @@ public struct VaultMailHome: Sendable {
 
     public var databasePath: String { directory.appendingPathComponent("vaultmail.sqlite").path }
     public var daemonLockPath: String { directory.appendingPathComponent("daemon.lock").path }
+    /// The images the daemon fetched for messages shown with their images (`RemoteImageCache`).
+    public var imageCacheDirectory: URL { directory.appendingPathComponent("image-cache") }
 
     /// Creates the directory, readable by its owner only (mail is private).
     public func prepare() throws {

@@ -1,10 +1,13 @@
 import Foundation
 
-/// A local HTTPS server that records every request exactly as it arrived (method, target,
-/// headers in order, body), for the one-click unsubscribe tests (issue 33): a Python script
-/// (`scripts/test-https-recorder.py`, standard library only) on 127.0.0.1 presenting the
-/// server certificate of `TestCertificates` (trust `caFile`). Each path answers 200 unless
-/// `statuses` says otherwise (e.g. `"/moved": (302, "https://127.0.0.1:1/next")`).
+/// A local HTTPS (or plain HTTP) server that records every request exactly as it arrived
+/// (method, target, headers in order, body), for the one-click unsubscribe tests (issue 33) and
+/// the image proxy's (issue 30): a Python script (`scripts/test-http-recorder.py`, standard
+/// library only) on 127.0.0.1 presenting the server certificate of `TestCertificates` (trust
+/// `caFile`), or plain HTTP serving `files`, also as an HTTP proxy (a request for
+/// `http://any.host/path` is answered by its path). A path answers as `statuses` says (e.g.
+/// `"/moved": (302, "https://127.0.0.1:1/next")`), else with its file, else 200 over TLS and 404
+/// over plain HTTP.
 public final class RecordingHTTPSServer: Sendable {
     /// One request as it arrived.
     public struct Request: Sendable, Hashable {
@@ -27,27 +30,49 @@ public final class RecordingHTTPSServer: Sendable {
 
     public static let scriptPath: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("scripts/test-https-recorder.py").path
+        .appendingPathComponent("scripts/test-http-recorder.py").path
 
     public let port: Int
-    public let certificates: TestCertificates
-    public var caFile: String { certificates.caFile }
+    /// The TLS certificates (nil for plain HTTP).
+    public let certificates: TestCertificates?
+    public var caFile: String { certificates?.caFile ?? "" }
     private let process: ChildProcess
     private let directory: URL
 
     /// `https://127.0.0.1:PORT` + `path`.
     public func url(_ path: String) -> URL { URL(string: "https://127.0.0.1:\(port)\(path)")! }
 
-    /// Starts the server with fresh certificates (or `certificates`).
-    public init(statuses: [String: (Int, String?)] = [:], certificates: TestCertificates? = nil) async throws {
+    /// Starts an HTTPS server with fresh certificates (or `certificates`).
+    public convenience init(statuses: [String: (Int, String?)] = [:], certificates: TestCertificates? = nil) async throws {
+        try await self.init(tls: true, statuses: statuses, files: [:], certificates: certificates)
+    }
+
+    /// Starts a plain HTTP server serving `files` (by path: bytes and content type).
+    public convenience init(plainFiles files: [String: (Data, String)], statuses: [String: (Int, String?)] = [:]) async throws {
+        try await self.init(tls: false, statuses: statuses, files: files, certificates: nil)
+    }
+
+    private init(tls: Bool, statuses: [String: (Int, String?)], files: [String: (Data, String)], certificates: TestCertificates?) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-https-\(UUID().uuidString)")
         let dir = directory
-        let certs: TestCertificates
-        if let certificates { certs = certificates } else {
-            certs = try await BlockingWork.run { try TestCertificates.make(in: dir.appendingPathComponent("tls")) }
+        var arguments = [Self.scriptPath]
+        if tls {
+            let certs: TestCertificates
+            if let certificates { certs = certificates } else {
+                certs = try await BlockingWork.run { try TestCertificates.make(in: dir.appendingPathComponent("tls")) }
+            }
+            self.certificates = certs
+            arguments += ["--cert", certs.serverCertificate, "--key", certs.serverKey]
+        } else {
+            self.certificates = nil
+            arguments.append("--plain")
         }
-        self.certificates = certs
-        var arguments = [Self.scriptPath, "--cert", certs.serverCertificate, "--key", certs.serverKey]
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("files"), withIntermediateDirectories: true)
+        for (index, (path, (data, type))) in files.sorted(by: { $0.key < $1.key }).enumerated() {
+            let file = dir.appendingPathComponent("files/\(index)")
+            try data.write(to: file)
+            arguments += ["--file", "\(path)=\(file.path):\(type)"]
+        }
         for (path, (status, location)) in statuses.sorted(by: { $0.key < $1.key }) {
             arguments += ["--status", "\(path)=\(status)" + (location.map { ":" + $0 } ?? "")]
         }

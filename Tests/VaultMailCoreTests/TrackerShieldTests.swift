@@ -28,7 +28,7 @@ struct TrackerShieldTests {
             Issue.record("the packaged tracker lists were not read: \(Self.packaged.status). Install them with scripts/install-deps.sh (Debian's webext-ublock-origin-chromium).")
             return
         }
-        #expect(files == TrackerShield.listFiles.map { TrackerShield.packageDirectory + "/" + $0 })
+        #expect(files == TrackerShield.listFiles.map { TrackerShield.chromiumPackageDirectory + "/" + $0 })
         #expect(version.split(separator: ".").count >= 2 && version.first?.isNumber == true, "version \(version)")
         // EasyPrivacy alone has some 50,000 network filters; uBlock's privacy list about 130 parameters.
         #expect(filters > 30_000, "\(filters) filters")
@@ -71,17 +71,57 @@ struct TrackerShieldTests {
         #expect(!Self.packaged.isTrackingParameter("s", host: "shop.example"))
     }
 
-    @Test("Issue 30: without the package the shield says what is missing and what to do, and still removes pixels and utm_ parameters")
+    @Test("Issue 30: without any list the shield says where it looked and what to do, and still removes pixels and utm_ parameters")
     func listsMissing() {
-        let shield = TrackerShield.load(packageDirectory: "/nonexistent/ublock-origin")
+        let shield = TrackerShield.load(directories: ["/nonexistent/ublock-origin", "/nonexistent/tracker-lists"])
         guard case .listsMissing(let reason) = shield.status else {
             Issue.record("status \(shield.status)")
             return
         }
-        #expect(reason.contains("/nonexistent/ublock-origin/assets/thirdparties/easylist/easyprivacy.txt"))
-        #expect(reason.contains("apt install webext-ublock-origin-chromium"))
+        #expect(reason.contains("/nonexistent/ublock-origin, /nonexistent/tracker-lists"))
+        #expect(reason.contains("Reinstall VaultMail's package"))
         #expect(shield.image("https://t.example.com/o.gif?id=1", facts: Self.unsized)?.kind == .openBeacon)
         #expect(shield.link("https://shop.example/a?utm_source=nl&id=3").url == "https://shop.example/a?id=3")
+    }
+
+    /// A directory laid out as uBlock Origin's, with `version` in its manifest and one filter.
+    static func listDirectory(version: String?, filter: String, complete: Bool = true) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lists-\(UUID().uuidString)")
+        for (index, file) in TrackerShield.listFiles.enumerated() where complete || index == 0 {
+            let url = directory.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data((index == 0 ? filter : "! nothing").utf8).write(to: url)
+        }
+        if let version {
+            try Data(#"{"version": "\#(version)"}"#.utf8).write(to: directory.appendingPathComponent("manifest.json"))
+        }
+        return directory
+    }
+
+    @Test("Issue 30: of the lists found (Debian's uBlock packages, VaultMail's own copy), the newest whole set is read")
+    func newestListsWin() throws {
+        let old = try Self.listDirectory(version: "1.67.0", filter: "||old-tracker.example^")
+        let newer = try Self.listDirectory(version: "1.68.2", filter: "||new-tracker.example^")
+        let partial = try Self.listDirectory(version: "9.0.0", filter: "||partial.example^", complete: false)
+        let unversioned = try Self.listDirectory(version: nil, filter: "||unversioned.example^")
+        defer { for directory in [old, newer, partial, unversioned] { try? FileManager.default.removeItem(at: directory) } }
+
+        let shield = TrackerShield.load(directories: [old.path, partial.path, newer.path, unversioned.path])
+        guard case .on(let version, let files, _, _) = shield.status else {
+            Issue.record("status \(shield.status)")
+            return
+        }
+        #expect(version == "1.68.2")
+        #expect(files.allSatisfy { $0.hasPrefix(newer.path + "/") })
+        #expect(shield.image("https://new-tracker.example/logo.png", facts: Self.visible)?.kind == .listedTracker)
+        #expect(shield.image("https://old-tracker.example/logo.png", facts: Self.visible) == nil)
+        // Equal versions: the first found (Debian's package before VaultMail's copy).
+        let again = try Self.listDirectory(version: "1.68.2", filter: "||again.example^")
+        defer { try? FileManager.default.removeItem(at: again) }
+        guard case .on(_, let first, _, _) = TrackerShield.load(directories: [newer.path, again.path]).status else { return }
+        #expect(first.allSatisfy { $0.hasPrefix(newer.path + "/") })
+        // Only an unversioned set: still read.
+        #expect(TrackerShield.load(directories: [unversioned.path]).image("https://unversioned.example/x.png", facts: Self.visible) != nil)
     }
 
     // MARK: - The filter syntax

@@ -316,7 +316,7 @@ struct MessageFrameTests {
         }
         router.get("/frame") { _, _ -> Response in
             var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
-            headers[.contentSecurityPolicy] = SecurityHeaders.messagePolicy(remoteImages: false)
+            headers[.contentSecurityPolicy] = SecurityHeaders.messagePolicy(remoteImages: .none)
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: frame)))
         }
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)

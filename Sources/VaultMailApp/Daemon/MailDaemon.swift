@@ -114,11 +114,12 @@ public final class MailDaemon {
         let snooze = Snooze(emails: services.emails, server: services.snoozeServer, store: GRDBSnoozeRepository(database: database),
                             clock: SystemWallClock(), changed: { await snoozeWaker.changed() })
         let web = try options.webPort.map { port in
-            // The tracker lists are read once, here, from the Debian package (never the network).
+            // The tracker lists are read once, here, from the package's copy or Debian's uBlock
+            // Origin package (never the network).
             let shield = TrackerShield.load()
             switch shield.status {
-            case .on(let version, _, let filters, let parameters):
-                logger.info("tracker shield on: uBlock Origin \(version)'s EasyPrivacy and privacy lists, \(filters) filters, \(parameters) tracking parameters")
+            case .on(let version, let files, let filters, let parameters):
+                logger.info("tracker shield on: uBlock Origin \(version)'s EasyPrivacy and privacy lists (\(files.joined(separator: ", "))), \(filters) filters, \(parameters) tracking parameters")
             case .listsMissing(let reason):
                 logger.warning("tracker shield without its lists: \(reason)")
             }
@@ -131,6 +132,9 @@ public final class MailDaemon {
                 await center.status()
             }
             mail.snooze = snooze
+            // Allowed remote images are fetched by the daemon, not the browser (issue 30).
+            mail.privacy?.images = RemoteImages(shield: shield, fetcher: URLSessionImageFetcher(),
+                                                cache: RemoteImageCache(directory: home.imageCacheDirectory))
             mail.aiModels = AppDependencies.modelAdministration(
                 home: home, onInstalled: { _ in await indexer.scheduleRound() },
                 onRemoved: { id in

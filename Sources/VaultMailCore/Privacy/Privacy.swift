@@ -5,6 +5,9 @@ public struct Privacy: Sendable {
     /// The rule: what a tracker is, in images, CSS and links.
     public let shield: TrackerShield
     private let tally: (any TrackerTally)?
+    /// The daemon's image proxy (fetches the images a message may show); nil where there is
+    /// none (the page then loads nothing remote).
+    public var images: RemoteImages?
 
     public init(shield: TrackerShield, tally: (any TrackerTally)? = nil) {
         self.shield = shield

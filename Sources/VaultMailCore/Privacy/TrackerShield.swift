@@ -15,9 +15,9 @@ import Foundation
 ///   `builtInParameters`), and a click-tracking redirect that carries its destination in a
 ///   parameter (`redirectParameters`) is replaced by that destination.
 ///
-/// The lists are EasyPrivacy and uBlock filters – Privacy as Debian's
-/// `webext-ublock-origin-chromium` installs them (`load(packageDirectory:)`), read when the
-/// daemon starts; never fetched from the network.
+/// The lists are EasyPrivacy and uBlock filters – Privacy from Debian's uBlock Origin package:
+/// the copy VaultMail's package ships, or the user's own `webext-ublock-origin-*` when it is
+/// newer (`load(directories:)`), read when the daemon starts; never fetched from the network.
 public struct TrackerShield: Sendable {
     /// Whether the packaged lists were read.
     public enum Status: Sendable, Equatable {
@@ -33,7 +33,22 @@ public struct TrackerShield: Sendable {
     let rules: TrackerRules
 
     /// Where Debian's `webext-ublock-origin-chromium` installs uBlock Origin.
-    public static let packageDirectory = "/usr/share/chromium/extensions/ublock-origin"
+    public static let chromiumPackageDirectory = "/usr/share/chromium/extensions/ublock-origin"
+    /// Where Debian's `webext-ublock-origin-firefox` installs it.
+    public static let firefoxPackageDirectory = "/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/uBlock0@raymondhill.net"
+    /// The copy VaultMail's own package ships, beside the tool (`bin/../share/vaultmail/tracker-lists`,
+    /// laid out as the extension is): copied from Debian's package when VaultMail is built
+    /// (scripts/stage.sh), so installing VaultMail pulls in no browser extension.
+    public static var shippedDirectory: String? {
+        guard let tool = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
+        return tool.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/vaultmail/tracker-lists").path
+    }
+    /// Where the lists are looked for: Debian's uBlock Origin packages (kept up to date by apt,
+    /// when the user has one), then the copy shipped with VaultMail.
+    public static var listDirectories: [String] {
+        [chromiumPackageDirectory, firefoxPackageDirectory] + (shippedDirectory.map { [$0] } ?? [])
+    }
     /// The lists read from it: EasyPrivacy and uBlock filters – Privacy.
     public static let listFiles = ["assets/thirdparties/easylist/easyprivacy.txt", "assets/ublock/privacy.min.txt"]
 
@@ -43,25 +58,38 @@ public struct TrackerShield: Sendable {
         self.status = status
     }
 
-    /// Reads the lists from the installed package; when they are missing or unreadable, a shield
-    /// with its own rules only, whose status says what is wrong and what to do.
-    public static func load(packageDirectory: String = packageDirectory) -> TrackerShield {
+    /// Reads the lists from the newest of `directories` that holds both (by the extension's
+    /// version, the first of equals); when none does, a shield with its own rules only, whose
+    /// status says what is wrong and what to do.
+    public static func load(directories: [String] = listDirectories) -> TrackerShield {
+        let complete = directories.filter { directory in
+            listFiles.allSatisfy { FileManager.default.isReadableFile(atPath: directory + "/" + $0) }
+        }
+        let versioned = complete.map { (directory: $0, version: packageVersion($0)) }
+        guard let newest = versioned.max(by: { isOlder($0.version, than: $1.version) }) else {
+            return TrackerShield(rules: TrackerRules(), status: .listsMissing(
+                "The tracker lists cannot be read (EasyPrivacy and uBlock's privacy list were looked for in "
+                    + directories.joined(separator: ", ") + "): known trackers are not recognised, "
+                    + "only invisible images, open beacons and common tracking parameters are removed. "
+                    + "Reinstall VaultMail's package, or install Debian's webext-ublock-origin-firefox or "
+                    + "webext-ublock-origin-chromium, and restart the daemon."))
+        }
         var rules = TrackerRules()
         var files: [String] = []
         for file in listFiles {
-            let path = packageDirectory + "/" + file
-            guard let data = FileManager.default.contents(atPath: path) else {
-                return TrackerShield(rules: TrackerRules(), status: .listsMissing(
-                    "The tracker lists are not installed (\(path) cannot be read): known trackers are not recognised, "
-                        + "only invisible images, open beacons and common tracking parameters are removed. "
-                        + "Install Debian's webext-ublock-origin-chromium (sudo apt install webext-ublock-origin-chromium) "
-                        + "and restart the daemon."))
-            }
-            FilterListParser.parse(String(decoding: data, as: UTF8.self), into: &rules)
+            let path = newest.directory + "/" + file
+            FilterListParser.parse(String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self), into: &rules)
             files.append(path)
         }
-        return TrackerShield(rules: rules, status: .on(version: packageVersion(packageDirectory), files: files,
+        return TrackerShield(rules: rules, status: .on(version: newest.version, files: files,
                                                         filters: rules.filterCount, parameters: rules.parameters.count))
+    }
+
+    /// Whether version `a` (dotted numbers, as uBlock's manifest writes them) is older than `b`;
+    /// "unknown" is older than any.
+    static func isOlder(_ a: String, than b: String) -> Bool {
+        let numbers = { (version: String) in version.split(separator: ".").map { Int($0) ?? -1 } }
+        return numbers(a).lexicographicallyPrecedes(numbers(b))
     }
 
     /// The version of the packaged extension (its `manifest.json`), which is the lists' version.

@@ -16,15 +16,39 @@ extension WebApp {
             let remote = await self.mail.preferences.remoteImagesAllowed(from: email.fromAddress, asked: asked)
             let body: Markup
             if let html = email.bodyHTML {
-                body = Markup(sanitized: await self.sanitized.frame(emailId: id, html: html, remoteImages: remote) {
+                body = Markup(sanitized: await self.sanitized.frame(emailId: id, html: html, remoteImages: remote,
+                                                                    imageSource: self.proxiedImageSource(emailId: id)) {
                     await self.inlineImages(email)
                 })
             } else {
                 body = PlainTextRenderer.render(email.bodyPlain ?? "")
             }
             var response = Pages.html(MessageFrame.document(body))
-            response.headers[.contentSecurityPolicy] = SecurityHeaders.messagePolicy(remoteImages: remote)
+            response.headers[.contentSecurityPolicy] = SecurityHeaders.messagePolicy(
+                remoteImages: remote ? (self.mail.privacy?.images != nil ? .throughDaemon : .direct) : .none)
             response.headers[.cacheControl] = "no-store"
+            return response
+        }
+        router.get("/message/{id}/image") { request, context -> Response in
+            let query = try request.query(ImageQuery.self)
+            guard let id = context.parameters.get("id"), let address = query.u, let signature = query.s,
+                  self.secret.isSignature(signature, of: Self.imageSigned(emailId: id, address: address)) else {
+                return Pages.plain(.forbidden, "Refused: this image was not asked for by a message VaultMail shows with its images.")
+            }
+            guard let images = self.mail.privacy?.images else { return Pages.plain(.notFound, "Remote images are not fetched here.") }
+            let image: RemoteImage
+            do throws(RemoteImageError) {
+                image = try await images.image(address)
+            } catch {
+                return Pages.plain(error.isRefusal ? .forbidden : .badGateway, error.description)
+            }
+            var response = Response(status: .ok, headers: [:], body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.data)))
+            response.headers[.contentType] = image.contentType
+            response.headers[.contentSecurityPolicy] = "default-src 'none'; sandbox"
+            // Asked for by the message's sandboxed frame, an opaque origin: "same-origin" would
+            // block it there. The signature, not the origin, is this route's proof.
+            response.headers[.crossOriginResourcePolicy] = "cross-origin"
+            response.headers[.cacheControl] = "private, max-age=86400"
             return response
         }
         router.get("/message/{id}/attachment/{attachment}") { _, context -> Response in
@@ -45,6 +69,28 @@ extension WebApp {
             response.headers[.cacheControl] = "private, no-store"
             return response
         }
+    }
+
+    /// Where the frame of message `emailId` asks for each remote image it may show: the daemon's
+    /// image proxy (`RemoteImages`, issue 30), at an address signed for this message and this
+    /// image only, so the proxy fetches nothing a message shown with its images did not name.
+    /// Nil without a proxy (the browser then fetches them itself).
+    func proxiedImageSource(emailId: String) -> (@Sendable (String) -> String)? {
+        guard mail.privacy?.images != nil else { return nil }
+        let secret = self.secret
+        return { address in
+            "/message/\(Self.queryValue(emailId))/image?u=\(Self.queryValue(address))&s=\(secret.sign(Self.imageSigned(emailId: emailId, address: address)))"
+        }
+    }
+
+    /// What an image address's signature covers.
+    static func imageSigned(emailId: String, address: String) -> String {
+        "remote-image\n\(emailId)\n\(address)"
+    }
+
+    /// `text` percent-encoded for a path segment or a query value.
+    static func queryValue(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? ""
     }
 
     /// The images the message's HTML shows with `cid:`, as data: URIs by Content-ID.
@@ -86,4 +132,20 @@ extension AttachmentError {
 
 extension HTTPField.Name {
     static let contentDisposition = Self("Content-Disposition")!
+}
+
+/// `/message/{id}/image?u=ADDRESS&s=SIGNATURE`.
+private struct ImageQuery: Decodable {
+    var u: String?
+    var s: String?
+}
+
+extension RemoteImageError {
+    /// Refused by the shield or for what it is (not a failure of the remote server).
+    var isRefusal: Bool {
+        switch self {
+        case .tracker, .notRemote, .notAnImage, .tooLarge: true
+        case .status, .tooManyRedirects, .unreachable: false
+        }
+    }
 }

@@ -27,12 +27,15 @@ final class SanitizedCache: Sendable {
     }
 
     /// The message as its frame shows it; `inline` (its `cid:` images) is read only when the
-    /// frame is not cached.
-    func frame(emailId: String, html: String, remoteImages: Bool, inline: () async -> [String: String]) async -> SanitizedHTML {
+    /// frame is not cached; `imageSource`: where remote images are asked for (the same for a
+    /// message each time).
+    func frame(emailId: String, html: String, remoteImages: Bool, imageSource: (@Sendable (String) -> String)? = nil,
+               inline: () async -> [String: String]) async -> SanitizedHTML {
         let key = "\(emailId)|frame|\(remoteImages)"
         if let hit = cached(key) { return hit }
         let images = await inline()
-        return store(key, sanitizer.sanitize(html, options: .init(allowRemoteImages: remoteImages, contentIdURLs: images, shield: shield)))
+        return store(key, sanitizer.sanitize(html, options: .init(allowRemoteImages: remoteImages, contentIdURLs: images, shield: shield,
+                                                                  remoteImageSource: imageSource)))
     }
 
     private func cached(_ key: String) -> SanitizedHTML? {

@@ -26,13 +26,17 @@ public struct HTMLSanitizer: Sendable {
         public var foldQuotes: Bool = true
         /// The tracker shield that decides remote resources and links (nil: none removed).
         public var shield: TrackerShield?
+        /// Where a kept remote image is asked for instead of its own address (the daemon's image
+        /// proxy); nil keeps the address.
+        public var remoteImageSource: (@Sendable (String) -> String)?
 
         public init(allowRemoteImages: Bool = false, contentIdURLs: [String: String] = [:], foldQuotes: Bool = true,
-                    shield: TrackerShield? = nil) {
+                    shield: TrackerShield? = nil, remoteImageSource: (@Sendable (String) -> String)? = nil) {
             self.allowRemoteImages = allowRemoteImages
             self.contentIdURLs = contentIdURLs
             self.foldQuotes = foldQuotes
             self.shield = shield
+            self.remoteImageSource = remoteImageSource
         }
     }
 

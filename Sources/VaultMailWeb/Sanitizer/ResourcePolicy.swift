@@ -8,6 +8,7 @@ struct ResourcePolicy {
     let allowRemoteImages: Bool
     let contentIdURLs: [String: String]
     let shield: TrackerShield?
+    let remoteImageSource: (@Sendable (String) -> String)?
     private(set) var blockedRemoteContent = 0
     private(set) var trackers: [TrackerFinding] = []
     private(set) var contentIds: [String] = []
@@ -17,6 +18,7 @@ struct ResourcePolicy {
         allowRemoteImages = options.allowRemoteImages
         contentIdURLs = options.contentIdURLs
         shield = options.shield
+        remoteImageSource = options.remoteImageSource
     }
 
     /// The `href` to keep for a link, or nil: only http:, https: and mailto: targets survive.
@@ -88,7 +90,8 @@ struct ResourcePolicy {
                 blockedRemoteContent += 1
                 return nil
             }
-            return lower.hasPrefix("//") ? "https:" + url : url
+            let absolute = lower.hasPrefix("//") ? "https:" + url : url
+            return remoteImageSource.map { $0(absolute) } ?? absolute
         }
         return Self.inlineImages.contains { lower.hasPrefix($0) } ? url : nil
     }

@@ -16,9 +16,12 @@ struct RequestGuard: RouterMiddleware {
     /// The port the app listens on (known once it listens, when it was given port 0).
     let port: @Sendable () -> Int
 
-    /// Paths that answer without a session (they hold no mail).
+    /// Paths that answer without a session: they hold no mail, or (a message's remote image,
+    /// asked for by its sandboxed frame, whose requests carry no cookie) carry their own proof,
+    /// a signature the route checks.
     static func isPublic(_ path: String) -> Bool {
         path == "/signin" || path.hasPrefix("/assets/") || path == "/favicon.ico"
+            || (path.hasPrefix("/message/") && path.hasSuffix("/image"))
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

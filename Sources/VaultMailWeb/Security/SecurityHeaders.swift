@@ -14,13 +14,28 @@ struct SecurityHeaders: RouterMiddleware {
         "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
+    /// Where a message's frame may load remote images from.
+    enum RemoteImageSource {
+        /// Nowhere: images are not allowed (the default).
+        case none
+        /// Only from this server: the daemon's image proxy fetches them (issue 30).
+        case throughDaemon
+        /// From the network, the browser itself (no proxy in this process).
+        case direct
+    }
+
     /// A message's HTML: sandboxed (an opaque origin of its own), one script only, ours, by
     /// its hash (`MessageFrame.heightScript`, which reports the frame's height); no fetches of
     /// anything except images the user allowed, no forms.
-    static func messagePolicy(remoteImages: Bool) -> String {
-        [
+    static func messagePolicy(remoteImages: RemoteImageSource) -> String {
+        let images = switch remoteImages {
+        case .none: ""
+        case .throughDaemon: " 'self'"
+        case .direct: " http: https:"
+        }
+        return [
             "default-src 'none'", "script-src \(MessageFrame.scriptSource)", "style-src 'unsafe-inline'",
-            "img-src data:" + (remoteImages ? " http: https:" : ""),
+            "img-src data:" + images,
             "font-src data:", "form-action 'none'", "base-uri 'none'", "frame-ancestors 'self'",
             "sandbox \(frameSandbox)",
         ].joined(separator: "; ")
@@ -47,7 +62,7 @@ struct SecurityHeaders: RouterMiddleware {
         // which the guard must refuse. Nothing is ever sent to another origin either way.
         response.headers[.referrerPolicy] = "same-origin"
         response.headers[.crossOriginOpenerPolicy] = "same-origin"
-        response.headers[.crossOriginResourcePolicy] = "same-origin"
+        if response.headers[.crossOriginResourcePolicy] == nil { response.headers[.crossOriginResourcePolicy] = "same-origin" }
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
         return response
     }

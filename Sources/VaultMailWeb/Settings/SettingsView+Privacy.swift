@@ -42,11 +42,13 @@ extension SettingsView {
 
     private static let privacyTemplate = Template("""
         <section class="settings-section" id="privacy" aria-labelledby="privacy-title"><h2 id="privacy-title">Privacy</h2>\
-        {{#version}}<p>The tracker shield is on, with EasyPrivacy and uBlock filters – Privacy from Debian's \
-        webext-ublock-origin-chromium {{version}} ({{filters}} filters, {{parameters}} tracking parameters), updated with that package.</p>{{/version}}\
+        {{#version}}<p>The tracker shield is on, with EasyPrivacy and uBlock filters – Privacy from Debian's uBlock Origin \
+        {{version}} ({{filters}} filters, {{parameters}} tracking parameters): the copy that comes with VaultMail, or Debian's \
+        uBlock Origin package when you have it and its lists are newer.</p>{{/version}}\
         {{#missing}}<p class="notice" role="note">{{missing}}</p>{{/missing}}\
         <p>When a message's images are shown, known trackers, invisible images and open beacons are still removed, and every \
-        link loses its tracking parameters; other remote images load. Images stay blocked until you let them in.</p>\
+        link loses its tracking parameters; other remote images load. Images stay blocked until you let them in, and then \
+        VaultMail fetches them itself, never your browser: no cookies, no address of the page, nothing that names your browser.</p>\
         <p>Removed so far: <strong>{{trackers}}</strong> from {{messages}}.</p>\
         {{#hasSenders}}<table class="privacy-senders"><caption>Senders with the most trackers</caption>\
         <thead><tr><th scope="col">Sender</th><th scope="col">Trackers</th><th scope="col">Messages</th></tr></thead><tbody>\
