@@ -72,8 +72,10 @@ installed_kib="$(du -sk --apparent-size --exclude=DEBIAN "$package" | cut -f1)"
 # the trust store GnuTLS verifies the mail servers against; sensible-utils, whose
 # sensible-browser `vaultmail open` falls back to without xdg-open; webext-ublock-origin-chromium,
 # whose EasyPrivacy and privacy lists the daemon's tracker shield reads when it starts
-# (TrackerShield.swift, docs/privacy.md).
-extra="libopenblas0, ca-certificates, sensible-utils, webext-ublock-origin-chromium"
+# (TrackerShield.swift, docs/privacy.md); gpg, gpg-agent and gpgconf, the GnuPG programs GPGME
+# (libgpgme11, linked) runs for OpenPGP: libgpgme11 asks only for "gnupg | gpg", and gpg alone
+# has no agent for the accounts' secret keys (docs/crypto.md).
+extra="libopenblas0, ca-certificates, sensible-utils, webext-ublock-origin-chromium, gpg, gpg-agent, gpgconf"
 cat > "$package/DEBIAN/control" <<CONTROL
 Package: vaultmail
 Version: $version

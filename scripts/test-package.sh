@@ -168,6 +168,10 @@ for list in assets/thirdparties/easylist/easyprivacy.txt assets/ublock/privacy.m
   [[ -s "$rootfs/usr/share/chromium/extensions/ublock-origin/$list" ]] \
     || failed "the tracker shield's list $list did not come with the package (Depends: webext-ublock-origin-chromium)"
 done
+# GnuPG's programs that GPGME runs for OpenPGP come with the package's Depends (docs/crypto.md).
+for program in /usr/bin/gpg /usr/bin/gpg-agent /usr/bin/gpgconf; do
+  [[ -x "$rootfs$program" ]] || failed "$program did not come with the package (Depends: gpg, gpg-agent, gpgconf); OpenPGP mail cannot be read"
+done
 grep -qs '^ExecStart=/usr/bin/vaultmail daemon$' "$rootfs/usr/lib/systemd/user/vaultmail.service" \
   || failed "the systemd user unit does not start /usr/bin/vaultmail daemon"
 
