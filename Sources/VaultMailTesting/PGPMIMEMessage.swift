@@ -42,7 +42,9 @@ public enum PGPMIMEMessage {
     public static func signed(from: String, to: String, subject: String, messageId: String, entity: [UInt8], signature: String) -> Data {
         let boundary = "sig-\(UUID().uuidString.prefix(8))"
         var body = "This is an OpenPGP/MIME signed message (RFC 4880 and 3156)\r\n--\(boundary)\r\n"
-        body += String(decoding: entity.suffix(2) == Array("\r\n".utf8) ? Array(entity.dropLast(2)) : entity, as: UTF8.self)
+        // The line break before a boundary line belongs to the boundary (RFC 2046 §5.1.1): the
+        // part is the entity exactly as signed, its own last CRLF included.
+        body += String(decoding: entity, as: UTF8.self)
         body += "\r\n--\(boundary)\r\n"
         body += "Content-Type: application/pgp-signature; name=\"signature.asc\"\r\nContent-Description: OpenPGP digital signature\r\n"
         body += "Content-Disposition: attachment; filename=\"signature.asc\"\r\n\r\n"
