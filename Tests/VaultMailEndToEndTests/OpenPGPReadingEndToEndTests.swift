@@ -151,4 +151,61 @@ struct OpenPGPReadingEndToEndTests {
             #expect(text.text.contains("OpenPGP: Signed by Alice Gnu <alice@example.org>"), "\(text.text)")
         }
     }
+
+    @Test("The web reading pane: a decrypted message shows its real subject and \"Encrypted · Signed by …\"; altered signed text an alert; both accessible, light, dark and narrow")
+    func readingPaneBadges() async throws {
+        try await EndToEndWorld.with { world in
+            let keyring = try await KeyringDaemon.start(on: world.bus)
+            defer { keyring.stop() }
+            try await world.addAccount()
+            let exported = try await world.vaultmail(["key", "export", "work"], errors: false)
+            try #require(exported.status == 0, "\(exported.text)")
+            let peer = try await OpenPGPPeer(.gnupg, recipient: exported.text)
+            defer { Task { await peer.stop() } }
+            let imported = try await world.vaultmail(["key", "import", "work"], input: peer.publicKey)
+            try #require(imported.status == 0, "\(imported.text)")
+            let to = "Ada <\(EndToEndWorld.address)>"
+            let entity = PGPMIMEMessage.entity(text: "The launch is on Tuesday.", protectedSubject: "Launch date")
+            try world.deliver(PGPMIMEMessage.encrypted(from: OpenPGPPeer.Implementation.gnupg.userId, to: to, messageId: "<launch@example.org>",
+                                                       armored: try await peer.encrypt(entity, signed: true)))
+            let original = PGPMIMEMessage.entity(text: "Transfer 100 EUR to Alice.")
+            try world.deliver(PGPMIMEMessage.signed(from: OpenPGPPeer.Implementation.gnupg.userId, to: to, subject: "Transfer order",
+                                                    messageId: "<transfer@example.org>", entity: PGPMIMEMessage.entity(text: "Transfer 900 EUR to Mallory."),
+                                                    signature: try await peer.detachedSignature(original)))
+            try await world.startDaemon()
+            let browser = try await world.signedInBrowser()
+            defer { browser.stop() }
+            _ = try await browser.waitForCount("#threads .row") { $0 == 2 }
+
+            // The encrypted one (listed as "..."): its real subject, its text, the badge; no ciphertext file.
+            try await browser.js("Array.from(document.querySelectorAll('#threads .row-link')).find(a => a.textContent.includes('...')).click()")
+            try await browser.wait("return document.querySelector('#conversation .crypto-state') !== null")
+            #expect(try await browser.string("return document.querySelector('#conv-title').textContent") == "Launch date")
+            #expect(try await browser.string("return document.querySelector('#conversation .crypto-state').textContent")
+                == "Encrypted · Signed by Alice Gnu <alice@example.org>")
+            #expect(try await browser.string("return document.querySelector('#conversation .msg-body').innerText").contains("The launch is on Tuesday."))
+            #expect(try await browser.number("return document.querySelectorAll('#conversation .attachments .att-name').length") == 0)
+            #expect(try await browser.js("return document.querySelector('#conversation .crypto-state').getAttribute('role') === null") as? Bool == true,
+                    "a message that is fine is no alert")
+            try await world.expectAccessible(browser, page: "a decrypted message")
+            try await world.screenshots(browser, name: "crypto-encrypted")
+
+            // The altered one: an alert in words, the text still shown beneath it.
+            try await browser.js("Array.from(document.querySelectorAll('#threads .row-link')).find(a => a.textContent.includes('Transfer order')).click()")
+            try await browser.wait("return document.querySelector('#conv-title').textContent.includes('Transfer order') && document.querySelector('#conversation .crypto-state') !== null")
+            let alert = try await browser.js("""
+                const n = document.querySelector('#conversation .crypto-state');
+                const r = n.getBoundingClientRect();
+                return [n.getAttribute('role'), n.textContent, getComputedStyle(n).color, r.width, r.height];
+                """) as? [Any]
+            #expect(alert?[0] as? String == "alert")
+            #expect(alert?[1] as? String == "Signature not valid — the text may have been changed")
+            #expect((alert?[3] as? Double ?? 0) > 100 && (alert?[4] as? Double ?? 0) > 10, "the alert is on screen: \(alert ?? [])")
+            #expect(try await browser.string("return document.querySelector('#conversation .msg-body').innerText").contains("Transfer 900 EUR to Mallory."))
+            #expect(try await browser.number("return document.querySelectorAll('#conversation .attachments .att-name').length") == 0,
+                    "signature.asc is not listed as a file")
+            try await world.expectAccessible(browser, page: "a message whose signature does not match")
+            try await world.screenshots(browser, name: "crypto-bad-signature")
+        }
+    }
 }

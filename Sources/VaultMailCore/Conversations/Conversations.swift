@@ -104,6 +104,10 @@ public struct Conversations: Sendable {
                 guard let (shown, crypto) = await openPGP.read(email) else { continue }
                 conversation.messages[index] = shown
                 conversation.crypto[email.id] = crypto
+                // The first message's protected subject names the conversation while it is open.
+                if index == 0, shown.subject != email.subject, conversation.thread.subject == email.subject {
+                    conversation.thread.subject = shown.subject
+                }
             }
         }
         return conversation

@@ -126,7 +126,8 @@ button{cursor:pointer}
 .notice.error{color:var(--danger)}
 .crypto-state{margin:4px 0 8px}
 .notice.crypto-state{margin:4px 0 8px;font-weight:600}
-.pill.crypto{font-size:12px;white-space:normal}
+.notice.crypto-state p{margin:0}
+.pill.crypto{font-size:12px;white-space:normal;border-radius:10px}
 .reading-pane{overflow:auto;background:var(--bg);min-width:0}
 .conversation{max-width:980px;margin:0 auto;padding:4px 18px 40px}
 .conv-head{position:sticky;top:0;background:var(--bg);padding:4px 0 2px;z-index:3}
