@@ -145,6 +145,11 @@ struct OpenPGPReadingEndToEndTests {
             #expect(shown[unknown]?.crypto.signatureKeyId?.isEmpty == false)
             #expect(shown[altered]?.crypto.summary == "Signature not valid — the text may have been changed")
 
+            // The tool stopped the GnuPG agent it started for the account's home.
+            try await world.eventually("no GnuPG agent left running for the account", timeout: .seconds(15)) {
+                Self.processes(mentioning: world.home.path + "/openpgp").isEmpty
+            }
+
             // The text view says the state in one line.
             let thread = try #require(try await world.inboxThreads().first { $0.subject == "Minutes by gnupg" })
             let text = try await world.vaultmail(["show", thread.id])
@@ -206,6 +211,15 @@ struct OpenPGPReadingEndToEndTests {
                     "signature.asc is not listed as a file")
             try await world.expectAccessible(browser, page: "a message whose signature does not match")
             try await world.screenshots(browser, name: "crypto-bad-signature")
+        }
+    }
+
+    /// Ids of running processes whose command line mentions `text`.
+    static func processes(mentioning text: String) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { Int32($0) }.filter { pid in
+            guard let raw = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            return String(decoding: raw.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self).contains(text)
         }
     }
 }
