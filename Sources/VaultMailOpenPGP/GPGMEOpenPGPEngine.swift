@@ -98,9 +98,10 @@ public actor GPGMEOpenPGPEngine: OpenPGPEngine {
     public func decrypt(_ message: [UInt8], accountId: String) async -> OpenPGPDecryption {
         do {
             let home = try prepareHome(accountId)
+            let hasKey = try hasSecretKey(home)
             let passphrase: Secret?
             do {
-                passphrase = try await hasSecretKey(home) ? passphrases.passphrase(accountId: accountId) : nil
+                passphrase = hasKey ? try await passphrases.passphrase(accountId: accountId) : nil
             } catch {
                 return .failed(.keyUnavailable("the keyring (Secret Service) that keeps your key's passphrase is locked or not running; unlock it and open the message again"))
             }
