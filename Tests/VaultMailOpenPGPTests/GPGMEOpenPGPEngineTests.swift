@@ -162,3 +162,41 @@ struct GPGMEOpenPGPEngineTests {
         }
     }
 }
+
+/// Issue 32's reading of a stored message as it is opened: `OpenPGPReading` over the real
+/// engine, GMime and the message's source.
+@Suite("OpenPGP reading of a stored message (issue 32)", .serialized)
+struct OpenPGPReadingTests {
+    @Test("Signed, then encrypted (RFC 3156 §6.1): the multipart/signed inside is verified, its text shown with the protected subject; the ciphertext parts are not files")
+    func signedThenEncrypted() async throws {
+        try await GPGMEOpenPGPEngineTests.World.with { world in
+            let peer = try await world.peer(.gnupg)
+            defer { Task { await peer.stop() } }
+            _ = try await world.engine.importPublicKeys(Array(peer.publicKey.utf8), accountId: world.account.id)
+            let inner = PGPMIMEMessage.entity(text: "Signed inside, encrypted outside.", protectedSubject: "Inner subject")
+            let signed = PGPMIMEMessage.signed(from: OpenPGPPeer.Implementation.gnupg.userId, to: "ada@localhost", subject: "Inner subject",
+                                               messageId: "<inner@example.org>", entity: inner, signature: try await peer.detachedSignature(inner))
+            let raw = PGPMIMEMessage.encrypted(from: OpenPGPPeer.Implementation.gnupg.userId, to: "ada@localhost", messageId: "<outer@example.org>",
+                                               armored: try await peer.encrypt(Array(signed), signed: false))
+            var email = MailFixtures.email(accountId: world.account.id, number: 1, subject: "...")
+            email.hasAttachments = true
+            let sources = InMemoryMessageSources()
+            await sources.store(Array(raw), emailId: email.id)
+            let reading = OpenPGPReading(engine: world.engine, sources: sources, parser: GMimeMessageParser(), structure: GMimeMessageParser())
+
+            let (shown, crypto) = try #require(await reading.read(email))
+            #expect(crypto.state == MessageCrypto(encryption: .decrypted, signature: .good(OpenPGPKeyInfo(fingerprint: peer.fingerprint,
+                                                                                                          userId: OpenPGPPeer.Implementation.gnupg.userId))))
+            #expect(shown.subject == "Inner subject")
+            #expect(shown.bodyPlain?.contains("Signed inside, encrypted outside.") == true, "\(shown.bodyPlain ?? "nil")")
+            let stored = [Attachment(emailId: email.id, filename: "", mimeType: "application/pgp-encrypted", sizeBytes: 10, partId: "1"),
+                          Attachment(emailId: email.id, filename: "encrypted.asc", mimeType: "application/octet-stream", sizeBytes: 900, partId: "2")]
+            #expect(crypto.listed(stored).isEmpty)
+
+            // A plain message is not looked at.
+            var plain = MailFixtures.email(accountId: world.account.id, number: 2)
+            plain.hasAttachments = false
+            #expect(await reading.read(plain) == nil)
+        }
+    }
+}
