@@ -26,6 +26,19 @@ static const unsigned int cgpgme_key_expired = GPG_ERR_KEY_EXPIRED;
 static const unsigned int cgpgme_sig_expired = GPG_ERR_SIG_EXPIRED;
 static const unsigned int cgpgme_cert_revoked = GPG_ERR_CERT_REVOKED;
 
+/* Whether a decryption failed on the message itself (damaged or changed data, a failed
+ * integrity check), not on GnuPG, its agent or the key. */
+static inline int cgpgme_is_damaged_message(unsigned int code) {
+    switch (code) {
+    case GPG_ERR_DECRYPT_FAILED: case GPG_ERR_BAD_DATA: case GPG_ERR_INV_PACKET: case GPG_ERR_UNKNOWN_PACKET:
+    case GPG_ERR_CHECKSUM: case GPG_ERR_NO_DATA: case GPG_ERR_TRUNCATED: case GPG_ERR_INV_DATA: case GPG_ERR_BAD_MPI:
+    case GPG_ERR_INV_ARMOR:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* An error made from a code, for a callback's return value. */
 static inline gpgme_error_t cgpgme_error(unsigned int code) {
     return gpgme_error((gpgme_err_code_t)code);

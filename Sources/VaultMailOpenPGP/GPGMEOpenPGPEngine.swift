@@ -111,7 +111,7 @@ public actor GPGMEOpenPGPEngine: OpenPGPEngine {
             let error = gpgme_op_decrypt_verify(context.pointer, input.pointer, output.pointer)
             let code = GPGMELibrary.code(error)
             if code != cgpgme_no_error {
-                return .failed(failure(code, context: context))
+                return .failed(failure(code, reason: GPGMELibrary.describe(error), context: context))
             }
             if let result = gpgme_op_decrypt_result(context.pointer), cgpgme_decrypt_legacy_no_mdc(result) != 0 {
                 return .failed(.integrityFailure)
@@ -270,8 +270,10 @@ public actor GPGMEOpenPGPEngine: OpenPGPEngine {
         }
     }
 
-    /// Why a decryption failed, as the message's state.
-    private func failure(_ code: UInt32, context: GPGMEContext) -> EncryptionState {
+    /// Why a decryption failed, as the message's state: a damaged or changed message only when
+    /// GnuPG says so of the data; its agent or programs failing (another VaultMail process
+    /// stopped the agent mid-way) is "can't decrypt now", never taken for tampering.
+    private func failure(_ code: UInt32, reason: String, context: GPGMEContext) -> EncryptionState {
         if code == cgpgme_no_secret_key { return .noKey }
         if code == cgpgme_bad_passphrase || code == cgpgme_canceled {
             return .keyUnavailable("your key's passphrase in the keyring was not accepted; the key and the keyring no longer match")
@@ -288,6 +290,9 @@ public actor GPGMEOpenPGPEngine: OpenPGPEngine {
                 recipient = entry.pointee.next
             }
             if any, allMissing { return .noKey }
+        }
+        guard cgpgme_is_damaged_message(code) != 0 else {
+            return .keyUnavailable("GnuPG could not decrypt it just now (\(reason)); open the message again")
         }
         return .integrityFailure
     }
