@@ -6,8 +6,8 @@ struct KeyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "key", abstract: "An account's OpenPGP key: its state, its public key, and others' public keys.",
         discussion: """
-            Each account has its own OpenPGP keyring under <home>/openpgp, never ~/.gnupg; the secret key's
-            passphrase is kept in the keyring (Secret Service). See docs/crypto.md.
+            Each account has its own OpenPGP keyring under <home>/openpgp, never ~/.gnupg.
+            The secret key's passphrase is kept in the keyring (Secret Service). See docs/crypto.md.
             """,
         subcommands: [Status.self, Export.self, Import.self])
 
