@@ -48,7 +48,7 @@ let package = Package(
             dependencies: [
                 "VaultMailCore", "VaultMailNotifications", "VaultMailStore", "VaultMailDesktop",
                 "VaultMailSync", "VaultMailIMAP", "VaultMailMIME", "VaultMailWeb", "VaultMailMarkdown", "VaultMailAI",
-                "VaultMailOAuth",
+                "VaultMailOAuth", "VaultMailOpenPGP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -105,6 +105,10 @@ let package = Package(
             providers: [.apt(["libgmime-3.0-dev"])]
         ),
         .target(name: "VaultMailMIME", dependencies: ["VaultMailCore", "CGMime"]),
+        // GPGME (Debian libgpgme-dev) over GnuPG: OpenPGP (issue 32); imported by VaultMailOpenPGP only.
+        .systemLibrary(name: "CGPGME", path: "Sources/CGPGME", providers: [.apt(["libgpgme-dev"])]),
+        // The OpenPGP engine behind Core's `OpenPGPEngine`: the only code that calls GPGME.
+        .target(name: "VaultMailOpenPGP", dependencies: ["VaultMailCore", "CGPGME", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "VaultMailSync", dependencies: ["VaultMailCore", "VaultMailMIME", "VaultMailIMAP"]),
         // libetpan (Debian libetpan-dev) and GnuTLS (libgnutls28-dev), linked directly: libetpan's
         // .pc file carries `-specs=...`, which SwiftPM rejects. Imported only by VaultMailIMAP.
@@ -143,6 +147,10 @@ let package = Package(
             ],
             // The reference vectors, read from the source tree by path (scripts/reference-embeddings.py writes them).
             exclude: ["Embedding/Fixtures"]
+        ),
+        .testTarget(
+            name: "VaultMailOpenPGPTests",
+            dependencies: ["VaultMailCore", "VaultMailOpenPGP", "VaultMailMIME", "VaultMailTesting"]
         ),
         .testTarget(
             name: "VaultMailMIMETests",

@@ -70,11 +70,13 @@ installed_kib="$(du -sk --apparent-size --exclude=DEBIAN "$package" | cut -f1)"
 # Besides what the binaries link: OpenBLAS, which VaultMailAI opens at run time (dlopen of
 # libopenblas.so.0, BLASLibrary.swift), so dpkg-shlibdeps cannot see it; ca-certificates,
 # the trust store GnuTLS verifies the mail servers against; sensible-utils, whose
-# sensible-browser `vaultmail open` falls back to without xdg-open. The tracker shield's lists are
-# in the package (scripts/stage.sh); Debian's uBlock Origin packages are only suggested: when one is
-# installed and newer, the daemon reads its lists (TrackerShield.swift, docs/privacy.md). A
-# dependency on them would install a browser: each recommends its browser.
-extra="libopenblas0, ca-certificates, sensible-utils"
+# sensible-browser `vaultmail open` falls back to without xdg-open; gpg, gpg-agent and gpgconf,
+# the GnuPG programs GPGME (libgpgme11, linked) runs for OpenPGP: libgpgme11 asks only for
+# "gnupg | gpg", and gpg alone has no agent for the accounts' secret keys (docs/crypto.md). The
+# tracker shield's lists are in the package (scripts/stage.sh); Debian's uBlock Origin packages are
+# only suggested: when one is installed and newer, the daemon reads its lists (TrackerShield.swift,
+# docs/privacy.md). A dependency on them would install a browser: each recommends its browser.
+extra="libopenblas0, ca-certificates, sensible-utils, gpg, gpg-agent, gpgconf"
 cat > "$package/DEBIAN/control" <<CONTROL
 Package: vaultmail
 Version: $version

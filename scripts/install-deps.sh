@@ -30,6 +30,10 @@ packages=(
   libarchive-dev   # CArchive: the ZIP of a message's attachments, "Download all" (VaultMailWeb)
   libical-dev      # CICal: the event card of a calendar invitation (VaultMailWeb)
   libcmark-gfm-dev libcmark-gfm-extensions-dev  # CCmarkGFM: Markdown bodies sent with an HTML alternative (VaultMailMarkdown)
+  libgpgme-dev     # CGPGME: OpenPGP through GnuPG (VaultMailOpenPGP, docs/crypto.md)
+  gpg gpg-agent gpgconf  # the GnuPG programs GPGME runs: the accounts' keys, decryption, signatures
+  sq               # Sequoia's tool: the OpenPGP tests' independent writer of encrypted and signed mail
+  rnp              # RNP (Thunderbird's OpenPGP engine): the OpenPGP tests' third writer
   webext-ublock-origin-chromium  # EasyPrivacy and uBlock's privacy list: the tracker shield's lists (docs/privacy.md), read by the tests and copied into the package by scripts/stage.sh
   chromium         # the real browser the web app's tests drive
   chromium-driver  # its WebDriver

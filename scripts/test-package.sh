@@ -173,6 +173,10 @@ for unwanted in chromium webext-ublock-origin-chromium firefox-esr webext-ublock
     failed "installing vaultmail installed $unwanted"
   fi
 done
+# GnuPG's programs that GPGME runs for OpenPGP come with the package's Depends (docs/crypto.md).
+for program in /usr/bin/gpg /usr/bin/gpg-agent /usr/bin/gpgconf; do
+  [[ -x "$rootfs$program" ]] || failed "$program did not come with the package (Depends: gpg, gpg-agent, gpgconf); OpenPGP mail cannot be read"
+done
 grep -qs '^ExecStart=/usr/bin/vaultmail daemon$' "$rootfs/usr/lib/systemd/user/vaultmail.service" \
   || failed "the systemd user unit does not start /usr/bin/vaultmail daemon"
 

@@ -21,6 +21,8 @@ public final class AppDependencies {
     public let notificationResponseHandler: NotificationResponseHandler
     public let notificationSyncCoordinator: NotificationSyncCoordinator
     public let notificationCenter: any NotificationCenterProviding
+    /// OpenPGP (issue 32), when this graph reads encrypted mail: `close()` it when done.
+    public let openPGPEngine: (any OpenPGPEngine)?
 
     /// Builds the graph over `database`, posting through `center`, replying through
     /// `composeEmail`. `emailRepository` defaults to the local store; the sync layer passes
@@ -32,9 +34,11 @@ public final class AppDependencies {
         composeEmail: any ComposeEmailUseCase,
         emailRepository: (any EmailRepository)? = nil,
         settingsStore: SettingsStore? = nil,
-        clock: any WallClock = SystemWallClock()
+        clock: any WallClock = SystemWallClock(),
+        openPGPEngine: (any OpenPGPEngine)? = nil
     ) async {
         self.database = database
+        self.openPGPEngine = openPGPEngine
         let emails = emailRepository ?? GRDBEmailRepository(database: database)
         self.emailRepository = emails
         accountRepository = GRDBAccountRepository(database: database)
@@ -54,9 +58,9 @@ public final class AppDependencies {
         //    handler acts through withdraws notifications through it, as the web app's does)
         let coordinator = NotificationSyncCoordinator(notificationService: notificationService)
         notificationSyncCoordinator = coordinator
-        conversations = Conversations(emails: emails, settings: settings) { threadId in
+        conversations = Conversations(emails: emails, settings: settings, withdrawNotifications: { threadId in
             await coordinator.withdrawNotifications(forThreadId: threadId)
-        }
+        }, openPGP: openPGPEngine.map { Self.openPGPReading(engine: $0, database: database) })
         // 6. The response handler, acting through the conversations service and writing a
         //    reply as the tool and the web composer do (`Compose`; a reply typed into a
         //    notification carries no attachment, so no size limit is asked); the coordinator

@@ -5,23 +5,54 @@ import VaultMailCore
 /// GNOME Keyring, KeePassXC, KWallet's bridge), through our D-Bus layer. Secrets travel in a
 /// "plain" session over the local bus only; items carry the attributes
 /// `application=vaultmail` and `account-id`, so they are found again and removed with
-/// their account.
-public actor SecretServiceCredentialStore: CredentialStore {
+/// their account. Under `application=vaultmail-openpgp` (`openPGPApplication`) it keeps each
+/// account's OpenPGP key passphrase instead (`OpenPGPPassphraseStore`, issue 32).
+public actor SecretServiceCredentialStore: CredentialStore, OpenPGPPassphraseStore {
     static let service = "org.freedesktop.secrets"
     static let servicePath = "/org/freedesktop/secrets"
     static let serviceInterface = "org.freedesktop.Secret.Service"
 
+    /// The `application` attribute of this store's items.
+    private let application: String
+    /// The `application` of the OpenPGP key passphrases, apart from the accounts' secrets.
+    public static let openPGPApplication = "vaultmail-openpgp"
     private let busAddress: String?
     private let environment: [String: String]
     private var connection: DBusConnection?
     private var session: String?
 
-    public init(busAddress: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(busAddress: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+                application: String = "vaultmail") {
+        self.application = application
         self.busAddress = busAddress
         self.environment = environment
     }
 
     public func storeSecret(_ secret: Secret, for account: Account) async throws {
+        try await store(secret, accountId: account.id, label: "VaultMail: \(account.name) (\(account.email))")
+    }
+
+    public func secret(for account: Account) async throws -> Secret? {
+        try await secret(accountId: account.id)
+    }
+
+    public func deleteSecret(for account: Account) async throws {
+        try await delete(accountId: account.id)
+    }
+
+    public func passphrase(accountId: String) async throws -> Secret? {
+        try await secret(accountId: accountId)
+    }
+
+    public func storePassphrase(_ passphrase: Secret, accountId: String, label: String) async throws {
+        try await store(passphrase, accountId: accountId, label: label)
+    }
+
+    public func deletePassphrase(accountId: String) async throws {
+        try await delete(accountId: accountId)
+    }
+
+    private func store(_ secret: Secret, accountId: String, label: String) async throws {
         let (connection, session) = try await open()
         let collection = try await call(connection, path: Self.servicePath, interface: Self.serviceInterface, member: "ReadAlias",
                                         [.string("default")]).first?.stringValue ?? "/"
@@ -29,17 +60,17 @@ public actor SecretServiceCredentialStore: CredentialStore {
             throw SecretServiceError.noDefaultKeyring
         }
         let properties = DBusValue.vardict([
-            ("org.freedesktop.Secret.Item.Label", .string("VaultMail: \(account.name) (\(account.email))")),
-            ("org.freedesktop.Secret.Item.Attributes", Self.attributes(account)),
+            ("org.freedesktop.Secret.Item.Label", .string(label)),
+            ("org.freedesktop.Secret.Item.Attributes", attributes(accountId)),
         ])
         let reply = try await call(connection, path: collection, interface: "org.freedesktop.Secret.Collection", member: "CreateItem",
                                    [properties, Self.secretValue(secret, session: session), .bool(true)])
         guard reply.count == 2, reply[1].stringValue == "/" else { throw SecretServiceError.locked }
     }
 
-    public func secret(for account: Account) async throws -> Secret? {
+    private func secret(accountId: String) async throws -> Secret? {
         let (connection, session) = try await open()
-        let items = try await search(connection, account)
+        let items = try await search(connection, accountId)
         guard let item = items.unlocked.first else {
             if !items.locked.isEmpty { throw SecretServiceError.locked }
             return nil
@@ -55,9 +86,9 @@ public actor SecretServiceCredentialStore: CredentialStore {
         return Secret(String(decoding: raw, as: UTF8.self))
     }
 
-    public func deleteSecret(for account: Account) async throws {
+    private func delete(accountId: String) async throws {
         let (connection, _) = try await open()
-        let items = try await search(connection, account)
+        let items = try await search(connection, accountId)
         guard items.locked.isEmpty else { throw SecretServiceError.locked }
         for item in items.unlocked {
             _ = try await call(connection, path: item, interface: "org.freedesktop.Secret.Item", member: "Delete", [])
@@ -85,9 +116,9 @@ public actor SecretServiceCredentialStore: CredentialStore {
         }
     }
 
-    private func search(_ connection: DBusConnection, _ account: Account) async throws -> (unlocked: [String], locked: [String]) {
+    private func search(_ connection: DBusConnection, _ accountId: String) async throws -> (unlocked: [String], locked: [String]) {
         let reply = try await call(connection, path: Self.servicePath, interface: Self.serviceInterface, member: "SearchItems",
-                                   [Self.attributes(account)])
+                                   [attributes(accountId)])
         let paths = reply.map { ($0.arrayValue ?? []).compactMap(\.stringValue) }
         return (paths.first ?? [], paths.dropFirst().first ?? [])
     }
@@ -104,10 +135,10 @@ public actor SecretServiceCredentialStore: CredentialStore {
         }
     }
 
-    static func attributes(_ account: Account) -> DBusValue {
+    private func attributes(_ accountId: String) -> DBusValue {
         .array(element: "{ss}", [
-            .dictEntry(.string("application"), .string("vaultmail")),
-            .dictEntry(.string("account-id"), .string(account.id)),
+            .dictEntry(.string("application"), .string(application)),
+            .dictEntry(.string("account-id"), .string(accountId)),
         ])
     }
 

@@ -89,8 +89,13 @@ struct CommandSessionTests {
         let shown = try ToolJSON.object(try await session.show("2abc", json: true))
         let email = try #require((shown["emails"] as? [[String: Any]])?.first)
         #expect(Set(email.keys) == ["id", "messageId", "from", "to", "cc", "subject", "date", "isRead", "isStarred",
-                                    "inReplyTo", "references", "bodyPlain", "attachments", "category", "categorySource", "categoryReason"],
+                                    "inReplyTo", "references", "bodyPlain", "attachments", "category", "categorySource", "categoryReason",
+                                    "crypto"],
                 "every key, null when empty")
+        let crypto = try #require(email["crypto"] as? [String: Any])
+        #expect(Set(crypto.keys) == ["encryption", "signature", "signer", "signatureKeyId", "summary"])
+        #expect(crypto["encryption"] as? String == "not-encrypted" && crypto["signature"] as? String == "not-signed" && crypto["signer"] is NSNull,
+                "a plain message: \(crypto)")
         #expect(email["categorySource"] is NSNull, "not categorized yet")
         #expect(email["references"] as? [String] == ["<root@x.org>"])
     }

@@ -17,6 +17,8 @@ public final class CommandDependencies {
     public let settings: SettingsStore
     public let ledger: GRDBNotificationLedger
     public let clock: any WallClock
+    /// OpenPGP (issue 32): GnuPG homes under the home's `openpgp` folder.
+    public let openPGPEngine: any OpenPGPEngine
 
     /// Opens (and migrates) the store of `home`; `searchProgress` hears a first indexing.
     public init(home: VaultMailHome, clock: any WallClock, searchProgress: SearchIndexProgress? = nil) throws {
@@ -27,6 +29,7 @@ public final class CommandDependencies {
         settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
         ledger = GRDBNotificationLedger(database: database)
         self.clock = clock
+        openPGPEngine = AppDependencies.openPGPEngine(home: home)
     }
 
     // MARK: Application services
@@ -36,6 +39,9 @@ public final class CommandDependencies {
     public var notificationHistory: NotificationHistory { NotificationHistory(ledger: ledger) }
 
     public var categories: Categories { Categories(repository: categoryRepository) }
+
+    /// The accounts' OpenPGP keys (issue 32).
+    public var openPGPKeys: OpenPGPKeys { OpenPGPKeys(engine: openPGPEngine) }
 
     /// Adding, changing and removing accounts, with secrets in `credentials`.
     public func accountService(credentials: any CredentialStore, oauthConfiguration: OAuthConfiguration,
@@ -53,7 +59,8 @@ public final class CommandDependencies {
     /// shows no notifications: the daemon beside it sees the store change and withdraws those
     /// of mail that became read or left the inbox.
     public func conversations(using repository: any EmailRepository) -> Conversations {
-        Conversations(emails: repository, settings: settings, withdrawNotifications: nil)
+        Conversations(emails: repository, settings: settings, withdrawNotifications: nil,
+                      openPGP: AppDependencies.openPGPReading(engine: openPGPEngine, database: database))
     }
 
     /// Unsubscribing (one-click request through `client`, mail through `sending`) and the senders of bulk mail.

@@ -108,8 +108,10 @@ extension CommandSession {
             var rendered: [ThreadJSON.Message] = []
             for email in messages {
                 rendered.append(ThreadJSON.message(email, attachments: try await mailboxes.attachments(emailId: email.id),
-                                                   category: try await categories.decision(emailId: email.id)))
+                                                   category: try await categories.decision(emailId: email.id),
+                                                   crypto: conversation.crypto[email.id]))
             }
+            await dependencies.openPGPEngine.close()
             return try ThreadJSON.encode(ThreadJSON.thread(thread, emails: rendered))
         }
         var out = ["\(thread.subject)", "\(thread.messageCount) message\(thread.messageCount == 1 ? "" : "s") · thread \(thread.id.prefix(ThreadRow.idLength))", ""]
@@ -118,7 +120,11 @@ extension CommandSession {
             out.append("\(email.isRead ? " " : "●")\(email.isStarred ? "★" : " ") From: \(from)")
             out.append("   To: \(email.toAddresses.map(\.email).joined(separator: ", "))")
             out.append("   Date: \(dates.string(for: email.dateReceived))   Id: \(email.id.prefix(ThreadRow.idLength))")
-            for attachment in try await mailboxes.attachments(emailId: email.id) {
+            // OpenPGP (issue 32): the state in one line; the ciphertext and signature parts are not files.
+            let crypto = conversation.crypto[email.id]
+            if let crypto { out.append("   OpenPGP: \(crypto.state.summary)") }
+            let stored = try await mailboxes.attachments(emailId: email.id)
+            for attachment in crypto?.listed(stored) ?? stored {
                 out.append("   + \(attachment.filename) (\(attachment.mimeType), \(ByteCountFormatter.string(fromByteCount: Int64(attachment.sizeBytes), countStyle: .file)))")
             }
             out.append("")
@@ -128,6 +134,7 @@ extension CommandSession {
         if let problem = await conversation.markingRead?.value {
             out.append("(Not marked read: \(PlainWords.lines(problem)))")
         }
+        await dependencies.openPGPEngine.close()
         return out.joined(separator: "\n")
     }
 

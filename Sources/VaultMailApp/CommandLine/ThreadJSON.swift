@@ -65,6 +65,42 @@ public enum ThreadJSON {
         public var size: Int
     }
 
+    /// A message's OpenPGP state (issue 32): every key present, `null` when it has no value.
+    public struct Crypto: Codable, Sendable, Equatable {
+        /// `not-encrypted`, `decrypted`, `no-key`, `integrity-failure`, `key-unavailable`.
+        public var encryption: String
+        /// `not-signed`, `good`, `bad`, `unknown-key`.
+        public var signature: String
+        /// The key that made a good signature.
+        public var signer: OpenPGPKeyInfo?
+        /// The key id or fingerprint a bad or unknown-key signature names.
+        public var signatureKeyId: String?
+        /// The state in a person's words, as the web app's badge says it.
+        public var summary: String
+
+        public func encode(to encoder: any Encoder) throws {
+            var keys = encoder.container(keyedBy: CodingKeys.self)
+            try keys.encode(encryption, forKey: .encryption)
+            try keys.encode(signature, forKey: .signature)
+            try keys.encode(signer, forKey: .signer)
+            try keys.encode(signatureKeyId, forKey: .signatureKeyId)
+            try keys.encode(summary, forKey: .summary)
+        }
+
+        static func of(_ state: MessageCrypto) -> Crypto {
+            var signer: OpenPGPKeyInfo?
+            var keyId: String?
+            switch state.signature {
+            case .good(let key): signer = key
+            case .bad(let id): keyId = id
+            case .unknownKey(let id): keyId = id
+            case .notSigned: break
+            }
+            return Crypto(encryption: state.encryption.name, signature: state.signature.name, signer: signer,
+                          signatureKeyId: keyId, summary: state.summary)
+        }
+    }
+
     public struct Message: Codable, Sendable {
         public var id: String
         public var messageId: String
@@ -83,6 +119,8 @@ public enum ThreadJSON {
         public var category: String?
         public var categorySource: String?
         public var categoryReason: String?
+        /// OpenPGP: encrypted or signed, and what became of it (issue 32).
+        public var crypto: Crypto
 
         public func encode(to encoder: any Encoder) throws {
             var keys = encoder.container(keyedBy: CodingKeys.self)
@@ -102,6 +140,7 @@ public enum ThreadJSON {
             try keys.encode(category, forKey: .category)
             try keys.encode(categorySource, forKey: .categorySource)
             try keys.encode(categoryReason, forKey: .categoryReason)
+            try keys.encode(crypto, forKey: .crypto)
         }
     }
 
@@ -125,14 +164,19 @@ public enum ThreadJSON {
         Page(threads: page.threads.map { thread($0) }, nextCursor: page.nextCursor?.encoded, hasMore: page.hasMore)
     }
 
-    public static func message(_ email: Email, attachments: [Attachment], category: CategoryDecision? = nil) -> Message {
-        Message(id: email.id, messageId: email.messageId, from: person(email.from), to: email.toAddresses.map(person),
+    /// `crypto`: the message's OpenPGP state as it was opened, nil for plain mail; its
+    /// structural parts (ciphertext, signature) are not listed among the attachments.
+    public static func message(_ email: Email, attachments: [Attachment], category: CategoryDecision? = nil,
+                               crypto: OpenedCrypto? = nil) -> Message {
+        let attachments = crypto?.listed(attachments) ?? attachments
+        return Message(id: email.id, messageId: email.messageId, from: person(email.from), to: email.toAddresses.map(person),
                 cc: email.ccAddresses.map(person), subject: email.subject, date: iso(email.dateSent ?? email.dateReceived),
                 isRead: email.isRead, isStarred: email.isStarred, inReplyTo: email.inReplyTo,
                 references: (email.references ?? "").split(separator: " ").map(String.init), bodyPlain: email.bodyPlain,
                 attachments: attachments.map { AttachmentInfo(filename: $0.filename, mimeType: $0.mimeType, size: $0.sizeBytes) },
                 category: category?.category.rawValue ?? email.aiCategory, categorySource: category?.source.rawValue,
-                categoryReason: category?.reason)
+                categoryReason: category?.reason,
+                crypto: Crypto.of(crypto?.state ?? MessageCrypto(encryption: .notEncrypted, signature: .notSigned)))
     }
 
     /// Encodes with sorted keys, so output is stable.

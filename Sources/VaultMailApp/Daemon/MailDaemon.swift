@@ -87,7 +87,8 @@ public final class MailDaemon {
             await ReplySuggestingNotificationCenter.modelReplies(replies, threadId: threadId)
         }
         let app = await AppDependencies(database: database, center: suggestingCenter, composeEmail: sending.compose,
-                                        emailRepository: services.emails, settingsStore: settings)
+                                        emailRepository: services.emails, settingsStore: settings,
+                                        openPGPEngine: AppDependencies.openPGPEngine(home: home))
         let opener = ThreadOpener(command: options.openCommand ?? (options.webPort != nil ? ThreadOpener.webCommand : ThreadOpener.defaultCommand),
                                   home: home.directory.path)
         // On-device AI (issue 15): one sentence model, loaded on first use and unloaded when idle,
@@ -254,6 +255,7 @@ public final class MailDaemon {
         await indexer.stop()
         await sending.processor.stop()
         await services.connections.closeAll()
+        await app.openPGPEngine?.close()
         logger.info("stopped")
     }
 

@@ -9,6 +9,10 @@ public struct Conversation: Sendable {
     /// nothing was to be marked (no unread mail, or the user turned mark-read-on-open off).
     /// Its value is the failure, if any. The tool waits for it; the web page is shown at once.
     public var markingRead: Task<ThreadListError?, Never>?
+    /// The OpenPGP state of each encrypted or signed message, by email id (issue 32). Such a
+    /// message in `messages` carries its decrypted text and real subject, for showing only: it
+    /// is never written back to the store.
+    public var crypto: [String: OpenedCrypto] = [:]
 
     public init(thread: EmailThread, messages: [Email], markingRead: Task<ThreadListError?, Never>? = nil) {
         self.thread = thread

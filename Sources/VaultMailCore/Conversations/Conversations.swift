@@ -23,6 +23,9 @@ public struct Conversations: Sendable {
     private let withdrawNotifications: (@Sendable (_ threadId: String) async -> Void)?
     /// The changes kept for the server, when `emails` keeps them.
     public let pendingChanges: PendingChanges?
+    /// Decrypts and checks OpenPGP mail as a conversation is read (issue 32); nil where there
+    /// is no OpenPGP engine (messages are then shown as stored).
+    private let openPGP: OpenPGPReading?
 
     /// - Parameters:
     ///   - emails: reads the store; its actions reach the server first (the IMAP-backed repository).
@@ -30,11 +33,13 @@ public struct Conversations: Sendable {
     ///   - withdrawNotifications: withdraws a conversation's desktop notification and counts the
     ///     badge again. Nil in a process that shows none (the tool): the daemon beside it sees
     ///     the store change and withdraws what became read or left the inbox.
+    ///   - openPGP: reads the conversation's OpenPGP messages (decrypted, signatures checked).
     public init(
         emails: any EmailRepository, markReadOnOpen: @escaping @Sendable () async -> Bool,
-        withdrawNotifications: (@Sendable (_ threadId: String) async -> Void)?
+        withdrawNotifications: (@Sendable (_ threadId: String) async -> Void)?, openPGP: OpenPGPReading? = nil
     ) {
         self.emails = emails
+        self.openPGP = openPGP
         actions = ManageThreadActionsUseCase(repository: emails)
         markRead = MarkReadUseCase(repository: emails)
         self.markReadOnOpen = markReadOnOpen
@@ -44,9 +49,9 @@ public struct Conversations: Sendable {
 
     /// The setting from `settings`.
     public init(emails: any EmailRepository, settings: SettingsStore,
-                withdrawNotifications: (@Sendable (_ threadId: String) async -> Void)?) {
+                withdrawNotifications: (@Sendable (_ threadId: String) async -> Void)?, openPGP: OpenPGPReading? = nil) {
         self.init(emails: emails, markReadOnOpen: { await MainActor.run { settings.markReadOnOpen } },
-                  withdrawNotifications: withdrawNotifications)
+                  withdrawNotifications: withdrawNotifications, openPGP: openPGP)
     }
 
     // MARK: Opening
@@ -93,7 +98,19 @@ public struct Conversations: Sendable {
             throw .fetchFailed(underlying: error)
         }
         guard !stored.isEmpty else { throw .threadNotFound(id: threadId) }
-        return Conversation(thread: thread, messages: Self.ordered(stored))
+        var conversation = Conversation(thread: thread, messages: Self.ordered(stored))
+        if let openPGP {
+            for (index, email) in conversation.messages.enumerated() {
+                guard let (shown, crypto) = await openPGP.read(email) else { continue }
+                conversation.messages[index] = shown
+                conversation.crypto[email.id] = crypto
+                // The first message's protected subject names the conversation while it is open.
+                if index == 0, shown.subject != email.subject, conversation.thread.subject == email.subject {
+                    conversation.thread.subject = shown.subject
+                }
+            }
+        }
+        return conversation
     }
 
     /// Reading order: oldest first by arrival; messages that arrived in the same second by

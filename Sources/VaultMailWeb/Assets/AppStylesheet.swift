@@ -124,6 +124,10 @@ button{cursor:pointer}
 .empty-title{font-size:17px;font-weight:650;color:var(--text);margin:0 0 6px}
 .notice{margin:8px 12px;padding:8px 12px;border-radius:8px;background:var(--pill);font-size:14px}
 .notice.error{color:var(--danger)}
+.crypto-state{margin:4px 0 8px}
+.notice.crypto-state{margin:4px 0 8px;font-weight:600}
+.notice.crypto-state p{margin:0}
+.pill.crypto{font-size:12px;white-space:normal;border-radius:10px}
 .reading-pane{overflow:auto;background:var(--bg);min-width:0}
 .conversation{max-width:980px;margin:0 auto;padding:4px 18px 40px}
 .conv-head{position:sticky;top:0;background:var(--bg);padding:4px 0 2px;z-index:3}

@@ -15,6 +15,8 @@ struct ConversationView {
         var expanded: Bool
         /// The events of its calendar invitations, by attachment id (their cards).
         var events: [String: CalendarEvent] = [:]
+        /// Its OpenPGP state, for an encrypted or signed message (issue 32): the badge.
+        var crypto: MessageCrypto?
     }
 
     var thread: EmailThread
@@ -283,7 +285,7 @@ struct ConversationView {
             showVIP: !isMe && !email.fromAddress.isEmpty, isVIP: vips.contains(email.fromAddress.lowercased()), fromAddress: email.fromAddress,
             to: Person.list(email.toAddresses), hasTo: !email.toAddresses.isEmpty,
             cc: Person.list(email.ccAddresses), hasCc: !email.ccAddresses.isEmpty, fullDate: dates.full(email.dateSent ?? email.dateReceived),
-            why: isMe ? nil : "/settings?why=\(WebForm.escape(email.id))#why", body: body(message), attachments: attachments(message),
+            why: isMe ? nil : "/settings?why=\(WebForm.escape(email.id))#why", body: cryptoBadge(message) + body(message), attachments: attachments(message),
             clipIcon: listedAttachments(message).isEmpty ? nil : Icon.paperclip.svg()))
     }
 
@@ -310,6 +312,22 @@ struct ConversationView {
         {{#hasAnswers}}</nav>{{/hasAnswers}}</div>\
         {{{body}}}{{{attachments}}}</div>\
         </details></li>
+        """)
+
+    // MARK: OpenPGP (issue 32)
+
+    /// The message's OpenPGP state in words above its text: a quiet line when it is fine
+    /// ("Encrypted · Signed by Alice <alice@example.org>"), an alert when it is not (a signature
+    /// that does not match, a message that could not be decrypted).
+    private func cryptoBadge(_ message: Message) -> Markup {
+        guard let crypto = message.crypto else { return .empty }
+        struct Model { var words: String; var warning: Bool }
+        return Self.cryptoTemplate.render(Model(words: crypto.summary, warning: crypto.isWarning))
+    }
+
+    private static let cryptoTemplate = Template("""
+        {{#warning}}<div class="notice error crypto-state" role="alert"><p>{{words}}</p></div>{{/warning}}\
+        {{^warning}}<p class="crypto-state"><span class="pill crypto">{{words}}</span></p>{{/warning}}
         """)
 
     // MARK: Drafts (issue 29)

@@ -151,15 +151,19 @@ struct MailScreen {
                         await mail.preferences.general().remoteImages)
         var messages: [ConversationView.Message] = []
         for (index, email) in emails.enumerated() {
-            let attachments = email.hasAttachments ? ((try? await mail.mailboxes.attachments(emailId: email.id)) ?? []) : []
+            // OpenPGP (issue 32): the ciphertext and signature parts are not files, and a
+            // decrypted message is shown as text here (its HTML frame reads the stored message).
+            let crypto = conversation.crypto[email.id]
+            let stored = email.hasAttachments ? ((try? await mail.mailboxes.attachments(emailId: email.id)) ?? []) : []
+            let attachments = crypto?.listed(stored) ?? stored
             let allowed = await mail.preferences.remoteImagesAllowed(from: email.fromAddress, asked: imagesFor == email.id)
-            let html = email.bodyHTML.map { sanitized.outline(emailId: email.id, html: $0) }
+            let html = crypto != nil ? nil : email.bodyHTML.map { sanitized.outline(emailId: email.id, html: $0) }
             if opening, let trackers = html?.trackers, !trackers.isEmpty {
                 await mail.privacy?.record(emailId: email.id, sender: email.fromAddress, findings: trackers)
             }
             messages.append(.init(email: email, attachments: attachments, html: html, imagesAllowed: allowed,
                                   expanded: !email.isRead || index == emails.count - 1,
-                                  events: await calendarEvents(emailId: email.id, attachments: attachments)))
+                                  events: await calendarEvents(emailId: email.id, attachments: attachments), crypto: crypto?.state))
         }
         let account = context.accounts.first { $0.id == thread.accountId }
         let targets = moveTargets(account, context, excluding: mailbox.folderId)

@@ -1,0 +1,21 @@
+import Foundation
+import VaultMailCore
+import VaultMailDesktop
+import VaultMailMIME
+import VaultMailOpenPGP
+import VaultMailStore
+
+extension AppDependencies {
+    /// The OpenPGP engine of `home` (issue 32): GnuPG through GPGME, one GnuPG home per account
+    /// under `<home>/openpgp`, each key's passphrase in the Secret Service (docs/crypto.md).
+    public static func openPGPEngine(home: VaultMailHome) -> any OpenPGPEngine {
+        GPGMEOpenPGPEngine(directory: home.directory.appendingPathComponent("openpgp"),
+                           passphrases: SecretServiceCredentialStore(application: SecretServiceCredentialStore.openPGPApplication))
+    }
+
+    /// Reading OpenPGP mail over `engine`, from the messages' sources in `database`.
+    public static func openPGPReading(engine: any OpenPGPEngine, database: AppDatabase) -> OpenPGPReading {
+        OpenPGPReading(engine: engine, sources: GRDBEmailRepository(database: database), parser: GMimeMessageParser(),
+                       structure: GMimeMessageParser())
+    }
+}

@@ -1,0 +1,37 @@
+/// The one door to OpenPGP (issue 32): keys, decryption and signature checks, each for one
+/// account. Implemented by `GPGMEOpenPGPEngine` (VaultMailOpenPGP) over GnuPG; nothing else in
+/// VaultMail does OpenPGP. Each account has a keyring of its own (its key, and the public keys
+/// of others it was given); none is ever the user's own `~/.gnupg`.
+///
+/// Secrets (the secret key, its passphrase, decrypted text) never reach an error, a log or a
+/// command line: errors say what failed and what to do, in `OpenPGPError`.
+public protocol OpenPGPEngine: Sendable {
+    /// The account's own key, made now when it has none (a primary Ed25519 key for signing and
+    /// certifying, a Cv25519 subkey for encryption, the user id `Name <address>`, no expiry).
+    func accountKey(for account: Account) async throws(OpenPGPError) -> OpenPGPKeyInfo
+
+    /// The account's own key, or nil when it has none yet (nothing is made).
+    func existingAccountKey(accountId: String) async throws(OpenPGPError) -> OpenPGPKeyInfo?
+
+    /// The account's public key, ASCII-armored (the key is made on first need).
+    func exportPublicKey(for account: Account) async throws(OpenPGPError) -> String
+
+    /// Adds the public keys in `keys` (armored or binary) to the account's keyring: the keys
+    /// signatures are checked against. Secret keys in `keys` are refused.
+    func importPublicKeys(_ keys: [UInt8], accountId: String) async throws(OpenPGPError) -> [OpenPGPKeyInfo]
+
+    /// Decrypts one OpenPGP message (armored or binary) with the account's key and checks the
+    /// signature it carries, if any. Never throws: what went wrong is the outcome.
+    func decrypt(_ message: [UInt8], accountId: String) async -> OpenPGPDecryption
+
+    /// Checks a detached signature over `content` (the exact bytes that were signed).
+    func verify(_ content: [UInt8], signature: [UInt8], accountId: String) async -> SignatureState
+
+    /// Checks a cleartext-signed message (`-----BEGIN PGP SIGNED MESSAGE-----`): the text it
+    /// signs (dash-escaping undone), or nil when none could be read, and the signature's state.
+    func verifyCleartext(_ message: [UInt8], accountId: String) async -> (text: [UInt8]?, signature: SignatureState)
+
+    /// Stops what the engine started for its accounts (GnuPG's agent). The engine can be used
+    /// again afterwards; it starts them again.
+    func close() async
+}

@@ -1,0 +1,306 @@
+import Crypto
+import Foundation
+import VaultMailCore
+internal import CGPGME
+
+/// `OpenPGPEngine` over GnuPG through GPGME (Debian libgpgme11), the only code in VaultMail that
+/// calls GPGME (issue 32).
+///
+/// Each account has its own GnuPG home, `<VaultMail home>/openpgp/<16 hex digits of the
+/// account id's SHA-256>` (0700; short, so the agent's socket path fits), never the user's
+/// `~/.gnupg`. GPGME starts GnuPG's agent for a home when it is first needed; `close()` stops
+/// the agents of every home this engine used. The agent runs with loopback passphrases and
+/// no pinentry program it could start, so nothing is ever asked on a screen.
+///
+/// The account's secret key is protected by a random passphrase (32 bytes, base64) kept in
+/// the Secret Service (`OpenPGPPassphraseStore`), fetched only when the secret key is used and
+/// handed to the agent through GPGME's passphrase callback.
+///
+/// Every call runs on the engine's own thread (GPGME's calls wait for GnuPG's processes).
+public actor GPGMEOpenPGPEngine: OpenPGPEngine {
+    private nonisolated let executor = OwnerThreadExecutor(name: "vaultmail.openpgp")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private let directory: URL
+    private let passphrases: any OpenPGPPassphraseStore
+    /// Homes whose agent may be running.
+    private var used: Set<String> = []
+
+    /// - Parameters:
+    ///   - directory: where the accounts' GnuPG homes live (`<VaultMail home>/openpgp`).
+    ///   - passphrases: the keyring holding each account's key passphrase.
+    public init(directory: URL, passphrases: any OpenPGPPassphraseStore) {
+        self.directory = directory
+        self.passphrases = passphrases
+    }
+
+    deinit {
+        executor.shutDown()
+    }
+
+    // MARK: Keys
+
+    public func accountKey(for account: Account) async throws(OpenPGPError) -> OpenPGPKeyInfo {
+        if let key = try await existingAccountKey(accountId: account.id) { return key }
+        let home = try prepareHome(account.id)
+        let passphrase = try await passphraseForNewKey(account)
+        let context = try GPGMEContext(home: home, passphrase: passphrase)
+        let userId = OpenPGPUserId.make(name: account.displayName ?? account.name, address: account.email)
+        try GPGMELibrary.check(gpgme_op_createkey(context.pointer, userId, "ed25519", 0, 0, nil,
+                                                  cgpgme_create_sign | cgpgme_create_cert | cgpgme_create_noexpire),
+                               "make the account's OpenPGP key")
+        guard let fingerprint = gpgme_op_genkey_result(context.pointer)?.pointee.fpr.map({ String(cString: $0) }) else {
+            throw .failed(operation: "make the account's OpenPGP key", reason: "GnuPG named no new key")
+        }
+        let primary = try key(fingerprint, secret: true, in: context)
+        defer { gpgme_key_unref(primary) }
+        try GPGMELibrary.check(gpgme_op_createsubkey(context.pointer, primary, "cv25519", 0, 0, cgpgme_create_encr | cgpgme_create_noexpire),
+                               "add the encryption subkey to the account's OpenPGP key")
+        return OpenPGPKeyInfo(fingerprint: fingerprint, userId: userId)
+    }
+
+    public func existingAccountKey(accountId: String) async throws(OpenPGPError) -> OpenPGPKeyInfo? {
+        guard FileManager.default.fileExists(atPath: home(accountId)) else { return nil }
+        let context = try GPGMEContext(home: try prepareHome(accountId), passphrase: nil)
+        return try keys(secretOnly: true, in: context).first
+    }
+
+    public func exportPublicKey(for account: Account) async throws(OpenPGPError) -> String {
+        let key = try await accountKey(for: account)
+        let context = try GPGMEContext(home: try prepareHome(account.id), passphrase: nil)
+        let output = try GPGMEData()
+        try GPGMELibrary.check(gpgme_op_export(context.pointer, key.fingerprint, gpgme_export_mode_t(cgpgme_export_minimal), output.pointer),
+                               "export the account's public key")
+        return String(decoding: output.take(), as: UTF8.self)
+    }
+
+    public func importPublicKeys(_ keys: [UInt8], accountId: String) async throws(OpenPGPError) -> [OpenPGPKeyInfo] {
+        let text = String(decoding: keys.prefix(65_536), as: UTF8.self)
+        if text.contains("PRIVATE KEY BLOCK") || keys.first.map(Self.isSecretKeyPacket) == true { throw .secretKeyGiven }
+        let context = try GPGMEContext(home: try prepareHome(accountId), passphrase: nil)
+        let input = try GPGMEData(copying: keys)
+        try GPGMELibrary.check(gpgme_op_import(context.pointer, input.pointer), "add the public key")
+        var imported: [OpenPGPKeyInfo] = []
+        var status = gpgme_op_import_result(context.pointer)?.pointee.imports
+        while let entry = status {
+            if let fpr = entry.pointee.fpr.map({ String(cString: $0) }), GPGMELibrary.code(entry.pointee.result) == cgpgme_no_error,
+               !imported.contains(where: { $0.fingerprint == fpr }) {
+                imported.append(OpenPGPKeyInfo(fingerprint: fpr, userId: (try? signer(of: fpr, in: context))?.userId))
+            }
+            status = entry.pointee.next
+        }
+        guard !imported.isEmpty else { throw .noKeysFound }
+        return imported
+    }
+
+    // MARK: Reading
+
+    public func decrypt(_ message: [UInt8], accountId: String) async -> OpenPGPDecryption {
+        do {
+            let home = try prepareHome(accountId)
+            let hasKey = try hasSecretKey(home)
+            let passphrase: Secret?
+            do {
+                passphrase = hasKey ? try await passphrases.passphrase(accountId: accountId) : nil
+            } catch {
+                return .failed(.keyUnavailable("the keyring (Secret Service) that keeps your key's passphrase is locked or not running; unlock it and open the message again"))
+            }
+            let context = try GPGMEContext(home: home, passphrase: passphrase)
+            let input = try GPGMEData(copying: message)
+            let output = try GPGMEData()
+            let error = gpgme_op_decrypt_verify(context.pointer, input.pointer, output.pointer)
+            let code = GPGMELibrary.code(error)
+            if code != cgpgme_no_error {
+                return .failed(failure(code, reason: GPGMELibrary.describe(error), context: context))
+            }
+            if let result = gpgme_op_decrypt_result(context.pointer), cgpgme_decrypt_legacy_no_mdc(result) != 0 {
+                return .failed(.integrityFailure)
+            }
+            let signature = signatureState(in: context)
+            return .decrypted(plaintext: output.take(), signature: signature)
+        } catch {
+            return .failed(.keyUnavailable(error.plainWords))
+        }
+    }
+
+    public func verify(_ content: [UInt8], signature: [UInt8], accountId: String) async -> SignatureState {
+        do {
+            let context = try GPGMEContext(home: try prepareHome(accountId), passphrase: nil)
+            let signed = try GPGMEData(copying: content)
+            let detached = try GPGMEData(copying: signature)
+            let error = gpgme_op_verify(context.pointer, detached.pointer, signed.pointer, nil)
+            guard GPGMELibrary.code(error) == cgpgme_no_error else { return .bad(keyId: nil) }
+            return signatureState(in: context)
+        } catch {
+            return .bad(keyId: nil)
+        }
+    }
+
+    public func verifyCleartext(_ message: [UInt8], accountId: String) async -> (text: [UInt8]?, signature: SignatureState) {
+        do {
+            let context = try GPGMEContext(home: try prepareHome(accountId), passphrase: nil)
+            let input = try GPGMEData(copying: message)
+            let output = try GPGMEData()
+            let error = gpgme_op_verify(context.pointer, input.pointer, nil, output.pointer)
+            guard GPGMELibrary.code(error) == cgpgme_no_error else { return (nil, .bad(keyId: nil)) }
+            let state = signatureState(in: context)
+            return (output.take(), state)
+        } catch {
+            return (nil, .bad(keyId: nil))
+        }
+    }
+
+    public func close() async {
+        for home in used.sorted() {
+            // gpgconf stops the agent GPGME started for this home; it names no secret.
+            _ = try? await ProcessCapture.run("/usr/bin/gpgconf", ["--homedir", home, "--kill", "gpg-agent"], timeout: .seconds(10))
+        }
+        used.removeAll()
+    }
+
+    // MARK: Homes
+
+    /// The account's GnuPG home.
+    private nonisolated func home(_ accountId: String) -> String {
+        let digest = SHA256.hash(data: Data(accountId.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return directory.appendingPathComponent(digest).path
+    }
+
+    /// The account's GnuPG home, made (0700, with the agent's settings) when missing.
+    private func prepareHome(_ accountId: String) throws(OpenPGPError) -> String {
+        if let error = GPGMELibrary.engineError() { throw error }
+        let path = home(accountId)
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
+            let agent = URL(fileURLWithPath: path).appendingPathComponent("gpg-agent.conf")
+            if !FileManager.default.fileExists(atPath: agent.path) {
+                try Self.agentSettings.write(to: agent, atomically: true, encoding: .utf8)
+            }
+        } catch {
+            throw .engineUnavailable("the OpenPGP keyring folder \(path) could not be made (\(error.localizedDescription))")
+        }
+        used.insert(path)
+        return path
+    }
+
+    /// The agent's settings: passphrases come from VaultMail (loopback), and no pinentry can be
+    /// started, so the agent never shows a prompt.
+    static let agentSettings = """
+        # Written by VaultMail (docs/crypto.md): VaultMail gives the key's passphrase from the
+        # Secret Service; GnuPG's agent never asks for one on screen.
+        allow-loopback-pinentry
+        pinentry-program /bin/false
+
+        """
+
+    /// Whether the home holds a secret key (only then is the keyring asked for the passphrase).
+    private func hasSecretKey(_ home: String) throws(OpenPGPError) -> Bool {
+        let context = try GPGMEContext(home: home, passphrase: nil)
+        return try !keys(secretOnly: true, in: context).isEmpty
+    }
+
+    /// The passphrase for a key about to be made: the one already in the keyring, else a new
+    /// random one, stored there first (a key is never made with a passphrase that is not kept).
+    private func passphraseForNewKey(_ account: Account) async throws(OpenPGPError) -> Secret {
+        do {
+            if let existing = try await passphrases.passphrase(accountId: account.id) { return existing }
+            var generator = SystemRandomNumberGenerator()
+            let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            let passphrase = Secret(Data(bytes).base64EncodedString())
+            try await passphrases.storePassphrase(passphrase, accountId: account.id,
+                                                  label: "VaultMail OpenPGP key: \(account.name) (\(account.email))")
+            return passphrase
+        } catch {
+            throw .keyringUnavailable(PlainWords.detail(error))
+        }
+    }
+
+    // MARK: Keys in a context
+
+    private func keys(secretOnly: Bool, in context: GPGMEContext) throws(OpenPGPError) -> [OpenPGPKeyInfo] {
+        try GPGMELibrary.check(gpgme_op_keylist_start(context.pointer, nil, secretOnly ? 1 : 0), "list the keys")
+        var found: [OpenPGPKeyInfo] = []
+        while true {
+            var key: gpgme_key_t?
+            let error = gpgme_op_keylist_next(context.pointer, &key)
+            guard GPGMELibrary.code(error) == cgpgme_no_error, let key else { break }
+            defer { gpgme_key_unref(key) }
+            if let fpr = key.pointee.fpr.map({ String(cString: $0) }), cgpgme_key_usable(key) != 0 {
+                found.append(OpenPGPKeyInfo(fingerprint: fpr, userId: key.pointee.uids?.pointee.uid.map { String(cString: $0) }))
+            }
+        }
+        _ = gpgme_op_keylist_end(context.pointer)
+        return found
+    }
+
+    /// The key `fingerprint` (a new reference: release with gpgme_key_unref).
+    private func key(_ fingerprint: String, secret: Bool, in context: GPGMEContext) throws(OpenPGPError) -> gpgme_key_t {
+        var key: gpgme_key_t?
+        try GPGMELibrary.check(gpgme_get_key(context.pointer, fingerprint, &key, secret ? 1 : 0), "find key \(fingerprint)")
+        guard let key else { throw .failed(operation: "find key \(fingerprint)", reason: "no such key") }
+        return key
+    }
+
+    /// Key `fingerprint` with its first user id (a subkey's fingerprint finds its key).
+    private func signer(of fingerprint: String, in context: GPGMEContext) throws(OpenPGPError) -> OpenPGPKeyInfo {
+        let found = try key(fingerprint, secret: false, in: context)
+        defer { gpgme_key_unref(found) }
+        return OpenPGPKeyInfo(fingerprint: found.pointee.fpr.map { String(cString: $0) } ?? fingerprint,
+                              userId: found.pointee.uids?.pointee.uid.map { String(cString: $0) })
+    }
+
+    // MARK: Outcomes
+
+    /// The state of the first signature of the last verify in `context`.
+    private func signatureState(in context: GPGMEContext) -> SignatureState {
+        guard let signature = gpgme_op_verify_result(context.pointer)?.pointee.signatures else { return .notSigned }
+        let keyId = signature.pointee.fpr.map { String(cString: $0) }
+        let code = GPGMELibrary.code(signature.pointee.status)
+        switch code {
+        case cgpgme_no_error:
+            guard let keyId, cgpgme_signature_wrong_key_usage(signature) == 0,
+                  let signer = try? signer(of: keyId, in: context) else { return .bad(keyId: keyId) }
+            return .good(signer)
+        case cgpgme_no_public_key:
+            return .unknownKey(keyId: keyId ?? "unknown")
+        default:
+            // A bad signature, or one GnuPG could not check (a damaged packet): never good.
+            return .bad(keyId: keyId)
+        }
+    }
+
+    /// Why a decryption failed, as the message's state: a damaged or changed message only when
+    /// GnuPG says so of the data; its agent or programs failing (another VaultMail process
+    /// stopped the agent mid-way) is "can't decrypt now", never taken for tampering.
+    private func failure(_ code: UInt32, reason: String, context: GPGMEContext) -> EncryptionState {
+        if code == cgpgme_no_secret_key { return .noKey }
+        if code == cgpgme_bad_passphrase || code == cgpgme_canceled {
+            return .keyUnavailable("your key's passphrase in the keyring was not accepted; the key and the keyring no longer match")
+        }
+        // GnuPG says "decryption failed" both for a key it lacks and for a broken message: the
+        // recipients tell them apart.
+        if let result = gpgme_op_decrypt_result(context.pointer) {
+            var recipient = result.pointee.recipients
+            var any = false
+            var allMissing = true
+            while let entry = recipient {
+                any = true
+                if GPGMELibrary.code(entry.pointee.status) != cgpgme_no_secret_key { allMissing = false }
+                recipient = entry.pointee.next
+            }
+            if any, allMissing { return .noKey }
+        }
+        guard cgpgme_is_damaged_message(code) != 0 else {
+            return .keyUnavailable("GnuPG could not decrypt it just now (\(reason)); open the message again")
+        }
+        return .integrityFailure
+    }
+
+    /// Whether `byte` starts a secret-key packet (tag 5 or 7, old or new format).
+    private static func isSecretKeyPacket(_ byte: UInt8) -> Bool {
+        guard byte & 0x80 != 0 else { return false }
+        let tag = byte & 0x40 != 0 ? byte & 0x3F : (byte >> 2) & 0x0F
+        return tag == 5 || tag == 7
+    }
+}
