@@ -29,6 +29,7 @@ packages=(
   libgumbo-dev     # CGumbo: the HTML5 parser under the web app's mail sanitizer (VaultMailWeb)
   libarchive-dev   # CArchive: the ZIP of a message's attachments, "Download all" (VaultMailWeb)
   libical-dev      # CICal: the event card of a calendar invitation (VaultMailWeb)
+  libstemmer-dev   # CStemmer: Snowball's English stemmer, so a searched word finds its other forms as notmuch's does (VaultMailStore)
   libcmark-gfm-dev libcmark-gfm-extensions-dev  # CCmarkGFM: Markdown bodies sent with an HTML alternative (VaultMailMarkdown)
   webext-ublock-origin-chromium  # EasyPrivacy and uBlock's privacy list: the tracker shield's lists (docs/privacy.md), read by the daemon and its tests
   chromium         # the real browser the web app's tests drive
