@@ -3,10 +3,10 @@ import VaultMailCore
 import VaultMailMIME
 import VaultMailStore
 
-/// `vaultmail-bench search-agree --mbox PATH [--mbox PATH…] [--count 5000] [--queries 56]
-/// [--seed 1]` (issue 31): does our word search find what notmuch finds on the same mail?
-/// The first `count` messages of the mboxes (one per Message-ID; a message without one gets
-/// one made up) are written into a Maildir that notmuch 0.37 indexes (its own configuration
+/// `vaultmail-bench search-agree --mbox PATH [--mbox PATH…] [--dir PATH…] [--count 5000]
+/// [--queries 56] [--seed 1]` (issue 31): does our word search find what notmuch finds on the
+/// same mail? The first `count` messages of the mboxes, then of the folders (one message per
+/// file, by path; one per Message-ID; a message without one gets one made up) are written into a Maildir that notmuch 0.37 indexes (its own configuration
 /// and database in a scratch folder, `NOTMUCH_CONFIG`), and synced from a private Dovecot into
 /// a fresh store as a user's mail arrives. Queries are drawn from the corpus with the seed
 /// (SplitMix64): single words of four frequency bands, words typed capitalized or in capitals,
@@ -19,6 +19,7 @@ import VaultMailStore
 enum SearchAgreement {
     struct Options {
         var mboxes: [URL] = []
+        var folders: [URL] = []
         var count = 5000
         var queries = 56
         var seed: UInt64 = 1
@@ -33,7 +34,7 @@ enum SearchAgreement {
 
     struct UsageError: Error { let message: String }
 
-    static let usage = "usage: vaultmail-bench search-agree --mbox PATH [--mbox PATH…] [--count 5000] [--queries 56] [--seed 1]"
+    static let usage = "usage: vaultmail-bench search-agree --mbox PATH [--mbox PATH…] [--dir PATH…] [--count 5000] [--queries 56] [--seed 1]"
 
     static func main(_ arguments: [String]) async -> Never {
         do {
@@ -66,13 +67,22 @@ enum SearchAgreement {
                 let path = try value(argument)
                 guard FileManager.default.isReadableFile(atPath: path) else { throw UsageError(message: "cannot read the mbox \(path): check the path") }
                 options.mboxes.append(URL(fileURLWithPath: path))
+            case "--dir":
+                let path = try value(argument)
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                    throw UsageError(message: "\(path) is not a folder of message files")
+                }
+                options.folders.append(URL(fileURLWithPath: path))
             case "--count": options.count = try number(argument)
             case "--queries": options.queries = try number(argument)
             case "--seed": options.seed = UInt64(try number(argument))
             default: throw UsageError(message: "unknown argument '\(argument)'")
             }
         }
-        guard !options.mboxes.isEmpty else { throw UsageError(message: "--mbox PATH is required (a mailing list's mbox, e.g. under /work/data-research/lists/)") }
+        guard !options.mboxes.isEmpty || !options.folders.isEmpty else {
+            throw UsageError(message: "give --mbox PATH (a mailing list's mbox, e.g. under /work/data-research/lists/) or --dir PATH (a folder of message files)")
+        }
         return options
     }
 
@@ -83,7 +93,7 @@ enum SearchAgreement {
             throw UsageError(message: "notmuch is missing: run scripts/install-bench-deps.sh (Debian's notmuch 0.37)")
         }
         let corpus = try load(options)
-        let names = options.mboxes.map(\.lastPathComponent).joined(separator: ", ")
+        let names = (options.mboxes + options.folders).map(\.path).joined(separator: ", ")
         SearchEvaluation.say("# search-agree: the first \(corpus.count) distinct messages of \(names); notmuch \(notmuch.version) on a Maildir of them,"
                              + " ours synced from Dovecot into a fresh store; seed \(options.seed)")
         let scratch = try SearchBenchmarks.scratchDirectory()
@@ -128,13 +138,24 @@ enum SearchAgreement {
         let parser = GMimeMessageParser()
         var samples: [SearchEvaluation.Sample] = []
         var seen = Set<String>()
+        func take(_ message: [UInt8]) {
+            let raw = SearchCorpus.withMessageId(message, samples.count)
+            let parsed = parser.parse(raw)
+            guard let id = parsed.messageId.map(SearchEvaluation.bareId), !id.isEmpty, seen.insert(id).inserted else { return }
+            samples.append(SearchEvaluation.Sample(messageId: id, raw: raw, date: parsed.date ?? Date(timeIntervalSince1970: 1_262_304_000), labels: []))
+        }
         for mbox in options.mboxes where samples.count < options.count {
-            for (index, message) in try CategoryEvaluationBench.mboxMessages(mbox.path).enumerated() where samples.count < options.count {
-                let raw = SearchCorpus.withMessageId(message, samples.count)
-                let parsed = parser.parse(raw)
-                let id = SearchEvaluation.messageIdentifier(parsed, fallback: "\(mbox.lastPathComponent)-\(index)")
-                guard seen.insert(id).inserted else { continue }
-                samples.append(SearchEvaluation.Sample(messageId: id, raw: raw, date: parsed.date ?? Date(timeIntervalSince1970: 1_262_304_000), labels: []))
+            for message in try CategoryEvaluationBench.mboxMessages(mbox.path) where samples.count < options.count { take(message) }
+        }
+        for folder in options.folders where samples.count < options.count {
+            let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
+            for file in files where samples.count < options.count {
+                let url = folder.appendingPathComponent(file)
+                // Message files only: not the JSON of what a parser should make of them (stalwart-mail-parser), nor READMEs.
+                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true, !file.hasPrefix("."),
+                      !file.hasSuffix(".json"), !file.hasSuffix(".md"),
+                      let data = FileManager.default.contents(atPath: url.path) else { continue }
+                take([UInt8](data))
             }
         }
         guard !samples.isEmpty else { throw UsageError(message: "no message found in the given mboxes") }
