@@ -204,7 +204,7 @@ enum SearchAgreement {
         var names: [String] = []       // the words of From, To and Cc names
         var from: String?
         var to: [String] = []
-        var decodedOnly: Set<String> = []  // lowercased words absent from the raw bytes
+        var decodedOnly: Set<String> = []  // lowercased words that are not words of the raw bytes
     }
 
     static func words(of sample: SearchEvaluation.Sample, parser: GMimeMessageParser) -> Words {
@@ -218,7 +218,8 @@ enum SearchAgreement {
         words.to = parsed.to.map { $0.email.lowercased() }.filter { !$0.isEmpty }
         let head = SearchEvaluation.headerBlock(sample.raw).lowercased()
         if head.contains("quoted-printable") || head.contains("base64") {
-            let raw = String(decoding: sample.raw, as: UTF8.self).lowercased()
+            // Words of the raw bytes as they stand ("configu=" and "ration" across a soft line break).
+            let raw = Set(split(String(decoding: sample.raw, as: UTF8.self)).map { $0.lowercased() })
             words.decodedOnly = Set(words.body.map { $0.lowercased() }.filter { !raw.contains($0) })
         }
         return words
