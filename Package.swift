@@ -35,8 +35,10 @@ let package = Package(
         .target(name: "VaultMailCore", dependencies: ["CMalloc", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "VaultMailStore",
-            dependencies: ["VaultMailCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["VaultMailCore", "CStemmer", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // libstemmer (Debian libstemmer-dev): Snowball's English stemmer for word search; imported by VaultMailStore only.
+        .systemLibrary(name: "CStemmer", path: "Sources/CStemmer", providers: [.apt(["libstemmer-dev"])]),
         .target(name: "VaultMailNotifications", dependencies: ["VaultMailCore"]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(

@@ -29,6 +29,7 @@ packages=(
   libgumbo-dev     # CGumbo: the HTML5 parser under the web app's mail sanitizer (VaultMailWeb)
   libarchive-dev   # CArchive: the ZIP of a message's attachments, "Download all" (VaultMailWeb)
   libical-dev      # CICal: the event card of a calendar invitation (VaultMailWeb)
+  libstemmer-dev   # CStemmer: Snowball's English stemmer, so a searched word finds its other forms as notmuch's does (VaultMailStore)
   libcmark-gfm-dev libcmark-gfm-extensions-dev  # CCmarkGFM: Markdown bodies sent with an HTML alternative (VaultMailMarkdown)
   libgpgme-dev     # CGPGME: OpenPGP through GnuPG (VaultMailOpenPGP, docs/crypto.md)
   gpg gpg-agent gpgconf  # the GnuPG programs GPGME runs: the accounts' keys, decryption, signatures

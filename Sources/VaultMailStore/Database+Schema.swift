@@ -26,6 +26,9 @@ extension AppDatabase {
         migrator.registerMigration("v14-subscriptions", migrate: createSubscriptions)
         migrator.registerMigration("v15-tracker-tally", migrate: createTrackerTally)
         migrator.registerMigration("v16-snooze", migrate: createSnooze)
+        // Issue 31: stems, `_` inside words. v6 creates the current index; a store made before
+        // has its index made again, once, with progress.
+        migrator.registerMigration("v17-search-stems") { db in try recreateSearchIndex(db, progress: searchProgress) }
         return migrator
     }
 

@@ -15,7 +15,10 @@ extension AppDatabase {
     ///   scripts written without spaces (CJK, Thai); `folded`, a copy of Greek text without
     ///   its accents (the tokenizer removes Latin ones only);
     /// - `emailFieldSearch` (trigram, folded): names and addresses and attachment filenames,
-    ///   for `from:`, `to:`, `cc:` and `filename:` matching any part (`from:example.org`).
+    ///   for `from:`, `to:`, `cc:` and `filename:` matching any part (`from:example.org`);
+    /// - `stems` (issue 31): the English stems of the subject's, names', addresses' and body's
+    ///   words that differ from their word (`SearchStemmer`), so a word typed in lower case
+    ///   finds its other forms; `_` joins words (`proc_thermal` is one), as in notmuch.
     /// Existing mail is indexed here, a batch at a time, reporting progress.
     static func createSearchIndex(_ db: Database, progress: SearchIndexProgress?) throws {
         SearchFunctions.register(db)
@@ -29,8 +32,8 @@ extension AppDatabase {
             );
             CREATE INDEX searchDocument_by_date ON searchDocument(date);
             CREATE VIRTUAL TABLE emailSearch USING fts5(
-                subject, sender, recipients, cc, body, subjectGrams, bodyGrams, folded,
-                tokenize = 'unicode61 remove_diacritics 2'
+                subject, sender, recipients, cc, body, subjectGrams, bodyGrams, folded, stems,
+                tokenize = "unicode61 remove_diacritics 2 tokenchars '_'"
             );
             CREATE VIRTUAL TABLE emailFieldSearch USING fts5(
                 sender, recipients, cc, filenames,
@@ -74,20 +77,44 @@ extension AppDatabase {
         try indexExistingMail(db, progress: progress)
     }
 
+    /// Drops the search index (its triggers, tables and documents) and creates and fills it
+    /// again: for a store whose index was made by an earlier version of `createSearchIndex`
+    /// (one without `stems`). An index that has them (made by v6 in the same run) is kept.
+    static func recreateSearchIndex(_ db: Database, progress: SearchIndexProgress?) throws {
+        let current = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM pragma_table_xinfo('emailSearch') WHERE name = 'stems'") ?? false
+        guard !current else { return }
+        try db.execute(sql: """
+            DROP TRIGGER IF EXISTS email_search_insert;
+            DROP TRIGGER IF EXISTS email_search_update;
+            DROP TRIGGER IF EXISTS email_search_place;
+            DROP TRIGGER IF EXISTS email_search_delete;
+            DROP TRIGGER IF EXISTS attachment_search_insert;
+            DROP TRIGGER IF EXISTS attachment_search_delete;
+            DROP TABLE IF EXISTS emailSearch;
+            DROP TABLE IF EXISTS emailFieldSearch;
+            DROP TABLE IF EXISTS searchDocument;
+            """)
+        try createSearchIndex(db, progress: progress)
+    }
+
     /// The statements that index one email (`email` is `NEW` in a trigger, or a row alias).
     private static func insertRows(email e: String, docId: String) -> String {
         """
-        INSERT INTO emailSearch(rowid, subject, sender, recipients, cc, body, subjectGrams, bodyGrams, folded)
-            SELECT doc, \(e).subject, \(person(e)), \(people("\(e).toAddresses", "\(e).bccAddresses")),
-                   \(people("\(e).ccAddresses")), body, vaultmail_grams(\(e).subject), vaultmail_grams(body),
-                   vaultmail_folded(\(e).subject || ' ' || ifnull(body, ''))
-            FROM (SELECT \(docId) AS doc, vaultmail_body(\(e).bodyPlain, \(e).bodyHTML) AS body);
+        INSERT INTO emailSearch(rowid, subject, sender, recipients, cc, body, subjectGrams, bodyGrams, folded, stems)
+            SELECT doc, subject, sender, recipients, cc, body, vaultmail_grams(subject), vaultmail_grams(body),
+                   vaultmail_folded(subject || ' ' || ifnull(body, '')), \(stems)
+            FROM (SELECT \(docId) AS doc, \(e).subject AS subject, \(person(e)) AS sender,
+                         \(people("\(e).toAddresses", "\(e).bccAddresses")) AS recipients, \(people("\(e).ccAddresses")) AS cc,
+                         vaultmail_body(\(e).bodyPlain, \(e).bodyHTML) AS body);
         INSERT INTO emailFieldSearch(rowid, sender, recipients, cc, filenames)
             VALUES (\(docId), vaultmail_fold(\(person(e))),
                     vaultmail_fold(\(people("\(e).toAddresses", "\(e).bccAddresses"))),
                     vaultmail_fold(\(people("\(e).ccAddresses"))), \(filenames(of: "\(e).id")));
         """
     }
+
+    /// The stems of an email's words, over the columns of `emailSearch` that hold them.
+    private static let stems = "vaultmail_stems(ifnull(subject, '') || ' ' || sender || ' ' || recipients || ' ' || cc || ' ' || ifnull(body, ''))"
 
     /// "Name address" of the sender.
     private static func person(_ e: String) -> String {
@@ -121,9 +148,9 @@ extension AppDatabase {
         for start in stride(from: 0, to: total, by: batch) {
             let range: StatementArguments = [start, start + batch]
             try db.execute(sql: """
-                INSERT INTO emailSearch(rowid, subject, sender, recipients, cc, body, subjectGrams, bodyGrams, folded)
+                INSERT INTO emailSearch(rowid, subject, sender, recipients, cc, body, subjectGrams, bodyGrams, folded, stems)
                 SELECT doc, subject, sender, recipients, cc, body, vaultmail_grams(subject), vaultmail_grams(body),
-                       vaultmail_folded(subject || ' ' || ifnull(body, '')) FROM (
+                       vaultmail_folded(subject || ' ' || ifnull(body, '')), \(stems) FROM (
                     SELECT d.docId AS doc, e.subject, \(person("e")) AS sender,
                            \(people("e.toAddresses", "e.bccAddresses")) AS recipients, \(people("e.ccAddresses")) AS cc,
                            vaultmail_body(e.bodyPlain, e.bodyHTML) AS body

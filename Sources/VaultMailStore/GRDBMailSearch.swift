@@ -11,8 +11,8 @@ public struct GRDBMailSearch: MailSearch {
     }
 
     /// bm25 weights per `emailSearch` column: subject, sender, recipients, cc, body, the grams
-    /// of subject and body, folded text.
-    static let bm25 = "bm25(emailSearch, 5.0, 3.0, 1.0, 1.0, 1.0, 5.0, 1.0, 1.0)"
+    /// of subject and body, folded text, stems.
+    static let bm25 = "bm25(emailSearch, 5.0, 3.0, 1.0, 1.0, 1.0, 5.0, 1.0, 1.0, 1.0)"
     /// A month, in milliseconds: how fast the recency boost fades.
     private static let recencyScale = 2_592_000_000.0
 

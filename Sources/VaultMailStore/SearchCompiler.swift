@@ -77,12 +77,12 @@ struct SearchCompiler {
                 if let grams = SearchText.queryGrams(text), SearchText.hasUnspaced(text) {
                     return "{subjectGrams bodyGrams} : " + gramPhrase(grams)
                 }
-                return withFolding(text, quote(text) + (prefix ? " *" : ""))
+                return withFolding(text, wordMatch(text, prefix: prefix))
             case .phrase(let text):
                 if let grams = SearchText.queryGrams(text), SearchText.hasUnspaced(text) {
                     return "{subjectGrams bodyGrams} : " + gramPhrase(grams)
                 }
-                return withFolding(text, quote(text))
+                return withFolding(text, asWritten + quote(text))
             case .field(.subject, let text):
                 if let grams = SearchText.queryGrams(text), SearchText.hasUnspaced(text) {
                     return "{subjectGrams} : " + gramPhrase(grams)
@@ -122,6 +122,21 @@ struct SearchCompiler {
         }
     }
 
+    /// Every column but the stems: words as written.
+    private static let asWritten = "- {stems} : "
+
+    /// A word as notmuch reads it: typed in lower case, by its English stem in every column
+    /// (the word as written, and the stems of other forms: `talk` finds "talking"); typed with
+    /// a capital first, as a prefix (`invoic*`), or with punctuation inside, as written.
+    private static func wordMatch(_ text: String, prefix: Bool) -> String {
+        guard !prefix else { return asWritten + quote(text) + " *" }
+        if let first = text.first, !first.isUppercase, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
+           let stem = SearchStemmer.stem(text) {
+            return quote(stem)
+        }
+        return asWritten + quote(text)
+    }
+
     /// Greek (or ё) text also matches its folded copy, so accents never decide a match.
     private static func withFolding(_ text: String, _ match: String) -> String {
         guard let folded = SearchText.extraFolding(text) else { return match }
@@ -131,7 +146,7 @@ struct SearchCompiler {
     private static func column(_ field: SearchField) -> String {
         switch field {
         case .from: "sender"
-        case .to: "recipients"
+        case .to: "recipients cc"
         case .cc: "cc"
         case .subject: "subject"
         case .filename: "filenames"

@@ -37,7 +37,13 @@ enum SearchFunctions {
         SearchText.extraFolding(String.fromDatabaseValue(values[0]))
     }
 
+    /// `vaultmail_stems(text)`: the English stems of the words that differ from them, or NULL.
+    static let stems = DatabaseFunction("vaultmail_stems", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).flatMap(SearchStemmer.stems(of:))
+    }
+
     static func register(_ db: Database) {
+        db.add(function: stems)
         db.add(function: folded)
         db.add(function: body)
         db.add(function: grams)

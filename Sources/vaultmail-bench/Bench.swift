@@ -38,6 +38,7 @@ struct Bench {
             }
         }
         if requested.first == "eval-search" { await SearchEvaluation.main(Array(requested.dropFirst())) }
+        if requested.first == "search-agree" { await SearchAgreement.main(Array(requested.dropFirst())) }
         if requested.first == "eval-categories" { await evaluation(CategoryEvaluationBench.run, Array(requested.dropFirst())) }
         // Evaluations on third-party data read from paths given after the subcommand (issue 35).
         if requested.first == "eval-summaries" { await evaluation(SummaryEvaluation.run, requested) }

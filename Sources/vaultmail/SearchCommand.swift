@@ -17,7 +17,7 @@ struct SearchCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The query (quote it for the shell).") var query: [String] = []
     @Option(help: "Only this account.") var account: String?
-    @Option(help: "Results per page.") var limit = AppConstants.threadListPageSize
+    @Option(help: "Results per page (1 to 500), or all: every result, written as it is read.") var limit = SearchLimit.page(AppConstants.threadListPageSize)
     @Option(help: "Where the page starts: the nextCursor of the previous page.") var cursor: String?
     @Flag(help: "One row per message instead of per conversation.") var messages = false
     @Option(help: "newest or relevance.") var sort = SearchSort.newest
@@ -35,7 +35,7 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         var request = CommandSession.SearchRequest(query: query.joined(separator: " "))
         request.account = account
-        request.limit = limit
+        if case .page(let size) = limit { request.limit = size } else { request.all = true }
         request.cursor = cursor
         request.messages = messages
         request.sort = sort
@@ -43,7 +43,29 @@ struct SearchCommand: AsyncParsableCommand {
         request.json = json
         request.semantic = semantic
         request.bold = isatty(STDOUT_FILENO) == 1
-        emit(try await global.session().search(request))
+        let session = try global.session()
+        guard request.all else { return emit(try await session.search(request)) }
+        try await session.searchAll(request) { FileHandle.standardOutput.write(Data($0.utf8)) }
+    }
+}
+
+/// `--limit N` or `--limit all`.
+enum SearchLimit: ExpressibleByArgument {
+    case page(Int)
+    case all
+
+    init?(argument: String) {
+        if argument.lowercased() == "all" {
+            self = .all
+        } else if let size = Int(argument) {
+            self = .page(size)
+        } else {
+            return nil
+        }
+    }
+
+    var defaultValueDescription: String {
+        if case .page(let size) = self { "\(size)" } else { "all" }
     }
 }
 

@@ -72,6 +72,50 @@ struct SearchCommandTests {
         #expect(messages["nextCursor"] as? String == "+10")
     }
 
+    @Test("--limit all (issue 31): every result, written a page at a time as one JSON object; no 500 cap, no cursor")
+    func all() async throws {
+        let (session, home) = try await CLIFixture.session { accountId in
+            (0..<620).map { n in
+                var email = MailFixtures.email(accountId: accountId, number: n, threadId: "\(n)t", from: "p\(n)@x.org", fromName: "Person \(n)")
+                email.bodyPlain = n % 100 == 7 ? "Lunch on Friday?" : "The invoice number \(n) is attached."
+                return email
+            }
+        }
+        defer { try? FileManager.default.removeItem(at: home) }
+        var request = CommandSession.SearchRequest(query: "invoice")
+        request.json = true
+        request.all = true
+        var chunks: [String] = []
+        try await session.searchAll(request) { chunks.append($0) }
+        #expect(chunks.count > 600, "written as each result is read, not as one string")
+        let object = try ToolJSON.object(chunks.joined())
+        let rows = try #require(object["results"] as? [[String: Any]])
+        #expect(rows.count == 613)
+        #expect(Set(rows.compactMap { $0["id"] as? String }).count == 613)
+        #expect(object["hasMore"] as? Bool == false)
+        #expect(object["query"] as? String == "invoice")
+
+        request.messages = true
+        var messages: [String] = []
+        try await session.searchAll(request) { messages.append($0) }
+        #expect((try ToolJSON.object(messages.joined())["results"] as? [[String: Any]])?.count == 613)
+
+        request.query = "zanzibar"
+        var none: [String] = []
+        try await session.searchAll(request) { none.append($0) }
+        #expect((try ToolJSON.object(none.joined())["results"] as? [[String: Any]])?.isEmpty == true)
+
+        var text = CommandSession.SearchRequest(query: "lunch")
+        text.all = true
+        var lines: [String] = []
+        try await session.searchAll(text) { lines.append($0) }
+        #expect(lines.count == 7)
+        #expect(!lines.joined().contains("More:"))
+
+        text.cursor = "+10"
+        await #expect(throws: CommandError.self) { try await session.searchAll(text) { _ in } }
+    }
+
     @Test("A malformed query is a usage error (exit 2) that points at the part it could not read")
     func malformed() async throws {
         let (session, home) = try await session()

@@ -6,6 +6,8 @@ extension CommandSession {
         public var query: String
         public var account: String?
         public var limit = AppConstants.threadListPageSize
+        /// Every result (`--limit all`): see `searchAll(_:write:)`.
+        public var all = false
         public var cursor: String?
         public var messages = false
         public var sort = SearchSort.newest
@@ -24,7 +26,7 @@ extension CommandSession {
 
     /// `vaultmail search`: matching conversations (or messages), a page at a time, or a count.
     public func search(_ request: SearchRequest) async throws -> String {
-        guard (1...500).contains(request.limit) else { throw CommandError("--limit must be between 1 and 500", usage: true) }
+        guard (1...500).contains(request.limit) else { throw CommandError("--limit must be between 1 and 500, or all", usage: true) }
         if let name = request.account { _ = try await account(named: name) }
         let search = dependencies.searchMail
         do {
@@ -57,6 +59,56 @@ extension CommandSession {
             throw CommandError("\(problem.description)\n  \(problem.pointer.replacingOccurrences(of: "\n", with: "\n  "))", usage: true)
         } catch let error as SearchError {
             throw CommandError(error.description)
+        }
+    }
+
+    /// `vaultmail search --limit all`: every matching conversation (or message), newest first
+    /// or best first, handed to `write` a page of 500 at a time as it is read, so a script gets
+    /// them all without paging and the tool holds one page. With `--json` the text written is
+    /// one search object (`{"hasMore": false, "query", "results": [...]}`) whatever the count.
+    public func searchAll(_ request: SearchRequest, write: (String) -> Void) async throws {
+        if request.semantic { throw CommandError("--limit all lists every word match; by meaning, ask for pages (--limit 1 to 500)", usage: true) }
+        if request.count || request.cursor != nil {
+            throw CommandError("--limit all lists every result from the first; leave out \(request.count ? "--count" : "--cursor")", usage: true)
+        }
+        if let name = request.account { _ = try await account(named: name) }
+        let search = dependencies.searchMail
+        let me = request.json || request.messages ? [] : Set(try await accountService.all().map(\.email))
+        var options = SearchOptions(sort: request.sort, limit: 500)
+        var written = 0
+        if request.json { write("{\n  \"hasMore\" : false,\n  \"query\" : \(try ThreadJSON.encode(request.query)),\n  \"results\" : [") }
+        do {
+            repeat {
+                let next: SearchCursor?
+                let results: [String]
+                if request.messages {
+                    let page = try await search.messages(request.query, account: request.account, options: options)
+                    results = try request.json ? page.hits.map { try ThreadJSON.encode(SearchJSON.message($0)) } : page.hits.map { messageLines($0, request).joined(separator: "\n") }
+                    next = page.nextCursor
+                } else {
+                    let page = try await search.threads(request.query, account: request.account, options: options)
+                    results = try request.json ? page.hits.map { try ThreadJSON.encode(SearchJSON.thread($0)) } : page.hits.map { threadLines($0, me: me, request).joined(separator: "\n") }
+                    next = page.nextCursor
+                }
+                for result in results {
+                    if request.json {
+                        write((written == 0 ? "\n" : ",\n") + result.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
+                    } else {
+                        write(result + "\n")
+                    }
+                    written += 1
+                }
+                options.cursor = next
+            } while options.cursor != nil
+        } catch SearchError.invalidQuery(let problem) {
+            throw CommandError("\(problem.description)\n  \(problem.pointer.replacingOccurrences(of: "\n", with: "\n  "))", usage: true)
+        } catch let error as SearchError {
+            throw CommandError(error.description)
+        }
+        if request.json {
+            write(written == 0 ? "\n\n  ]\n}\n" : "\n  ]\n}\n")
+        } else if written == 0 {
+            write("No \(request.messages ? "message" : "conversation") matches \(request.query).\n")
         }
     }
 
