@@ -106,23 +106,24 @@ public final class ModelFileServer: @unchecked Sendable {
         }
     }
 
-    /// Stops listening and closes every connection.
+    /// Stops listening and closes every connection. File descriptors are shut down under the
+    /// lock and closed only by the thread that owns them (the accept loop its listener, each
+    /// connection's thread its socket, also under the lock): a number closed here while another
+    /// thread still used it could be given to another test's socket, and that socket shut down.
     public func stop() {
-        let open: Set<Int32>? = condition.withLock {
-            guard !stopped else { return nil }
+        condition.withLock {
+            guard !stopped else { return }
             stopped = true
             condition.broadcast()
-            return clients
+            for fd in clients { shutdown(fd, Int32(SHUT_RDWR)) }
+            shutdown(listener, Int32(SHUT_RDWR))
         }
-        guard let open else { return }
-        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     // MARK: Serving (threads of its own)
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let fd = accept(listener, nil, nil)
             if fd < 0 {
@@ -140,8 +141,10 @@ public final class ModelFileServer: @unchecked Sendable {
             }
             let thread = Thread { [self] in
                 serve(fd)
-                condition.withLock { _ = clients.remove(fd) }
-                close(fd)
+                condition.withLock {
+                    _ = clients.remove(fd)
+                    close(fd)
+                }
             }
             thread.name = "ModelFileServer connection"
             thread.start()

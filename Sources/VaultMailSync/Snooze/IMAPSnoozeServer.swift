@@ -147,12 +147,24 @@ public struct IMAPSnoozeServer: SnoozeServer {
                           on imap: IMAPConnection) async throws -> [MovedBack] {
         let current = try await imap.fetchFlags(UIDSet(uids))
         guard !current.isEmpty else { return [] }
-        let present = current.map(\.uid)
+        var present = current.map(\.uid)
         var clearing = Set(current.flatMap(\.flags).filter { SnoozeTime.isKeyword($0.name) })
         if markUnread { clearing.insert(.seen) }
-        if !clearing.isEmpty { try await imap.storeFlags(clearing, .remove, uids: UIDSet(present)) }
         let known = try await syncStore.uidMap(folderId: snoozed.id)
-        let result = try await imap.move(UIDSet(present), to: inbox.path)
+        let result: IMAPCopyResult?
+        do {
+            if !clearing.isEmpty { try await imap.storeFlags(clearing, .remove, uids: UIDSet(present)) }
+            result = try await imap.move(UIDSet(present), to: inbox.path)
+        } catch {
+            // Another client (a second daemon) moved some of them between the look and the move:
+            // the server refuses a message this session still listed ([EXPUNGEISSUED]). A NOOP
+            // brings its expunges; what is gone was woken there, what is still here is moved once more.
+            _ = try await imap.noop()
+            present = try await imap.fetchFlags(UIDSet(present)).map(\.uid)
+            guard !present.isEmpty else { return [] }
+            if !clearing.isEmpty { try await imap.storeFlags(clearing, .remove, uids: UIDSet(present)) }
+            result = try await imap.move(UIDSet(present), to: inbox.path)
+        }
         return (result?.uidMapping ?? [:]).sorted { $0.key < $1.key }.compactMap { old, new in
             known[old].map { MovedBack(emailId: $0, oldUID: old, uid: new) }
         }
