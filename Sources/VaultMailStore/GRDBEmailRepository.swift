@@ -177,6 +177,16 @@ public struct GRDBEmailRepository: EmailRepository {
         }
     }
 
+    public func getEmails(threadId: String, newest limit: Int) async throws -> (emails: [Email], older: Int) {
+        try await writer.read { db in
+            let newest = try db.hydratedEmails(
+                sql: "SELECT \(Email.columns) FROM email WHERE threadId = ? ORDER BY dateReceived DESC, rowid DESC LIMIT ?",
+                arguments: [threadId, max(0, limit)])
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM email WHERE threadId = ?", arguments: [threadId]) ?? 0
+            return (newest.reversed(), max(0, total - newest.count))
+        }
+    }
+
     public func getAttachments(emailId: String) async throws -> [Attachment] {
         try await writer.read { db in
             try Row.fetchAll(db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE emailId = ? ORDER BY rowid",

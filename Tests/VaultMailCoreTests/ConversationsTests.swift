@@ -43,6 +43,32 @@ struct ConversationsTests {
         Conversations(emails: emails, markReadOnOpen: { markReadOnOpen }, withdrawNotifications: { withdrawals.add($0) })
     }
 
+    @Test("E-06: a long conversation opens on its newest messages, oldest of them first, saying how many are left out; opening marks all of it read")
+    func openNewestPage() async throws {
+        let emails = MockEmailRepository()
+        let folders = MailFixtures.standardFolders(accountId: account.id)
+        let inbox = try #require(folders.first { $0.folderType == .inbox })
+        try await emails.saveFolders(folders)
+        // 120 messages a minute apart, stored newest first; the oldest one unread.
+        let long = (1...120).reversed().map { n in
+            MailFixtures.email(accountId: account.id, number: n, threadId: "L", date: MailFixtures.referenceDate.addingTimeInterval(Double(n) * 60), isRead: n > 1)
+        }
+        _ = try await emails.saveEmails(long.map { MailFixtures.incoming($0, in: [inbox]) })
+        let withdrawals = Withdrawals()
+        let conversations = service(emails, withdrawals: withdrawals)
+
+        let page = try await conversations.open("L", newest: 30)
+        #expect(page.messages.map(\.messageId) == (91...120).map { "<msg-\($0)@example.com>" })
+        #expect(page.olderCount == 90)
+        let marking = try #require(page.markingRead, "the unread message left out is still marked read")
+        #expect(await marking.value == nil)
+        #expect(try await emails.getEmails(threadId: "L").allSatisfy(\.isRead))
+
+        let more = try await conversations.conversation("L", newest: 200)
+        #expect(more.messages.count == 120 && more.olderCount == 0)
+        #expect(try await conversations.conversation("L").messages.count == 120, "the tool reads it whole")
+    }
+
     @Test("Opening: oldest first, same-second mail by when it was written; its notification withdrawn; marked read, shown as it was")
     func open() async throws {
         let emails = try await stored()

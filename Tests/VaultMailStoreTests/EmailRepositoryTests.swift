@@ -267,4 +267,23 @@ struct EmailRepositoryTests {
         try await store.emails.toggleStarStatus(threadId: "T")
         #expect(try await store.emails.getEmails(threadId: "T").map(\.isStarred) == [false, true])
     }
+
+    @Test("E-06: a thread's newest page is the tail of getEmails(threadId:), in its order (same-second mail as stored), with how many older ones are left out")
+    func newestPage() async throws {
+        let store = try await StoreFixture()
+        // 8 messages; 5 and 6 arrive in the same second, 6 stored first.
+        for n in [0, 1, 2, 3, 4, 6, 5, 7] {
+            try await store.add([n]) { email in
+                email.threadId = "T"
+                email.dateReceived = MailFixtures.referenceDate.addingTimeInterval(Double(min(n, 5)) * 60 + (n == 7 ? 600 : 0))
+            }
+        }
+        let all = try await store.emails.getEmails(threadId: "T").map(\.id)
+        for limit in [1, 3, 8, 20] {
+            let page = try await store.emails.getEmails(threadId: "T", newest: limit)
+            #expect(page.emails.map(\.id) == Array(all.suffix(limit)), "newest \(limit)")
+            #expect(page.older == max(0, 8 - limit))
+        }
+        #expect(try await store.emails.getEmails(threadId: "none", newest: 5).emails.isEmpty)
+    }
 }

@@ -23,7 +23,7 @@ struct TemplateSafetyTests {
         "Compose/ComposerView.swift": ["attachments", "backIcon", "copies", "from", "icon", "problem", "to", "trashIcon"],
         "Attachments/AttachmentsView.swift": ["icon", "zipIcon"],
         "Pages/ConversationView.swift": ["actions", "attachments", "backIcon", "body", "buttons", "category", "clipIcon",
-                                         "draftForms", "editIcon", "icon", "inner", "messages", "moreIcon", "move", "mute", "replies", "replyBar", "shieldIcon",
+                                         "draftForms", "editIcon", "icon", "inner", "messages", "moreIcon", "move", "mute", "older", "replies", "replyBar", "shieldIcon",
                                          "snooze", "sparkle", "summary", "trashIcon", "unsubscribe"],
         "Pages/MessageFrame.swift": ["body"],
         "Pages/MailPage.swift": ["composeIcon", "connection", "conversation", "icon", "keyboardIcon", "list", "menuIcon", "settingsIcon", "sidebar"],

@@ -13,6 +13,9 @@ public struct Conversation: Sendable {
     /// message in `messages` carries its decrypted text and real subject, for showing only: it
     /// is never written back to the store.
     public var crypto: [String: OpenedCrypto] = [:]
+    /// How many older messages were left out of `messages` (a conversation read a page at a
+    /// time, E-06); 0 when it holds them all.
+    public var olderCount = 0
 
     public init(thread: EmailThread, messages: [Email], markingRead: Task<ThreadListError?, Never>? = nil) {
         self.thread = thread

@@ -56,13 +56,15 @@ public struct Conversations: Sendable {
 
     // MARK: Opening
 
-    /// Opens the conversation `threadId`: its messages oldest first, its notification
-    /// withdrawn, and marking it read started (`Conversation.markingRead`).
-    /// Throws `ThreadListError.threadNotFound` when it no longer exists, `.fetchFailed`.
-    public func open(_ threadId: String) async throws(ThreadListError) -> Conversation {
-        var conversation = try await self.conversation(threadId)
+    /// Opens the conversation `threadId`: its messages oldest first (the newest `newest` of
+    /// them when given, `Conversation.olderCount` saying how many are left out), its notification
+    /// withdrawn, and marking it read started (`Conversation.markingRead`): all of it, the
+    /// messages left out too. Throws `ThreadListError.threadNotFound` when it no longer exists, `.fetchFailed`.
+    public func open(_ threadId: String, newest: Int? = nil) async throws(ThreadListError) -> Conversation {
+        var conversation = try await self.conversation(threadId, newest: newest)
         await withdrawNotifications?(threadId)
-        if conversation.messages.contains(where: { !$0.isRead }), await markReadOnOpen() {
+        let unread = conversation.thread.unreadCount > 0 || conversation.messages.contains { !$0.isRead }
+        if unread, await markReadOnOpen() {
             let (markRead, withdraw, thread, pending) = (markRead, withdrawNotifications, conversation.thread, pendingChanges)
             conversation.markingRead = Task {
                 do throws(ThreadListError) {
@@ -85,13 +87,18 @@ public struct Conversations: Sendable {
 
     /// The conversation as it is now, without opening it (a page showing it again after a
     /// change): nothing is marked or withdrawn. Throws like `open`.
-    public func conversation(_ threadId: String) async throws(ThreadListError) -> Conversation {
+    public func conversation(_ threadId: String, newest: Int? = nil) async throws(ThreadListError) -> Conversation {
         let thread: EmailThread
         let stored: [Email]
+        var older = 0
         do {
             guard let found = try await emails.getThread(id: threadId) else { throw ThreadListError.threadNotFound(id: threadId) }
             thread = found
-            stored = try await emails.getEmails(threadId: threadId)
+            if let newest {
+                (stored, older) = try await emails.getEmails(threadId: threadId, newest: max(1, newest))
+            } else {
+                stored = try await emails.getEmails(threadId: threadId)
+            }
         } catch let error as ThreadListError {
             throw error
         } catch {
@@ -99,6 +106,7 @@ public struct Conversations: Sendable {
         }
         guard !stored.isEmpty else { throw .threadNotFound(id: threadId) }
         var conversation = Conversation(thread: thread, messages: Self.ordered(stored))
+        conversation.olderCount = older
         if let openPGP {
             for (index, email) in conversation.messages.enumerated() {
                 guard let (shown, crypto) = await openPGP.read(email) else { continue }

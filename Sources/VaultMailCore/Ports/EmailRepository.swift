@@ -43,6 +43,9 @@ public protocol EmailRepository: Sendable {
     /// The emails of a thread, oldest first; those that arrived in the same second in the order
     /// they were stored (a stable order: the sync stores new mail in UID order).
     func getEmails(threadId: String) async throws -> [Email]
+    /// The newest `limit` emails of a thread in the order of `getEmails(threadId:)`, and how many
+    /// older ones it has: a long conversation is read a page at a time (E-06).
+    func getEmails(threadId: String, newest limit: Int) async throws -> (emails: [Email], older: Int)
     /// The emails with these ids that exist, with `folderTypes`, in no particular order.
     func getEmails(ids: [String]) async throws -> [Email]
     /// The attachments of an email, in message order.
@@ -86,6 +89,13 @@ public protocol EmailRepository: Sendable {
 }
 
 extension EmailRepository {
+    /// Every email of the thread, the older ones dropped; a store reads only the page.
+    public func getEmails(threadId: String, newest limit: Int) async throws -> (emails: [Email], older: Int) {
+        let all = try await getEmails(threadId: threadId)
+        let older = max(0, all.count - limit)
+        return (Array(all[older...]), older)
+    }
+
     /// One `getEmail(id:)` per id; a store reads them at once.
     public func getEmails(ids: [String]) async throws -> [Email] {
         var emails: [Email] = []

@@ -78,6 +78,9 @@ public struct IMAPEmailRepository: EmailRepository {
     public func getThread(id: String) async throws -> EmailThread? { try await local.getThread(id: id) }
     public func getEmail(id: String) async throws -> Email? { try await local.getEmail(id: id) }
     public func getEmails(threadId: String) async throws -> [Email] { try await local.getEmails(threadId: threadId) }
+    public func getEmails(threadId: String, newest limit: Int) async throws -> (emails: [Email], older: Int) {
+        try await local.getEmails(threadId: threadId, newest: limit)
+    }
     public func getEmails(ids: [String]) async throws -> [Email] { try await local.getEmails(ids: ids) }
     public func getAttachments(emailId: String) async throws -> [Attachment] { try await local.getAttachments(emailId: emailId) }
     public func getOutboxEmails(accountId: String?) async throws -> [Email] { try await local.getOutboxEmails(accountId: accountId) }

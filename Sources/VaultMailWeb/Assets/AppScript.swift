@@ -144,6 +144,34 @@ enum AppScript {
   });
   window.addEventListener("popstate", () => { params().get("t") ? openThread(location.href, false) : closeThread(false); });
 
+  // ---- a long conversation's older messages (E-06): a page more, in place, the message that
+  // was first staying where it was on screen ----
+  doc.addEventListener("click", async e => {
+    const link = e.target.closest && e.target.closest("a.older-link");
+    if (!link || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    const url = new URL(link.href, location.href), id = url.hash.slice(1);
+    const before = doc.getElementById(id), top = before ? before.getBoundingClientRect().top : 0;
+    const q = new URLSearchParams({ box: url.searchParams.get("box") || "inbox", t: url.searchParams.get("t"), shown: url.searchParams.get("shown") });
+    const cat = url.searchParams.get("cat"); if (cat) q.set("cat", cat);
+    try {
+      const html = await getHTML("/mail/conversation?" + q);
+      const pane = $("#reading-pane"), open = new Set($$(".msg[open]", pane).map(d => d.closest(".message").id));
+      pane.innerHTML = html;
+      $$(".message", pane).forEach(m => { if (open.has(m.id)) $(".msg", m).open = true; });
+      const after = doc.getElementById(id);
+      if (after) {
+        let box = after.parentElement;
+        while (box && box !== doc.body && !(box.scrollHeight > box.clientHeight && /auto|scroll/.test(getComputedStyle(box).overflowY))) box = box.parentElement;
+        const shift = after.getBoundingClientRect().top - top;
+        if (box && box !== doc.body) box.scrollTop += shift; else window.scrollBy(0, shift);
+      }
+      const first = $("#conversation .message > .msg > summary");
+      if (first) first.focus({ preventScroll: true });
+      history.replaceState({}, "", url.pathname + url.search);
+    } catch (err) { location.href = link.href; }
+  });
+
   // ---- which conversation is on screen (NOTIF-06f) ----
   function reportViewing() {
     const shown = doc.visibilityState === "visible" && doc.hasFocus();
@@ -368,6 +396,7 @@ enum AppScript {
       const conv = $("#conversation");
       if (conv) {
         const q = new URLSearchParams({ box: box(), t: conv.dataset.thread, known: conv.dataset.version });
+        if (conv.dataset.shown) q.set("shown", conv.dataset.shown);
         const html = await getHTML("/mail/conversation?" + q);
         if (html !== null) {
           const open = new Set($$(".msg[open]", conv).map(d => d.closest(".message").id));

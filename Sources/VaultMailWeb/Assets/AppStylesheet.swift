@@ -144,6 +144,9 @@ button{cursor:pointer}
 .msg-fold>summary::before,.msg-fold>summary::after{content:"";flex:1;border-top:1px solid var(--line)}
 .fold-count{border:1px solid var(--line);border-radius:999px;padding:2px 12px;background:var(--pane);color:var(--text)}
 .msg-fold>summary:focus-visible .fold-count{outline:2px solid var(--accent);outline-offset:2px}
+.msg-older{display:flex;align-items:center;justify-content:center;flex-wrap:wrap;gap:4px 12px;margin:6px 0 10px;font-size:13px;color:var(--muted)}
+.older-link{border:1px solid var(--line);border-radius:999px;padding:4px 14px;background:var(--pane);color:var(--text);text-decoration:none;font-weight:600}
+.older-link:hover{border-color:var(--accent)}
 .message{background:var(--pane);border:1px solid var(--line);border-radius:10px;margin:6px 0}
 .msg>summary{display:flex;align-items:center;gap:10px;padding:6px 14px;cursor:pointer;list-style:none}
 .msg>summary::-webkit-details-marker{display:none}

@@ -47,6 +47,12 @@ struct ConversationView {
     /// How unsubscribing from the conversation's newest bulk message would work (the More
     /// menu's Unsubscribe, issue 33); nil when it has no list headers.
     var unsubscribe: UnsubscribeOffer?
+    /// How many older messages are not shown (E-06): a long conversation shows its newest
+    /// `pageSize` messages, and "Show older messages" adds a page above them.
+    var olderCount = 0
+
+    /// The messages a conversation shows at first, and each "Show older messages" adds.
+    static let pageSize = 30
 
     /// The conversation's version, so a live page reloads it only when what it shows changed
     /// (new mail, star, mute, a VIP sender, images let in; not read state, which opening it changes).
@@ -72,24 +78,42 @@ struct ConversationView {
             var replies: Markup
             var replyBar: Markup
             var draftForms: Markup
+            var shown: Int?
+            var older: Markup
         }
         let count = thread.messageCount
         return Self.template.render(Model(
             id: thread.id, version: version, latest: answerable?.id, csrf: csrf, here: here, leave: mailbox.url(category: category),
             backIcon: Icon.back.svg(), subject: thread.subject.isEmpty ? "(no subject)" : thread.subject,
             meta: "\(count) message\(count == 1 ? "" : "s")\(draftNote)\(isMuted ? " · muted" : "")", actions: actions(),
-            messages: renderedMessages(), replies: suggestedReplies(), replyBar: replyBar(), draftForms: draftForms()))
+            messages: renderedMessages(), replies: suggestedReplies(), replyBar: replyBar(), draftForms: draftForms(),
+            shown: olderCount > 0 || messages.count > Self.pageSize ? messages.count : nil, older: olderLink()))
     }
 
+    /// "Show 30 older messages" above the first shown, when some are left out: a link that
+    /// shows a page more and comes back to the message that was first (the script loads it in place).
+    private func olderLink() -> Markup {
+        guard olderCount > 0, let first = messages.first else { return .empty }
+        struct Model { var href: String; var page: Int; var rest: Int; var plural: Bool }
+        let page = min(Self.pageSize, olderCount)
+        return Self.olderTemplate.render(Model(href: "\(here)&shown=\(messages.count + page)#m-\(first.email.id)",
+                                               page: page, rest: olderCount, plural: page != 1))
+    }
+
+    private static let olderTemplate = Template("""
+        <li class="msg-older"><a class="older-link" href="{{href}}">Show {{page}} older message{{#plural}}s{{/plural}}</a>\
+        <span class="older-rest">{{rest}} not shown yet</span></li>
+        """)
+
     private static let template = Template("""
-        <article class="conversation" id="conversation" aria-labelledby="conv-title" data-thread="{{id}}" data-version="{{version}}"{{#latest}} data-latest="{{latest}}"{{/latest}}>\
+        <article class="conversation" id="conversation" aria-labelledby="conv-title" data-thread="{{id}}" data-version="{{version}}"{{#latest}} data-latest="{{latest}}"{{/latest}}{{#shown}} data-shown="{{shown}}"{{/shown}}>\
         <form id="conv-form" method="post" action="/actions">\
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="t[]" value="{{id}}">\
         <input type="hidden" name="return" value="{{here}}">\
         <input type="hidden" name="leave" value="{{leave}}">\
         <header class="conv-head"><a class="back" href="{{leave}}">{{{backIcon}}}<span>Back to the list</span></a>\
         <div class="conv-title-line"><h2 id="conv-title" tabindex="-1">{{subject}}</h2><p class="conv-meta">{{meta}}</p></div>\
-        {{{actions}}}</header><ol class="messages">{{{messages}}}</ol>{{{replies}}}{{{replyBar}}}</form>{{{draftForms}}}</article>
+        {{{actions}}}</header><ol class="messages">{{{older}}}{{{messages}}}</ol>{{{replies}}}{{{replyBar}}}</form>{{{draftForms}}}</article>
         """)
 
     /// The message Reply, Reply all and Forward answer: the latest one that is not a draft.
@@ -248,10 +272,12 @@ struct ConversationView {
 
     /// The messages, a long conversation's earlier read ones folded into one line ("9 earlier
     /// messages", a `<details>`, so it opens without the script) between the first and the
-    /// latest: what is new is on screen, not below a column of headers (issue 29).
+    /// latest: what is new is on screen, not below a column of headers (issue 29). Not once
+    /// older pages were asked for (E-06): the reader is going back through them.
     private func renderedMessages() -> Markup {
         let parts = messages.map(render)
-        guard let run = Self.foldedRun(messages.map { $0.expanded || $0.email.isUnsentDraft }) else { return parts.joined() }
+        guard messages.count <= Self.pageSize,
+              let run = Self.foldedRun(messages.map { $0.expanded || $0.email.isUnsentDraft }) else { return parts.joined() }
         struct Model { var count: Int; var inner: Markup }
         let group = Self.foldTemplate.render(Model(count: run.count, inner: parts[run].joined()))
         return parts[..<run.lowerBound].joined() + group + parts[run.upperBound...].joined()

@@ -41,7 +41,7 @@ extension WebApp {
             switch await self.screen.conversation(threadId, mailbox: mailbox, category: query.cat.flatMap(AICategory.init(rawValue:)),
                                                   context: context, imagesFor: query.images,
                                                   csrf: self.csrf(context: requestContext), dates: self.dates,
-                                                  opening: query.known == nil) {
+                                                  opening: query.known == nil && query.shown == nil, shown: query.shownCount) {
             case .shown(let view):
                 if query.known == view.version { return Response(status: .noContent) }
                 return Pages.html(view.render())
@@ -70,6 +70,11 @@ extension WebApp {
         var known: String?
         var replies: String?
         var notice: String?
+        /// How many of a long conversation's newest messages are shown (its older ones asked
+        /// for, E-06); a page when absent.
+        var shown: String?
+
+        var shownCount: Int? { shown.flatMap { Int($0) }.map { min(max($0, 1), 100_000) } }
     }
 
     var screen: MailScreen { MailScreen(mail: mail, sanitized: sanitized) }
@@ -131,7 +136,8 @@ extension WebApp {
         var problem: String?
         if let threadId = query.t {
             switch await screen.conversation(threadId, mailbox: mailbox, category: list.category, context: context,
-                                             imagesFor: query.images, csrf: csrf, dates: dates, opening: true) {
+                                             imagesFor: query.images, csrf: csrf, dates: dates, opening: query.shown == nil,
+                                             shown: query.shownCount) {
             case .shown(var view):
                 if query.replies == "1" { view.replies = await suggestedReplies(threadId: threadId) }
                 conversation = view

@@ -138,11 +138,15 @@ struct MailScreen {
     /// A conversation as it is shown. `opening` (the user opened it, not a live refresh) opens
     /// it through `Conversations`: its notification goes, and it is marked read in the
     /// background, on the server first.
+    /// It shows the newest `shown` messages (at least a page, `ConversationView.pageSize`),
+    /// older ones a link away (E-06).
     func conversation(_ threadId: String, mailbox: Mailbox, category: AICategory?, context: Context,
-                      imagesFor: String?, csrf: String, dates: RelativeDate, opening: Bool) async -> ConversationResult {
+                      imagesFor: String?, csrf: String, dates: RelativeDate, opening: Bool, shown: Int? = nil) async -> ConversationResult {
         let conversation: Conversation
+        let newest = max(ConversationView.pageSize, shown ?? 0)
         do {
-            conversation = opening ? try await mail.conversations.open(threadId) : try await mail.conversations.conversation(threadId)
+            conversation = opening ? try await mail.conversations.open(threadId, newest: newest)
+                : try await mail.conversations.conversation(threadId, newest: newest)
         } catch {
             return .missing("This conversation no longer exists: it was deleted or moved away on the server.")
         }
@@ -172,7 +176,8 @@ struct MailScreen {
                                     isMuted: settings.0.contains(thread.id), vips: settings.1, me: context.me,
                                     moveTargets: targets, csrf: csrf, dates: dates, imagesNever: settings.2 == .never,
                                     categoryDecision: decision ?? nil)
-        view.summary = await summaryPanel(threadId: thread.id, messageCount: emails.count)
+        view.olderCount = conversation.olderCount
+        view.summary = await summaryPanel(threadId: thread.id, messageCount: emails.count + conversation.olderCount)
         view.offersReplies = mail.replySuggestions != nil
         view.unsubscribe = try? await mail.unsubscribe?.offer(id: thread.id)
         if let snooze = mail.snooze {
