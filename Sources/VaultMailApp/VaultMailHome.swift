@@ -1,4 +1,6 @@
 import Foundation
+import VaultMailCore
+import VaultMailStore
 
 /// Where VaultMail keeps its data: `--home`, else `$VAULTMAIL_HOME`, else
 /// `$XDG_DATA_HOME/vaultmail`, else `~/.local/share/vaultmail`.
@@ -22,6 +24,14 @@ public struct VaultMailHome: Sendable {
     public var daemonLockPath: String { directory.appendingPathComponent("daemon.lock").path }
     /// The images the daemon fetched for messages shown with their images (`RemoteImageCache`).
     public var imageCacheDirectory: URL { directory.appendingPathComponent("image-cache") }
+
+    /// Settings → Storage and `vaultmail storage` (issue 31): the store in `database`, the image
+    /// cache and the disk of this home.
+    public func storage(database: AppDatabase, accounts: any AccountRepository) -> Storage {
+        let models = AppDependencies.modelManager(home: self)
+        return Storage(store: GRDBStoreUsage(database: database), accounts: accounts,
+                       imageCache: RemoteImageCache(directory: imageCacheDirectory), home: directory, models: { models.storageUsed() })
+    }
 
     /// Creates the directory, readable by its owner only (mail is private).
     public func prepare() throws {

@@ -57,6 +57,9 @@ public struct WebMail: Sendable {
     /// The tracker shield and its counts (issue 30); nil: no trackers are removed (images stay
     /// blocked unless the user lets them in, as before).
     public var privacy: Privacy?
+    /// What VaultMail keeps on this machine, and clearing the image cache (Settings → Storage,
+    /// issue 31); nil: no Storage section.
+    public var storage: Storage?
 
     public init(mailboxes: Mailboxes, conversations: Conversations, attachments: ReadAttachmentUseCase, changes: any MailChangeFeed,
                 preferences: Preferences, coordinator: NotificationSyncCoordinator, compose: ComposeEmailService, composition: Compose,

@@ -144,3 +144,13 @@ struct OpenCommand: AsyncParsableCommand {
         emit(try await global.session().openWeb(thread: thread, launchBrowser: !noBrowser))
     }
 }
+
+struct StorageCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "storage", abstract: "What VaultMail keeps on this machine, per account and in all, and the space left on its disk.",
+        discussion: "The web app shows the same in Settings → Storage. See docs/storage.md.")
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Empty the cache of remote images first; they are fetched again when shown.") var clearImages = false
+    @Flag(help: "Stable JSON (see docs/storage.md).") var json = false
+    @MainActor func run() async throws { emit(try await global.session().storage(json: json, clearImages: clearImages)) }
+}

@@ -151,6 +151,20 @@ struct WebAppShieldTests {
             try await browser.js("document.querySelector('#privacy').scrollIntoView()")
             try await world.screenshots(browser, name: "settings-privacy")
             #expect(server.requests.count == fetched.count, "nothing else fetched: \(server.requests.map(\.target))")
+
+            // Settings → Storage (issue 31): the images the daemon keeps, and clearing them.
+            let cached = try await browser.string("return document.querySelector('#storage dl')?.textContent ?? ''")
+            #expect(cached.contains("Cached images") && !cached.contains("Cached images0 bytes"), "\(cached)")
+            try await browser.js("document.querySelector('#storage').scrollIntoView()")
+            try await world.screenshots(browser, name: "settings-storage")
+            try await browser.setSize(width: 420, height: 860)
+            let overflow = try await browser.number("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            #expect(overflow <= 0, "the narrow settings page scrolls sideways by \(overflow) px")
+            try await browser.setSize(width: 1280, height: 800)
+            try await browser.click("#storage form button")
+            try await browser.wait("return (document.querySelector('#settings-status')?.textContent ?? '').includes('Cached images cleared')", timeout: 30)
+            #expect(try await browser.string("return document.querySelector('#storage dl').textContent").contains("Cached images0 bytes"))
+            try await world.expectAccessible(browser, page: "Settings → Storage")
         }
     }
 }

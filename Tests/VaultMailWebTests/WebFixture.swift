@@ -62,6 +62,7 @@ final class WebFixture {
                                onSignedInAgain: { signedInAgain.set(signedInAgain.value + [$0]) })
         // Automatic summaries wait for an idle machine; tests run on busy ones.
         mail.idleness = idleness
+        mail.storage = VaultMailHome(explicit: home.path).storage(database: database, accounts: app.accountRepository)
         web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: mail, logger: Logger(label: "web-test"))
         let web = self.web
         task = Task { try await web.run() }

@@ -133,6 +133,7 @@ public final class MailDaemon {
                 await center.status()
             }
             mail.snooze = snooze
+            mail.storage = home.storage(database: database, accounts: app.accountRepository)
             // Allowed remote images are fetched by the daemon, not the browser (issue 30).
             mail.privacy?.images = RemoteImages(shield: shield, fetcher: URLSessionImageFetcher(),
                                                 cache: RemoteImageCache(directory: home.imageCacheDirectory))

@@ -464,8 +464,14 @@ html:not(.js) .summary-pending,html:not(.js) .replies-loading,.js .summary-nojs,
 .shield-note p{margin:6px 0 4px}
 .shield-note ul{margin:0;padding-left:18px}
 .shield-host{font-weight:600;color:var(--text);overflow-wrap:anywhere}
-.privacy-senders td,.privacy-senders th{text-align:left;padding:4px 12px 4px 0}
-.privacy-senders caption{text-align:left;font-weight:600;padding-bottom:4px}
+.privacy-senders td,.privacy-senders th,.storage-table td,.storage-table th{text-align:left;padding:4px 16px 4px 0;vertical-align:top}
+.privacy-senders caption,.storage-table caption{text-align:left;font-weight:600;padding-bottom:4px}
+.table-scroll{max-width:100%;overflow-x:auto}
+.storage-table{border-collapse:collapse;margin-bottom:8px}
+.storage-table thead th{font-size:13px;color:var(--muted);font-weight:600;border-bottom:1px solid var(--line)}
+.storage-table tbody th{font-weight:600}
+.storage-table tbody th .address{display:block;font-weight:400;color:var(--muted);font-size:13px}
+.storage-table td{font-variant-numeric:tabular-nums}
 .snooze-panel{min-width:240px}
 .conv-actions .snooze-menu{position:static}
 .conv-actions .snooze-menu .menu-panel{left:auto;right:0}

@@ -67,6 +67,11 @@ extension WebApp {
             }
             return await self.settingsSaved(request, message, section: "notifications", failed: failed)
         }
+        router.post("/settings/storage/clear-images") { request, _ -> Response in
+            let freed = self.mail.storage?.clearImageCache() ?? 0
+            return await self.settingsSaved(request, "Cached images cleared: \(AIModelsView.size(Int64(freed))) freed. They are fetched again when a message shows them.",
+                                            section: "storage")
+        }
         router.post("/settings/unmute") { request, context -> Response in
             let thread = try context.form(UnmuteForm.self).t ?? ""
             let message: String, failed: Bool
@@ -174,9 +179,17 @@ extension WebApp {
         if let shield = mail.privacy {
             privacy = SettingsView.PrivacyFacts(status: shield.shield.status, totals: await shield.totals())
         }
-        return SettingsView(
+        var view = SettingsView(
             values: values, accounts: accounts, muted: muted, server: await mail.notificationServer(),
             decisions: (try? await mail.notificationHistory.recent(limit: 15)) ?? [], asked: asked, askedMissing: askedMissing,
             notice: query.notice, csrf: csrf, dates: dates, privacy: privacy)
+        if let storage = mail.storage {
+            do {
+                view.storage = .success(try await storage.report())
+            } catch {
+                view.storage = .failure(.init(words: PlainProblem(error).led(by: "What the store holds could not be measured. ").words))
+            }
+        }
+        return view
     }
 }

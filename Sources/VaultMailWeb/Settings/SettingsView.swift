@@ -43,6 +43,12 @@ struct SettingsView {
     var dates: RelativeDate
     /// The tracker shield's lists and counts (Settings → Privacy, issue 30); nil: no section.
     var privacy: PrivacyFacts? = nil
+    /// What is kept on this machine (Settings → Storage, issue 31), or why it could not be
+    /// measured; nil: no section.
+    var storage: Result<Storage.Report, StorageFailure>? = nil
+
+    /// Why storage could not be measured, in words.
+    struct StorageFailure: Error { var words: String }
 
     static let undoChoices = [0, 5, 10, 20, 30]
     static let categories: [AICategory] = [.primary, .social, .promotions, .updates, .forums]
@@ -52,11 +58,13 @@ struct SettingsView {
             var backIcon: Markup
             var notice: String?
             var privacy: Bool
+            var storage: Bool
             var sections: Markup
         }
         let body = Self.template.render(Model(
-            backIcon: Icon.back.svg(), notice: notice, privacy: privacy != nil,
-            sections: general() + privacySection() + notifications() + vipList() + mutedList() + desktop() + why() + accountList()))
+            backIcon: Icon.back.svg(), notice: notice, privacy: privacy != nil, storage: storage != nil,
+            sections: general() + privacySection() + notifications() + vipList() + mutedList() + desktop() + why() + accountList()
+                + storageSection()))
         return Pages.document(title: "Settings — VaultMail", bodyClass: "app settings-page", csrf: csrf, body: body,
                               scripts: [Assets.settingsScript], display: .init(theme: values.theme, density: values.density))
     }
@@ -66,6 +74,7 @@ struct SettingsView {
         <header class="topbar"><a class="brand" href="/mail">VaultMail</a><a class="tool" href="/mail">{{{backIcon}}}<span>Back to the mail</span></a></header>\
         <main class="settings-main" id="main"><nav class="settings-nav" aria-label="Settings sections"><ul>\
         <li><a href="#general">General</a></li>{{#privacy}}<li><a href="#privacy">Privacy</a></li>{{/privacy}}<li><a href="#notifications">Notifications</a></li><li><a href="#why">Why it notified</a></li><li><a href="#accounts">Accounts</a></li>\
+        {{#storage}}<li><a href="#storage">Storage</a></li>{{/storage}}\
         <li><a href="/settings/ai">On-device AI</a></li>\
         <li><a href="/subscriptions">Subscriptions</a></li>\
         </ul></nav><div class="settings-content"><h1 id="settings-title" tabindex="-1">Settings</h1>\
