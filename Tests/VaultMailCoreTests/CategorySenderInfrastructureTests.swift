@@ -58,6 +58,26 @@ struct CategorySenderInfrastructureTests {
         #expect(noReply.lean?.category == .updates)
     }
 
+    @Test("Bulk mail linking to a donation platform, or asking for a donation in its opening, is promotions; a Donate word only in the footer is not an ask")
+    func askForMoney() throws {
+        var linked = CategoryRulesTests.input(
+            from: "Dana Reyes <info@reyes.example>", subject: "Before midnight",
+            body: "We are so close.", headers: ["list-unsubscribe": "<mailto:u@reyes.example>"])
+        linked.closingText = "Give here: https://secure.actblue.com/donate/reyes-web Unsubscribe"
+        let decision = try #require(HeaderCategoryRules.evaluate(linked).decision)
+        #expect(decision.category == .promotions)
+        #expect(decision.reason.contains("asks for money ('actblue.com')"))
+        let asked = try #require(HeaderCategoryRules.evaluate(CategoryRulesTests.input(
+            from: "Shelter Trust <hello@shelter.example>", subject: "Tonight's news",
+            body: "Would you make a gift to keep the doors open?", headers: ["list-unsubscribe": "<mailto:u@shelter.example>"])).decision)
+        #expect(asked.category == .promotions)
+        var footer = CategoryRulesTests.input(
+            from: "Policy Institute <newsletters@institute.example>", subject: "What the new housing figures mean",
+            body: "Our researchers read the census release.", headers: ["list-unsubscribe": "<mailto:u@institute.example>"])
+        footer.closingText = "Support our work: donate. Unsubscribe"
+        #expect(HeaderCategoryRules.evaluate(footer).decision == nil)
+    }
+
     @Test("A public body's bulk mail is updates; a person at one writing to the user stays primary; a campaign's domain is not a public body")
     func publicBody() {
         let office = HeaderCategoryRules.evaluate(CategoryRulesTests.input(

@@ -268,6 +268,18 @@ struct CategorySignals {
         return "paid for by"
     }
 
+    /// What asks for money: a link to a donation platform (`CategoryVocabulary.donationPlatformDomains`)
+    /// anywhere in the text read, or an ask (`CategoryVocabulary.fundraisingAskPhrases`) in the
+    /// subject or opening — what the message is about, not a "Donate" link in a footer.
+    var fundraisingAsk: String? {
+        if let platform = CategoryVocabulary.donationPlatformDomains.first(where: {
+            CategoryText.containsBytes(opening, $0) || CategoryText.containsBytes(closing, $0)
+        }) {
+            return platform
+        }
+        return CategoryText.first(of: CategoryVocabulary.fundraisingAskPhrases, in: text)
+    }
+
     /// True when the sender writes like a person: not an automated address and not bulk mail.
     var isPersonal: Bool { !isAutomatedSender && bulkMarker == nil }
 
