@@ -106,6 +106,19 @@ struct CategorySenderInfrastructureTests {
         #expect(decision.category == .promotions)
     }
 
+    @Test("Bulk mail sent through a campaigns' platform (its Return-Path) is promotions; through a general marketing platform it only leans")
+    func campaignPlatform() throws {
+        let decision = try #require(HeaderCategoryRules.evaluate(CategoryRulesTests.input(
+            from: "Dana Reyes <info@reyes.example>", subject: "Our town hall this week", body: "Join us on Thursday.",
+            headers: ["list-unsubscribe": "<mailto:u@reyes.example>", "return-path": "<bounce-12345-67@bounce.bluestatedigital.com>"])).decision)
+        #expect(decision.category == .promotions)
+        #expect(decision.reason.contains("bluestatedigital.com"))
+        let general = HeaderCategoryRules.evaluate(CategoryRulesTests.input(
+            from: "Policy Institute <newsletters@institute.example>", subject: "Our town hall this week", body: "Join us on Thursday.",
+            headers: ["list-unsubscribe": "<mailto:u@institute.example>", "return-path": "<bounce-12345-67@bf07x.hubspotemail.net>"]))
+        #expect(general.decision == nil)
+    }
+
     @Test("A request to confirm a subscription, sent in bulk, is updates")
     func subscriptionConfirmation() throws {
         let decision = try #require(HeaderCategoryRules.evaluate(CategoryRulesTests.input(

@@ -268,6 +268,16 @@ struct CategorySignals {
         return "paid for by"
     }
 
+    /// A campaigns' sending and fundraising platform (`CategoryVocabulary.campaignPlatformDomains`)
+    /// named by the sender, Return-Path, List-Unsubscribe or Sender field.
+    var campaignPlatform: String? {
+        let places = [domain, input.headers["return-path"], input.headers["list-unsubscribe"], input.headers["sender"]]
+            .compactMap { $0?.lowercased() }
+        return CategoryVocabulary.campaignPlatformDomains.first { platform in
+            places.contains { CategoryText.containsBytes($0, platform) }
+        }
+    }
+
     /// What asks for money: a link to a donation platform (`CategoryVocabulary.donationPlatformDomains`)
     /// anywhere in the text read, or an ask (`CategoryVocabulary.fundraisingAskPhrases`) in the
     /// subject or opening — what the message is about, not a "Donate" link in a footer.

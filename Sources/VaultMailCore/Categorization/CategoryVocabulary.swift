@@ -45,6 +45,15 @@ public enum CategoryVocabulary {
         "givebutter.com", "classy.org", "networkforgood.com", "gofundme.com", "crowdpac.com",
     ]
 
+    /// Platforms that campaigns and advocacy groups send their mail and raise money through
+    /// (Blue State Digital, NGP VAN / EveryAction, Action Network, ActionKit, Salsa): seen in
+    /// the Return-Path, List-Unsubscribe or sender, they make bulk mail promotions, as
+    /// Gmail files fundraising.
+    public static let campaignPlatformDomains: [String] = [
+        "bluestatedigital.com", "bsd.net", "myngp.com", "ngpvan.com", "everyaction.com", "actionnetwork.org",
+        "actionkit.com", "salsalabs.com", "salsalabs.net",
+    ]
+
     /// The words of an ask for money, read in the subject and the opening.
     public static let fundraisingAskPhrases: [String] = [
         "donate", "donation", "donations", "chip in", "pitch in", "make a contribution", "contribute today",
