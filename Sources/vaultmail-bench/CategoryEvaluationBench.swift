@@ -24,7 +24,13 @@ import VaultMailTesting
 /// - `--split dev|test|all` (default test): which half of the Takeout mail to report;
 ///   `--model DIR` (default `.build/models/all-minilm-l6-v2`), `--no-model`;
 ///   `--neighbours K`, `--lean-weight W`: the model's settings, to tune them on the dev half;
-///   `--misses`: prints the dev half's misses (never the test half's).
+///   `--misses`: prints the dev half's misses (never the test half's);
+///   `--dev-neighbours`: the model's neighbours are the written examples plus every dev-half
+///   message under Gmail's tab (what many labelled examples bring); only with `--split test`,
+///   since dev measured against itself would say nothing.
+///
+/// Each table has a row without the sender-infrastructure header fields
+/// (`infrastructureFields`): the product on the same mail with those fields removed.
 enum CategoryEvaluationBench {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -45,10 +51,11 @@ enum CategoryEvaluationBench {
         /// The model's settings, for tuning on the dev half (defaults: the product's).
         var neighbours: Int?
         var leanWeight: Float?
+        var devNeighbours = false
 
         static let usage = """
             usage: vaultmail-bench eval-categories [--mbox TAKEOUT.mbox] [--split dev|test|all] \
-            [--forums-mbox LIST.mbox]... [--per-list N] [--ham-dir DIR]... [--model DIR | --no-model] [--neighbours K] [--lean-weight W] [--misses]
+            [--forums-mbox LIST.mbox]... [--per-list N] [--ham-dir DIR]... [--model DIR | --no-model] [--neighbours K] [--lean-weight W] [--misses] [--dev-neighbours]
             """
 
         init(_ arguments: [String]) throws {
@@ -67,6 +74,7 @@ enum CategoryEvaluationBench {
                 case "--model": model = try value(flag)
                 case "--no-model": model = nil
                 case "--misses": misses = true
+                case "--dev-neighbours": devNeighbours = true
                 case "--neighbours":
                     let text = try value(flag)
                     guard let count = Int(text), count > 0 else { throw Failure(description: "--neighbours takes a positive number, not '\(text)'") }
@@ -85,6 +93,9 @@ enum CategoryEvaluationBench {
                     split = chosen
                 default: throw Failure(description: "unknown option '\(flag)'.\n\(Self.usage)")
                 }
+            }
+            if devNeighbours && (mbox == nil || split != .test || model == nil) {
+                throw Failure(description: "--dev-neighbours needs --mbox, --split test and the model: the dev half's messages become the model's examples, so only the test half can be measured with them")
             }
             if mbox == nil && forumsMboxes.isEmpty && hamDirectories.isEmpty {
                 throw Failure(description: "give at least one of --mbox, --forums-mbox, --ham-dir.\n\(Self.usage)")
@@ -107,6 +118,12 @@ enum CategoryEvaluationBench {
     static func run(_ arguments: [String]) async throws {
         let options = try Options(arguments)
         var modelCategorizer: ModelCategorizer?
+        var examples = CategoryExamples.all
+        if options.devNeighbours, let path = options.mbox {
+            let dev = try takeoutSamples(path).filter { split(domain: $0.domain) == .dev }
+            for sample in dev { examples[sample.label, default: []].append(sample.input.modelText) }
+            print("# the model's neighbours: the written examples and the dev half's \(dev.count) messages under Gmail's tab")
+        }
         if let path = options.model {
             let directory = URL(fileURLWithPath: path)
             guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("model.safetensors").path) else {
@@ -115,7 +132,7 @@ enum CategoryEvaluationBench {
             let modelId = AIModelCatalog.embeddingModelId
             let embedder = AIModelSession(engine: MiniLMEngine(), library: FixedModelLibrary([modelId: directory]), modelId: modelId,
                                           idleTimeout: .seconds(3600))
-            modelCategorizer = ModelCategorizer(embedder: embedder, neighbours: options.neighbours ?? ModelCategorizer.defaultNeighbours,
+            modelCategorizer = ModelCategorizer(embedder: embedder, examples: examples, neighbours: options.neighbours ?? ModelCategorizer.defaultNeighbours,
                                                 leanWeight: options.leanWeight ?? ModelCategorizer.defaultLeanWeight)
         }
         print("# eval-categories: model \(options.model ?? "none")")
@@ -326,6 +343,21 @@ enum CategoryEvaluationBench {
         return (decided, corrected.count)
     }
 
+    // MARK: - Ablation
+
+    /// The header fields that say how a message was sent rather than what it is: how to leave
+    /// a mailing (List-Unsubscribe, -Post), the sending platform's feedback and tracking fields
+    /// (Feedback-ID, every X- field), Precedence, the return path, Sender and Errors-To.
+    /// List-Id and List-Post stay: they name a discussion list. The ablation row runs the
+    /// product on the mail without them.
+    static let infrastructureFields: Set<String> = [
+        "list-unsubscribe", "list-unsubscribe-post", "feedback-id", "precedence", "return-path", "sender", "errors-to",
+    ]
+
+    static func isInfrastructureField(_ name: String) -> Bool {
+        infrastructureFields.contains(name) || name.hasPrefix("x-")
+    }
+
     // MARK: - Scores
 
     struct Scores {
@@ -396,6 +428,13 @@ enum CategoryEvaluationBench {
             decisions[runs.last!.name] = full
             main = runs.last!
         }
+        let stripped = samples.map { sample in
+            var copy = sample
+            copy.input.headers = copy.input.headers.filter { !isInfrastructureField($0.key) }
+            return copy
+        }
+        let withoutInfrastructure = try await runUseCase(stripped, model: model)
+        runs.append(Scores(name: "the product without infrastructure fields", samples: samples, decided: withoutInfrastructure))
         let (corrected, corrections) = try await runWithCorrections(samples, model: model)
         runs.append(Scores(name: "+ one correction per sender (\(corrections) made)", samples: samples, decided: corrected))
 

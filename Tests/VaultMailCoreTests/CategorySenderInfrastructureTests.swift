@@ -58,6 +58,26 @@ struct CategorySenderInfrastructureTests {
         #expect(noReply.lean?.category == .updates)
     }
 
+    @Test("Bulk mail linking to a donation platform, or asking for a donation in its opening, is promotions; a Donate word only in the footer is not an ask")
+    func askForMoney() throws {
+        var linked = CategoryRulesTests.input(
+            from: "Dana Reyes <info@reyes.example>", subject: "Before midnight",
+            body: "We are so close.", headers: ["list-unsubscribe": "<mailto:u@reyes.example>"])
+        linked.closingText = "Give here: https://secure.actblue.com/donate/reyes-web Unsubscribe"
+        let decision = try #require(HeaderCategoryRules.evaluate(linked).decision)
+        #expect(decision.category == .promotions)
+        #expect(decision.reason.contains("asks for money ('actblue.com')"))
+        let asked = try #require(HeaderCategoryRules.evaluate(CategoryRulesTests.input(
+            from: "Shelter Trust <hello@shelter.example>", subject: "Tonight's news",
+            body: "Would you make a gift to keep the doors open?", headers: ["list-unsubscribe": "<mailto:u@shelter.example>"])).decision)
+        #expect(asked.category == .promotions)
+        var footer = CategoryRulesTests.input(
+            from: "Policy Institute <newsletters@institute.example>", subject: "What the new housing figures mean",
+            body: "Our researchers read the census release.", headers: ["list-unsubscribe": "<mailto:u@institute.example>"])
+        footer.closingText = "Support our work: donate. Unsubscribe"
+        #expect(HeaderCategoryRules.evaluate(footer).decision == nil)
+    }
+
     @Test("A public body's bulk mail is updates; a person at one writing to the user stays primary; a campaign's domain is not a public body")
     func publicBody() {
         let office = HeaderCategoryRules.evaluate(CategoryRulesTests.input(
@@ -84,6 +104,19 @@ struct CategorySenderInfrastructureTests {
             body: "Can you donate 5 dollars tonight? Every contribution is matched.",
             headers: ["list-unsubscribe": "<mailto:u@park.example>"])).decision)
         #expect(decision.category == .promotions)
+    }
+
+    @Test("Bulk mail sent through a campaigns' platform (its Return-Path) is promotions; through a general marketing platform it only leans")
+    func campaignPlatform() throws {
+        let decision = try #require(HeaderCategoryRules.evaluate(CategoryRulesTests.input(
+            from: "Dana Reyes <info@reyes.example>", subject: "Our town hall this week", body: "Join us on Thursday.",
+            headers: ["list-unsubscribe": "<mailto:u@reyes.example>", "return-path": "<bounce-12345-67@bounce.bluestatedigital.com>"])).decision)
+        #expect(decision.category == .promotions)
+        #expect(decision.reason.contains("bluestatedigital.com"))
+        let general = HeaderCategoryRules.evaluate(CategoryRulesTests.input(
+            from: "Policy Institute <newsletters@institute.example>", subject: "Our town hall this week", body: "Join us on Thursday.",
+            headers: ["list-unsubscribe": "<mailto:u@institute.example>", "return-path": "<bounce-12345-67@bf07x.hubspotemail.net>"]))
+        #expect(general.decision == nil)
     }
 
     @Test("A request to confirm a subscription, sent in bulk, is updates")

@@ -268,6 +268,28 @@ struct CategorySignals {
         return "paid for by"
     }
 
+    /// A campaigns' sending and fundraising platform (`CategoryVocabulary.campaignPlatformDomains`)
+    /// named by the sender, Return-Path, List-Unsubscribe or Sender field.
+    var campaignPlatform: String? {
+        let places = [domain, input.headers["return-path"], input.headers["list-unsubscribe"], input.headers["sender"]]
+            .compactMap { $0?.lowercased() }
+        return CategoryVocabulary.campaignPlatformDomains.first { platform in
+            places.contains { CategoryText.containsBytes($0, platform) }
+        }
+    }
+
+    /// What asks for money: a link to a donation platform (`CategoryVocabulary.donationPlatformDomains`)
+    /// anywhere in the text read, or an ask (`CategoryVocabulary.fundraisingAskPhrases`) in the
+    /// subject or opening — what the message is about, not a "Donate" link in a footer.
+    var fundraisingAsk: String? {
+        if let platform = CategoryVocabulary.donationPlatformDomains.first(where: {
+            CategoryText.containsBytes(opening, $0) || CategoryText.containsBytes(closing, $0)
+        }) {
+            return platform
+        }
+        return CategoryText.first(of: CategoryVocabulary.fundraisingAskPhrases, in: text)
+    }
+
     /// True when the sender writes like a person: not an automated address and not bulk mail.
     var isPersonal: Bool { !isAutomatedSender && bulkMarker == nil }
 

@@ -38,6 +38,28 @@ public enum CategoryVocabulary {
         "admin.ch", "gv.at", "overheid.nl", "europa.eu", "gov.it", "gov.pl", "regeringen.se", "gov.il",
     ]
 
+    /// Donation platforms (campaigns', parties' and charities' fundraising pages): mail that
+    /// links to one asks for money, and Gmail files fundraising with offers, in Promotions.
+    public static let donationPlatformDomains: [String] = [
+        "actblue.com", "winred.com", "anedot.com", "ngpvan.com", "everyaction.com", "donorbox.org",
+        "givebutter.com", "classy.org", "networkforgood.com", "gofundme.com", "crowdpac.com",
+    ]
+
+    /// Platforms that campaigns and advocacy groups send their mail and raise money through
+    /// (Blue State Digital, NGP VAN / EveryAction, Action Network, ActionKit, Salsa): seen in
+    /// the Return-Path, List-Unsubscribe or sender, they make bulk mail promotions, as
+    /// Gmail files fundraising.
+    public static let campaignPlatformDomains: [String] = [
+        "bluestatedigital.com", "bsd.net", "myngp.com", "ngpvan.com", "everyaction.com", "actionnetwork.org",
+        "actionkit.com", "salsalabs.com", "salsalabs.net",
+    ]
+
+    /// The words of an ask for money, read in the subject and the opening.
+    public static let fundraisingAskPhrases: [String] = [
+        "donate", "donation", "donations", "chip in", "pitch in", "make a contribution", "contribute today",
+        "contribute now", "make a gift", "give today",
+    ]
+
     /// Header fields only notification systems (trackers, code review, CI) send.
     public static let notificationHeaderPrefixes: [String] = [
         "x-github-", "x-gitlab-", "x-jira-", "x-bugzilla-", "x-launchpad-", "x-redmine-",

@@ -16,9 +16,11 @@
 ///   person's reply → promotions.
 /// - H8 bulk or automated mail (List-Unsubscribe, Precedence: bulk, Feedback-ID, a mailing
 ///   or sending platform's domain or header fields, a bulk return path, noreply@) from a public
-///   body (`CategoryVocabulary.publicBodyDomains`) → updates; whose words are a receipt, order, subscription or account notice → updates; an offer or a
-///   fundraising ask, or a campaign's "Paid for by" disclaimer at the end of the body (which
-///   also makes mail with no bulk header bulk) → promotions; otherwise it only leans, among promotions and updates
+///   body (`CategoryVocabulary.publicBodyDomains`) → updates; whose words are a receipt, order, subscription or account notice → updates; an offer, an
+///   ask for money (a donation platform's link, or an ask in the subject or opening), a
+///   campaigns' sending platform (`CategoryVocabulary.campaignPlatformDomains`), or a
+///   campaign's "Paid for by" disclaimer at the end of the body (which also makes mail with no
+///   bulk header bulk) → promotions; otherwise it only leans, among promotions and updates
 ///   (social only when it speaks like a social network, forums only for a list with no
 ///   marketing behind it): updates when it mentions a notice, else promotions, except a bare
 ///   no-reply address with no bulk header, which leans updates.
@@ -166,6 +168,12 @@ public enum HeaderCategoryRules {
         }
         if disclaimer != nil {
             return decide(.promotions, "\(evidence), and it ends with a campaign's disclaimer ('Paid for by …')")
+        }
+        if let ask = s.fundraisingAsk {
+            return decide(.promotions, "\(evidence), and it asks for money ('\(ask)')")
+        }
+        if let platform = s.campaignPlatform {
+            return decide(.promotions, "it was sent through \(platform), a platform campaigns send and raise money through")
         }
         if promotion.score >= 4 && promotion.score > transaction.score + 1 {
             return decide(.promotions, "\(evidence), and it reads like an offer ('\(promotion.example ?? "")')")
