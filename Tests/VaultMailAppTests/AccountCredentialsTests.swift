@@ -29,13 +29,15 @@ struct AccountCredentialsTests {
     @Test("A hung credential command is stopped at the timeout")
     func commandTimeout() async throws {
         var account = MailFixtures.account()
-        account.credentialCommand = "sleep 30"
+        account.credentialCommand = "sleep 600"
         let clock = ContinuousClock()
         let elapsed = await clock.measure {
             await #expect { try await AccountCredentials(store: InMemoryCredentialStore(), timeout: .milliseconds(300)).secret(for: account) }
                 throws: { "\($0)".contains("did not finish within") }
         }
-        #expect(elapsed < .seconds(10))
+        // Stopped, not waited for: the command alone would take ten minutes. The margin is wide
+        // because a loaded 2-core machine can stall the test for seconds.
+        #expect(elapsed < .seconds(300), "stopped after \(elapsed)")
     }
 
     @Test("AC-SEC-02: --password-stdin keeps the password in the keyring, not the database; removal deletes it")

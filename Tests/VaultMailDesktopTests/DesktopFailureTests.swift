@@ -27,7 +27,7 @@ struct DesktopFailureTests {
         let failure = try #require(error as? DesktopNotificationError)
         guard case .noSessionBus(let message) = failure else { Issue.record("got \(failure)"); return }
         #expect(message.contains("DBUS_SESSION_BUS_ADDRESS"))
-        #expect(duration < .seconds(5), "far from sd-bus's 25-second default, even on a loaded machine")
+        #expect(duration < .seconds(20), "far from sd-bus's 25-second default, even on a loaded machine")
         #expect(await center.authorizationStatus() == .denied)
         configuration.busAddress = "unix:path=/nonexistent/vaultmail/bus"
         let (_, second) = await elapsed { try await DBusNotificationCenter(configuration: configuration).add(request) }
@@ -40,7 +40,7 @@ struct DesktopFailureTests {
         let first = try await desktop.email(1, thread: "T1")
         let clock = ContinuousClock()
         let duration = await clock.measure { await desktop.sync([first]) }
-        #expect(duration < .seconds(5))
+        #expect(duration < .seconds(20), "far from sd-bus's 25-second default, even on a loaded machine")
         #expect(desktop.center.lastError == .noServer)
         #expect("\(DesktopNotificationError.noServer)".contains("org.freedesktop.Notifications"))
         // The settings and `notify status` say it in words, the bus name only in the detail (issue 29).
@@ -70,10 +70,12 @@ struct DesktopFailureTests {
         #expect(firstPost < .seconds(20))
         #expect(desktop.center.lastError == .serverTimeout(seconds: 3))
         #expect("\(DesktopNotificationError.serverTimeout(seconds: 3))".contains("did not answer within 3 s"))
-        // Two more posts take less than one timeout together: they fail at once.
+        // Two more posts fail at once: the hung server is not asked again (it records every
+        // Notify it gets), so neither waits out a timeout, however loaded the machine.
         let batch = try await [desktop.email(2, thread: "T2"), desktop.email(3, thread: "T3")]
         let later = await clock.measure { await desktop.sync(batch) }
-        #expect(later < .milliseconds(2900))
+        #expect(desktop.server?.calls("Notify").count == 1, "asked the hung server again")
+        #expect(later < .seconds(20))
         #expect(try await desktop.app.notificationLedger.decision(forEmailId: batch[1].id)?.rule == .centerUnavailable)
         #expect(desktop.app.notificationService.badgeCount == 3)
     }

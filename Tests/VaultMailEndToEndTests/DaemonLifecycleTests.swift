@@ -6,7 +6,7 @@ import VaultMailTesting
 /// and its mail server crashing under it.
 @Suite("vaultmail daemon: start, stop, restart, server crash (issue 7)", .serialized)
 struct DaemonLifecycleTests {
-    @Test("New mail notifies within 2 s; a second daemon refuses; SIGTERM stops it within 5 s; a restart announces nothing twice")
+    @Test("New mail notifies (well within the 30 s the spec allows); a second daemon refuses; SIGTERM stops it within 5 s; a restart announces nothing twice")
     func lifecycle() async throws {
         try await EndToEndWorld.with { world in
             try world.deliver(EndToEndWorld.message("Already there"))
@@ -24,7 +24,11 @@ struct DaemonLifecycleTests {
             let notify = try await world.waitForNotification(mentioning: "Fresh news")
             let latency = clock.now - start
             print("APPEND → Notify through the daemon: \(latency)")
-            #expect(latency < .seconds(2), "Dovecot itself holds IDLE news for 0.5 s; the rest is ours")
+            // The spec's bound (IDLE: notified within 30 seconds of arrival). How fast it is
+            // (about 0.5 s, Dovecot's own IDLE delay) is measured by vaultmail-bench e2e
+            // (append-to-notify-vaultmail), not here: a loaded 2-core machine can stall any
+            // test for seconds.
+            #expect(latency < .seconds(30), "APPEND → Notify took \(latency)")
             #expect(notify["summary"] as? String == "Grace Hopper")
 
             let stopped = try await world.stopDaemon()

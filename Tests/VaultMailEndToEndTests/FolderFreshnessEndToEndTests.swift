@@ -18,13 +18,14 @@ struct FolderFreshnessEndToEndTests {
             let clock = ContinuousClock()
             let start = clock.now
             try world.dovecot.deliver(EndToEndWorld.message("Cheap watches, filed as junk"), to: EndToEndWorld.user, mailbox: "Junk")
-            try await world.waitForLog("Junk synced: 1 new", timeout: .seconds(30))
+            try await world.waitForLog("Junk synced: 1 new", timeout: .seconds(60))
             let junkLatency = clock.now - start
             print("delivered to Junk → stored through the daemon: \(junkLatency)")
-            #expect(junkLatency < .seconds(10), "the whole-account sync is an hour away; only NOTIFY can have found it")
+            // The margin is for a loaded 2-core machine; how fast it is: vaultmail-bench junk-notify.
+            #expect(junkLatency < .seconds(30), "the whole-account sync is an hour away; only NOTIFY can have found it")
 
             try world.dovecot.deliver(EndToEndWorld.message("Project plan, filed by a rule"), to: EndToEndWorld.user, mailbox: "Projects")
-            try await world.waitForLog("Projects synced: 1 new", timeout: .seconds(30))
+            try await world.waitForLog("Projects synced: 1 new", timeout: .seconds(60))
 
             // The notification engine decided about both, like about mail the periodic sync finds.
             let junk = try await world.decision(about: "Cheap watches, filed as junk")

@@ -108,7 +108,9 @@ struct SnoozeEndToEndTests {
 
             // Snoozed while the daemon is stopped; its time passes before the daemon starts again.
             _ = try await world.stopDaemon()
-            let soon = Date().addingTimeInterval(3).rounded()
+            // Far enough ahead that the snooze command (a new process, slow on a loaded machine)
+            // still finds it in the future.
+            let soon = Date().addingTimeInterval(10).rounded()
             let snoozed = try await world.vaultmail(["snooze", try id("Overdue after restart"), "--until", Self.iso(soon)])
             try #require(snoozed.status == 0, "snooze failed: \(snoozed.text)")
             try await world.eventually("the wake time passing") { Date() > soon }
@@ -116,7 +118,8 @@ struct SnoozeEndToEndTests {
             try await Self.waitForAnnouncement(2, of: "Overdue after restart", in: world)
 
             // Snoozed beside the running daemon; one of them deleted by another client meanwhile.
-            let later = Date().addingTimeInterval(15).rounded()
+            // Room for two commands, a delete and a delivery on a loaded 2-core machine before it.
+            let later = Date().addingTimeInterval(30).rounded()
             for subject in ["Wakes on time", "Deleted elsewhere"] {
                 let done = try await world.vaultmail(["snooze", try id(subject), "--until", Self.iso(later)])
                 try #require(done.status == 0, "snooze failed: \(done.text)")

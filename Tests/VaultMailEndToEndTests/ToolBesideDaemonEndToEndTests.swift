@@ -30,14 +30,16 @@ struct ToolBesideDaemonEndToEndTests {
                 try #require(done.status == 0, "\(command) failed: \(done.text)")
                 let returned = ContinuousClock.now
                 let id = try #require(ids[subject])
-                try await world.notifications.waitForEvent(timeout: .seconds(10)) {
+                try await world.notifications.waitForEvent(timeout: .seconds(60)) {
                     $0["method"] as? String == "CloseNotification" && $0["id"] as? Int == id
                 }
                 delays[command] = ContinuousClock.now - returned
-                try await world.waitForBadge(2 - index, timeout: .seconds(5))
+                try await world.waitForBadge(2 - index)
             }
             print("tool change → notification withdrawn: \(delays.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
-            for (command, delay) in delays { #expect(delay < .seconds(2), "\(command): withdrawn after \(delay)") }
+            // By the store watcher, not the background sync 300 s away; the margin is for a loaded
+            // 2-core machine (how fast it is, 0.02–0.25 s, is in docs/notifications.md).
+            for (command, delay) in delays { #expect(delay < .seconds(30), "\(command): withdrawn after \(delay)") }
             #expect(world.daemon?.occurrences(of: "caught up with a change by another process") ?? 0 >= 3,
                     "the daemon saw the tool's changes on the store")
         }

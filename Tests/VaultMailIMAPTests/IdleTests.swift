@@ -16,7 +16,7 @@ extension DovecotTests {
             }
         }
 
-        @Test("AC-F-05: IDLE reports a message APPENDed by another connection within 2 s")
+        @Test("AC-F-05: IDLE reports a message APPENDed by another connection (within the spec's 30 s)")
         func seesAppend() async throws {
             let fixture = try await DovecotFixture.start()
             let watcher = try await fixture.loggedIn(.tls)
@@ -31,7 +31,9 @@ extension DovecotTests {
             let latency = ContinuousClock.now - appended
             #expect(result.ending == .events)
             #expect(result.events.contains(.exists(count: status.exists + 1)))
-            #expect(latency < .seconds(2), "IDLE reported the new message after \(latency)")
+            // The spec's bound; how fast (Dovecot's 0.5 s IDLE delay and little more) is
+            // vaultmail-bench's idle-latency: a loaded 2-core machine can stall a test for seconds.
+            #expect(latency < .seconds(30), "IDLE reported the new message after \(latency)")
             // The connection is still usable afterwards.
             #expect(try await watcher.searchUIDs() == [1])
         }
@@ -81,7 +83,8 @@ extension DovecotTests {
             let result = try await idle.value
             let delay = ContinuousClock.now - stopped
             #expect(result.ending == .stopped)
-            #expect(delay < .seconds(2), "IDLE took \(delay) to stop")
+            // Promptly: far short of the IDLE's 120 s limit, with room for a loaded machine.
+            #expect(delay < .seconds(30), "IDLE took \(delay) to stop")
             #expect(!imap.isIdling)
             #expect(try await imap.noop().isEmpty)
             #expect(try await imap.select("INBOX").exists == 0)
@@ -98,7 +101,7 @@ extension DovecotTests {
             idle.cancel()
             let result = try await idle.value
             #expect(result.ending == .stopped)
-            #expect(ContinuousClock.now - cancelled < .seconds(2))
+            #expect(ContinuousClock.now - cancelled < .seconds(30), "far short of the IDLE's 120 s limit")
         }
 
         @Test("AC-F-05: a stop requested just before IDLE starts is not lost; IDLE also ends at its time limit")
@@ -109,7 +112,7 @@ extension DovecotTests {
             imap.stopIdle()
             let started = ContinuousClock.now
             #expect(try await imap.idle(timeout: .seconds(60)).ending == .stopped)
-            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(ContinuousClock.now - started < .seconds(30), "far short of the IDLE's 60 s limit")
             // The stop was used up: the next IDLE runs until its limit.
             let result = try await imap.idle(timeout: .milliseconds(300))
             #expect(result.ending == .timeout)
@@ -154,7 +157,7 @@ extension DovecotTests {
             let killed = ContinuousClock.now
             fixture.server.kill()
             let outcome = await idle.result
-            #expect(ContinuousClock.now - killed < .seconds(5))
+            #expect(ContinuousClock.now - killed < .seconds(30), "far short of the IDLE's 120 s limit")
             let error = try #require(throws: IMAPError.self) { try outcome.get() }
             #expect(error.kind == .connectionLost)
             #expect(error.description.contains("127.0.0.1:\(fixture.server.imapsPort)"))
@@ -190,7 +193,7 @@ extension DovecotTests {
             fixture.server.resume()
             #expect(error.kind == .timedOut)
             #expect(error.description.contains("no answer within 1 s"))
-            #expect(elapsed < .seconds(15), "gave up after \(elapsed)")
+            #expect(elapsed < .seconds(60), "gave up after \(elapsed)")  // never, without the read timeout
             #expect(await !imap.isConnected)
 
             try await imap.connect()

@@ -116,7 +116,7 @@ extension DovecotTests {
             let sender = try await fixture.loggedIn()
 
             for (number, mailbox) in [(1, "Junk"), (2, "Projekte/Ärger")] {
-                let idle = Task { try await watcher.idle(timeout: .seconds(30)) }
+                let idle = Task { try await watcher.idle(timeout: .seconds(60)) }
                 try await IdleTests.waitUntilIdling(watcher)
                 _ = try await sender.append(DovecotFixture.message(number), to: mailbox)
                 let appended = ContinuousClock.now
@@ -126,7 +126,9 @@ extension DovecotTests {
                 #expect(statuses.map(\.mailbox) == [mailbox])
                 #expect(statuses.first?.messages == 1)
                 #expect(statuses.first?.uidNext == 2)
-                #expect(latency < .seconds(2), "NOTIFY reported the new message after \(latency)")
+                // The spec's bound for new mail, short of the IDLE's 60 s limit; how fast it is
+                // (Dovecot's 0.5 s delay and little more) is vaultmail-bench's junk-notify.
+                #expect(latency < .seconds(30), "NOTIFY reported the new message after \(latency)")
             }
 
             // The inbox still reports as under plain IDLE.

@@ -19,6 +19,6 @@ struct TimeoutTests {
         #expect(error.kind == (security == .plain ? .timedOut : .tlsFailed))
         #expect(error.description.contains("127.0.0.1:\(silent.port)"))
         #expect(elapsed >= .milliseconds(900))
-        #expect(elapsed < .seconds(15), "gave up after \(elapsed)")
+        #expect(elapsed < .seconds(60), "gave up after \(elapsed)")  // never, without the timeouts
     }
 }

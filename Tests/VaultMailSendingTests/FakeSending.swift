@@ -20,20 +20,22 @@ struct FakeSending {
     var outbox: GRDBOutboxRepository { GRDBOutboxRepository(database: database) }
     var emails: GRDBEmailRepository { GRDBEmailRepository(database: database) }
 
-    static func make(account: Account = MailFixtures.account(name: "work", email: "ada@example.com"), undoDelay: Int = 0)
-        async throws -> FakeSending {
+    /// `sleeper`: the clock the undo delay and the Drafts copy's pause are waited on.
+    static func make(account: Account = MailFixtures.account(name: "work", email: "ada@example.com"), undoDelay: Int = 0,
+                     sleeper: any Clock<Duration> = ContinuousClock()) async throws -> FakeSending {
         let database = try AppDatabase.inMemory()
         try await GRDBAccountRepository(database: database).addAccount(account)
         let folders = MailFixtures.standardFolders(accountId: account.id)
         try await GRDBEmailRepository(database: database).saveFolders(folders)
         return FakeSending(
             database: database, account: account, folders: folders, transport: RecordingMailTransport(),
-            remote: RecordingRemoteMailbox(), clock: FixedClock(MailFixtures.referenceDate), undoDelay: undoDelay)
+            remote: RecordingRemoteMailbox(), clock: FixedClock(MailFixtures.referenceDate), undoDelay: undoDelay,
+            sleeper: sleeper)
     }
 
     init(
         database: AppDatabase, account: Account, folders: [Folder], transport: RecordingMailTransport,
-        remote: RecordingRemoteMailbox, clock: FixedClock, undoDelay: Int
+        remote: RecordingRemoteMailbox, clock: FixedClock, undoDelay: Int, sleeper: any Clock<Duration> = ContinuousClock()
     ) {
         self.database = database
         self.account = account
@@ -43,7 +45,7 @@ struct FakeSending {
         self.clock = clock
         sending = MailSending(
             database: database, credentials: FixedCredentialProvider(everyAccount: "unused"), undoDelaySeconds: { undoDelay }, clock: clock,
-            transport: transport, remoteMailbox: remote)
+            sleeper: sleeper, transport: transport, remoteMailbox: remote)
     }
 
     /// The same store and servers seen by a new process (new run id), as after a restart.

@@ -32,15 +32,19 @@ struct SendNowTests {
 
     @Test("saveDraft still copies to Drafts at once; a composer copy still waiting for a pause is dropped when the message is saved for sending")
     func pendingCopyDropped() async throws {
-        let fake = try await FakeSending.make()
+        // The pause is waited on a clock the test moves: the copy waits however slow the machine.
+        let pause = ManualClock()
+        let fake = try await FakeSending.make(sleeper: pause)
         var content = DraftContent(accountId: fake.account.id)
         content.to = ["grace@example.com"]
         content.subject = "Typing"
         let id = try await fake.compose.saveDraft(content, html: nil, attachments: [], serverCopy: .milliseconds(300))
+        try await waitUntil("the Drafts copy waiting for the pause") { pause.sleepers == 1 }
         content.draftId = id
         content.subject = "Sent now"
         #expect(try await fake.compose.saveForSending(content, html: nil, attachments: nil) == id)
-        try await Task.sleep(for: .milliseconds(800))
+        try await waitUntil("the waiting copy dropped") { pause.sleepers == 0 }
+        pause.advance(by: .seconds(1))
         #expect(await fake.remote.calls.isEmpty, "the waiting copy was not made")
         #expect(try await fake.state(id) == .draft)
         #expect(try await fake.entry(id)?.email.subject == "Sent now")

@@ -31,10 +31,12 @@ final class WebFixture {
     /// `generator`, the model summaries and suggested replies are written with (none by default).
     /// `oauth`, where "Sign in with Google / Microsoft" finds its client and endpoints.
     /// `idleness`, whether the machine counts as idle (always, by default).
+    /// `clock`, the app's "now" (the system's by default; a fixed one for what depends on the day).
     static func with(embedder: (any TextEmbedder)? = nil, generator: (any TextGenerator)? = nil, oauth: OAuthConfiguration? = nil,
                      oauthTimeout: Duration = .seconds(20), idleness: MachineIdleness = MachineIdleness(loadAverage: { 0 }),
-                     _ body: (WebFixture) async throws -> Void) async throws {
-        let fixture = try await WebFixture(embedder: embedder, generator: generator, oauth: oauth, oauthTimeout: oauthTimeout, idleness: idleness)
+                     clock: any WallClock = SystemWallClock(), _ body: (WebFixture) async throws -> Void) async throws {
+        let fixture = try await WebFixture(embedder: embedder, generator: generator, oauth: oauth, oauthTimeout: oauthTimeout, idleness: idleness,
+                                           clock: clock)
         do {
             try await body(fixture)
         } catch {
@@ -45,7 +47,7 @@ final class WebFixture {
     }
 
     private init(embedder: (any TextEmbedder)?, generator: (any TextGenerator)?, oauth: OAuthConfiguration?, oauthTimeout: Duration,
-                 idleness: MachineIdleness) async throws {
+                 idleness: MachineIdleness, clock: any WallClock) async throws {
         database = try AppDatabase.inMemory()
         home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-web-\(UUID().uuidString.prefix(8))")
         app = await AppDependencies(database: database, center: MockNotificationCenter(), composeEmail: RecordingComposeEmail())
@@ -63,6 +65,7 @@ final class WebFixture {
         // Automatic summaries wait for an idle machine; tests run on busy ones.
         mail.idleness = idleness
         mail.storage = VaultMailHome(explicit: home.path).storage(database: database, accounts: app.accountRepository)
+        mail.clock = clock
         web = try WebApp(configuration: WebConfiguration(port: 0, home: home), mail: mail, logger: Logger(label: "web-test"))
         let web = self.web
         task = Task { try await web.run() }

@@ -127,9 +127,11 @@ struct WebListTests {
 
     @Test("Issue 29: date headings (off by default, a setting) head each group once, before its first row; a later page continues its group without repeating it; none on search results")
     func dateHeadings() async throws {
-        try await WebFixture.with { web in
+        // One "now" for the app and the expected headings: none may pass midnight between them.
+        let clock = FixedClock(Date(), timeZone: .current)
+        try await WebFixture.with(clock: clock) { web in
             let id = web.account.id
-            let now = Date()
+            let now = clock.now
             // 24 conversations 12 hours apart, then two 100 days back: the 25th row and the 26th (page 2) share a month.
             let dates = (0..<24).map { now.addingTimeInterval(-Double($0) * 43_200 - 60) }
                 + [now.addingTimeInterval(-100 * 86_400), now.addingTimeInterval(-100 * 86_400 - 60)]
@@ -142,7 +144,7 @@ struct WebListTests {
             _ = try await web.post("/settings/general", "dateHeadings=1&markReadOnOpen=1&csrf=\(session.csrf)", cookie: session.cookie)
             #expect(await web.web.mail.preferences.dateHeadings())
 
-            let relative = RelativeDate(now: Date(), timeZone: .current)
+            let relative = RelativeDate(now: clock.now, timeZone: clock.timeZone)
             var expected: [String] = []
             for (n, date) in dates.prefix(25).enumerated() {
                 let heading = "#" + relative.heading(for: date)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import VaultMailCore
 import VaultMailTesting
@@ -16,9 +17,20 @@ struct WebWritingBrowserTests {
     static let screenshots = repository.appendingPathComponent(".build/web-screenshots")
 
     /// The scripted model's words, a piece every `pause` (as the real one decodes tokens).
+    /// A request containing `held` starts writing only once the test opens `gate`, so a test
+    /// can look at the page while it is certainly still being written, however slow the machine.
     struct PacedTextGenerator: TextGenerator {
         let inner: ScriptedTextGenerator
         let pause: Duration
+        var held: String?
+        var gate = Gate()
+
+        /// Opened once by the test; requests wait for it by polling (a condition, not a time).
+        final class Gate: Sendable {
+            private let isOpen = Mutex(false)
+            func open() { isOpen.withLock { $0 = true } }
+            var opened: Bool { isOpen.withLock { $0 } }
+        }
 
         var modelId: String { inner.modelId }
 
@@ -27,9 +39,12 @@ struct WebWritingBrowserTests {
         func generate(_ request: GenerationRequest) -> AsyncThrowingStream<String, any Error> {
             let pieces = inner.generate(request)
             let pause = pause
+            let waits = held.map { held in request.turns.contains { $0.text.contains(held) } } ?? false
+            let gate = gate
             return AsyncThrowingStream { continuation in
                 let task = Task {
                     do {
+                        if waits { try await waitUntil("the test to open the gate", timeout: .seconds(600)) { gate.opened } }
                         for try await piece in pieces {
                             try await Task.sleep(for: pause)
                             continuation.yield(piece)
@@ -47,7 +62,8 @@ struct WebWritingBrowserTests {
     @Test("AC-A-05, AC-A-06: a 3-message conversation shows its summary by itself, suggestions stream in, one click puts one in the composer; new mail refreshes the summary live; axe finds nothing")
     func summaryAndReplies() async throws {
         try #require(FileManager.default.fileExists(atPath: Self.axeScript), "axe-core is missing: run scripts/install-axe.sh")
-        let writer = PacedTextGenerator(inner: WebWritingTests.writer(), pause: .milliseconds(60))
+        // The written suggestion (the last of three) waits until the test has seen the first.
+        let writer = PacedTextGenerator(inner: WebWritingTests.writer(), pause: .milliseconds(60), held: "asks one short question")
         try await WebFixture.with(generator: writer) { web in
             let id = web.account.id
             try await web.store(WebWritingTests.launchThread(accountId: id))
@@ -68,12 +84,13 @@ struct WebWritingBrowserTests {
             let state = try await browser.string("return document.querySelector('#summary').dataset.state")
             #expect(["pending", "summary"].contains(state), "\(state)")
             // Suggestions stream in: the first one is shown before the last is written.
-            let first = try #require(try await browser.call(["cmd": "wait", "timeout": 30, "script": """
+            let first = try #require(try await browser.call(["cmd": "wait", "timeout": 60, "script": """
                 const n = document.querySelectorAll('#reply-suggestions .suggestion').length;
                 return n >= 1 ? document.querySelector('#reply-suggestions').dataset.state + ':' + n : false
                 """]) as? [String: Any])
             #expect((first["value"] as? String)?.hasPrefix("loading:") == true, "the first suggestion is shown while the others are written: \(first)")
-            try await browser.wait("return document.querySelector('#summary').dataset.state === 'summary'", timeout: 30)
+            writer.gate.open()
+            try await browser.wait("return document.querySelector('#summary').dataset.state === 'summary'", timeout: 60)
             // The summary waits behind its small button (issue 29: it does not push the mail down).
             #expect(try await browser.string("return document.querySelector('#summary').innerText").isEmpty, "the summary is folded until asked")
             try await browser.click(".ai-menu > summary")
@@ -82,7 +99,7 @@ struct WebWritingBrowserTests {
             #expect(summary.contains("Written on this device by SmolLM2-135M-Instruct (Q4_1)"), "\(summary)")
             #expect(try await browser.js("return document.querySelector('#summary').getAttribute('aria-busy')") == nil)
 
-            try await browser.wait("return document.querySelector('#reply-suggestions').dataset.state === 'ready'", timeout: 30)
+            try await browser.wait("return document.querySelector('#reply-suggestions').dataset.state === 'ready'", timeout: 60)
             #expect(try await browser.count("#reply-suggestions .suggestion") == 3)
             let announced = try await browser.string("return document.querySelector('#reply-suggestions .replies-status').textContent")
             #expect(announced.hasPrefix("3 suggested replies: "), "\(announced)")
@@ -108,17 +125,17 @@ struct WebWritingBrowserTests {
 
             // New mail: the live refresh keeps the summary and writes it again for 4 messages.
             try await web.store(Array(WebWritingTests.launchThread(accountId: id, count: 4).suffix(1)))
-            try await browser.wait("return document.querySelectorAll('#conversation .message').length === 4", timeout: 20)
+            try await browser.wait("return document.querySelectorAll('#conversation .message').length === 4", timeout: 60)
             #expect(try await browser.count("#summary") == 1)
-            try await browser.wait("return document.querySelector('#summary').dataset.state === 'summary' && document.querySelector('#summary').textContent.includes('covers 4 messages')", timeout: 30)
+            try await browser.wait("return document.querySelector('#summary').dataset.state === 'summary' && document.querySelector('#summary').textContent.includes('covers 4 messages')", timeout: 60)
             try await browser.js("document.querySelector('.ai-menu').open = true")
             #expect(try await browser.string("return document.querySelector('#summary').innerText").contains("covers 4 messages"))
-            try await browser.wait("return document.querySelector('#reply-suggestions').dataset.state === 'ready'", timeout: 30)
+            try await browser.wait("return document.querySelector('#reply-suggestions').dataset.state === 'ready'", timeout: 60)
 
             // One click: the reply composer, the suggestion in its body above the quote, the cursor after it.
             let text = try await browser.string("return document.querySelector('#reply-suggestions .suggestion').textContent.replace('Reply with: ', '')")
             try await browser.click("#reply-suggestions .suggestion")
-            try await browser.wait("return location.pathname === '/compose' && document.querySelector('#body') !== null", timeout: 30)
+            try await browser.wait("return location.pathname === '/compose' && document.querySelector('#body') !== null", timeout: 60)
             let body = try await browser.string("return document.querySelector('#body').value")
             #expect(body.hasPrefix(text + "\n\n"), "\(body)")
             #expect(body.contains("wrote:\n> "), "the quote is still below: \(body)")

@@ -60,10 +60,12 @@ extension DovecotSyncTests {
             #expect(try await fixture.subjects(in: .spam) == ["Message junk-1"])
             let stored = try #require(try await fixture.store.getEmail(id: TestMessage.emailId("junk-1")))
             #expect(stored.folderTypes == [.spam])
-            #expect(junk < .seconds(5), "Junk: APPEND → stored took \(junk) (NOTIFY: Dovecot holds news 0.5 s)")
+            // Within the spec's 30 s for new mail; how fast (Dovecot holds NOTIFY news 0.5 s) is
+            // vaultmail-bench's junk-notify: a loaded 2-core machine can stall a test for seconds.
+            #expect(junk < .seconds(30), "Junk: APPEND → stored took \(junk)")
 
             let custom = try await Self.appendAndWait("projekt-1", to: "Projekte Ärger", fixture: fixture, log: log)
-            #expect(custom < .seconds(5), "user folder: APPEND → stored took \(custom)")
+            #expect(custom < .seconds(30), "user folder: APPEND → stored took \(custom)")
             let projects = try #require(try await fixture.folder(path: "Projekte Ärger"))
             #expect(projects.totalCount == 1)
 

