@@ -418,8 +418,9 @@ public actor ComposeEmailService: ComposeEmailUseCase {
     public func scheduled(accountId: String? = nil) async throws -> [OutboxEntry] {
         let now = clock.now
         return try await outbox.outbox(accountId: accountId)
-            .filter { $0.state == .queued && $0.attemptCount == 0 && ($0.nextAttemptAt ?? now) > now }
-            .sorted { ($0.nextAttemptAt ?? now, $0.id) < ($1.nextAttemptAt ?? now, $1.id) }
+            .compactMap { entry in entry.sendsLater(now: now).map { (entry, $0) } }
+            .sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
+            .map(\.0)
     }
 
     /// The time a `send --at` / the composer's "Send later" names: an ISO 8601 date and time
