@@ -188,6 +188,16 @@ public actor IMAPConnection: MailConnection {
         try session.storeFlags(flags, operation, uids: uids)
     }
 
+    /// UID STORE (UNCHANGEDSINCE `modSeq`) (CONDSTORE, RFC 7162): changes only the messages
+    /// whose mod-sequence is still at most `modSeq`; returns the UIDs the server left alone
+    /// because they changed since (its `[MODIFIED …]` answer). Only one of several clients
+    /// storing with the same `modSeq` succeeds on a message, which makes it a claim.
+    /// `.unsupported` when the server has no CONDSTORE.
+    public func storeFlags(_ flags: Set<IMAPFlag>, _ operation: IMAPFlagOperation, uids: UIDSet,
+                           unchangedSince modSeq: UInt64) throws -> Set<UInt32> {
+        try session.storeFlags(flags, operation, uids: uids, unchangedSince: modSeq)
+    }
+
     /// UID COPY to `mailbox`; the new UIDs when the server has UIDPLUS.
     @discardableResult
     public func copy(_ uids: UIDSet, to mailbox: String) throws -> IMAPCopyResult? {

@@ -219,6 +219,42 @@ extension IMAPSession {
         try check(mailimap_uid_store(imap, set, storeAttribute), operation, mailbox: mailbox)
     }
 
+    /// UID STORE (UNCHANGEDSINCE `modSeq`) of flags, silently (CONDSTORE, RFC 7162 §3.1.3): the
+    /// server changes only messages whose mod-sequence is still at most `modSeq` and answers
+    /// with the UIDs it left alone (`OK [MODIFIED …]`), which are returned. `.unsupported`
+    /// without CONDSTORE. Written and read here: libetpan 1.9.4's own
+    /// `mailimap_uid_store_unchangedsince` sends a command Dovecot refuses.
+    func storeFlags(_ flags: Set<IMAPFlag>, _ change: IMAPFlagOperation, uids: UIDSet,
+                    unchangedSince modSeq: UInt64) throws(IMAPError) -> Set<UInt32> {
+        let (_, mailbox) = try selectedSession("store flags in")
+        let operation = "store flags conditionally in \"\(mailbox)\" on"
+        guard capabilities.condstore else {
+            throw makeError(.unsupported, operation, mailbox: mailbox,
+                            reason: "the server has no CONDSTORE; a conditional STORE cannot be sent")
+        }
+        if uids.isEmpty || (flags.isEmpty && change != .replace) { return [] }
+        var names: [String] = []
+        for flag in flags.sorted(by: { $0.name < $1.name }) {
+            let name = flag.isSystemFlag ? String(flag.name.dropFirst()) : flag.name
+            guard Self.isAtom(name), flag != .recent else {
+                throw makeError(.invalidRequest, operation, mailbox: mailbox, reason: "\"\(flag.name)\" cannot be stored as a flag")
+            }
+            names.append(flag.name)
+        }
+        let item = switch change {
+            case .add: "+FLAGS.SILENT"
+            case .remove: "-FLAGS.SILENT"
+            case .replace: "FLAGS.SILENT"
+            }
+        let tag = try sendRawCommand(
+            "UID STORE \(uids) (UNCHANGEDSINCE \(modSeq)) \(item) (\(names.joined(separator: " ")))", operation: operation)
+        let (_, text) = try readUntilTaggedAnswer(tag, operation: operation)
+        // `[MODIFIED 7,9:11] …`
+        guard text.uppercased().hasPrefix("[MODIFIED "), let close = text.firstIndex(of: "]") else { return [] }
+        let set = text[text.index(text.startIndex, offsetBy: 10)..<close]
+        return Set(IMAPResponseLine.uids(in: String(set)))
+    }
+
     /// UID COPY; the COPYUID mapping when the server has UIDPLUS.
     func copy(_ uids: UIDSet, to destination: String) throws(IMAPError) -> IMAPCopyResult? {
         let (imap, mailbox) = try selectedSession("copy messages from")

@@ -6,6 +6,12 @@ internal import CEtPan
 extension IMAPSession {
     /// Reads responses until the tagged answer to `tag`; returns the events seen on the way.
     func readUntilTagged(_ tag: String, operation: String) throws(IMAPError) -> [IMAPServerEvent] {
+        try readUntilTaggedAnswer(tag, operation: operation).events
+    }
+
+    /// Reads responses until the tagged OK to `tag`; returns the events seen on the way and the
+    /// answer's text (with its response code, `[MODIFIED 3] …`).
+    func readUntilTaggedAnswer(_ tag: String, operation: String) throws(IMAPError) -> (events: [IMAPServerEvent], text: String) {
         var events: [IMAPServerEvent] = []
         while true {
             switch try readResponse(operation: operation) {
@@ -15,7 +21,7 @@ extension IMAPSession {
                 guard status == "OK" else {
                     throw makeError(.commandFailed, operation, server: "\(status) \(text)")
                 }
-                return events
+                return (events, text)
             default: continue
             }
         }

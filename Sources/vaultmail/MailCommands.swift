@@ -82,8 +82,11 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "The body is Markdown: send it with an HTML alternative.") var markdown = false
     @Option(help: ArgumentHelp("Wait this many seconds before sending; Ctrl-C meanwhile keeps it as a draft.", valueName: "seconds"))
     var undoDelay = 0
+    @Option(name: .customLong("at"), help: ArgumentHelp("Send later: save it and let the daemon send it at this time (2026-12-01 09:00 in your time zone, or ISO 8601 with an offset); `vaultmail outbox --cancel ID` keeps it as a draft until then.", valueName: "time"))
+    var sendAt: String?
 
     func validate() throws {
+        if sendAt != nil && undoDelay > 0 { throw ValidationError("--at and --undo-delay exclude each other: a message sent later can be cancelled until its time") }
         if replyAll && replyTo == nil { throw ValidationError("--reply-all answers the email of --reply-to: give one") }
         if replyTo != nil && forward != nil { throw ValidationError("--reply-to and --forward exclude each other") }
         guard (0...300).contains(undoDelay) else { throw ValidationError("--undo-delay is 0 to 300 seconds") }
@@ -102,6 +105,7 @@ struct SendCommand: AsyncParsableCommand {
         outgoing.attachments = attach
         outgoing.markdown = markdown
         outgoing.undoDelay = undoDelay
+        outgoing.sendAt = sendAt
         if undoDelay > 0 {
             Interrupt.install()
             FileHandle.standardError.write(Data("Sending in \(undoDelay) s; Ctrl-C keeps it as a draft.\n".utf8))

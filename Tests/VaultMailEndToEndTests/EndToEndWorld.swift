@@ -120,6 +120,14 @@ final class EndToEndWorld {
         return (status, duration / .seconds(1))
     }
 
+    /// SIGKILL, as a crash or a power-off would, and waits until the kernel says it is gone.
+    func killDaemon() async throws {
+        guard let daemon else { throw ChildProcess.Failure(description: "no daemon runs; call startDaemon() first") }
+        daemon.signal(SIGKILL)
+        _ = await daemon.terminate(grace: .seconds(10))
+        self.daemon = nil
+    }
+
     /// Waits until the daemon's log has `text` `count` times.
     func waitForLog(_ text: String, count: Int = 1, timeout: Duration = .seconds(90)) async throws {
         guard let daemon else { throw ChildProcess.Failure(description: "no daemon runs; call startDaemon() first") }

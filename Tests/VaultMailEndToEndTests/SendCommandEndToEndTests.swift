@@ -75,4 +75,53 @@ struct SendCommandEndToEndTests {
             #expect(world.smtp.messages.count == 1, "never sent again by itself")
         }
     }
+
+    @Test("Issue 33: send --at: bad times refused with what to do; a scheduled message is listed with its time and cancelled to a draft; the daemon sends at the time once, also when killed (SIGKILL) just before it and started after it, and when killed right after sending")
+    func sendLater() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.addAccount()
+            func send(_ subject: String, at: String) async throws -> EndToEndWorld.Output {
+                try await world.vaultmail(["send", "--account", "work", "--to", "alan@example.org", "--subject", subject, "--at", at], input: "Hi\n")
+            }
+            let past = try await send("Past", at: "2020-01-01 09:00")
+            #expect(past.status != 0 && past.text.contains("has passed"), "\(past.text)")
+            let unreadable = try await send("Unreadable", at: "soonish")
+            #expect(unreadable.status != 0 && unreadable.text.contains("2026-12-01 09:00"), "\(unreadable.text)")
+            #expect(try await world.vaultmail(["outbox"]).text.contains("The outbox is empty."))
+
+            // Cancelled before its time: a draft again, never sent.
+            let cancelled = try await send("Cancelled", at: SnoozeEndToEndTests.iso(Date().addingTimeInterval(3600).rounded()))
+            #expect(cancelled.status == 0 && cancelled.text.contains("Scheduled") && cancelled.text.contains("outbox --cancel"), "\(cancelled.text)")
+            let listed = try await world.vaultmail(["outbox"])
+            let line = try #require(listed.text.split(separator: "\n").first { $0.contains("Cancelled") }, "\(listed.text)")
+            #expect(line.hasPrefix("queued") && line.contains(" at "), "\(line)")
+            let short = try #require(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first)
+            let cancel = try await world.vaultmail(["outbox", "--cancel", String(short)])
+            #expect(cancel.status == 0, "\(cancel.text)")
+            #expect(try await world.vaultmail(["drafts"]).text.contains("Cancelled"))
+
+            // Killed just before its time, started again after it: sent once.
+            try await world.startDaemon()
+            let soon = Date().addingTimeInterval(10).rounded()
+            let scheduled = try await send("Killed before its time", at: SnoozeEndToEndTests.iso(soon))
+            #expect(scheduled.status == 0, "\(scheduled.text)")
+            try await world.eventually("two seconds before its time") { Date() >= soon.addingTimeInterval(-2) }
+            try await world.killDaemon()
+            #expect(world.smtp.messages.isEmpty, "sent before its time")
+            try await world.eventually("its time") { Date() > soon }
+            try await world.startDaemon()
+            let arrived = try await world.smtp.waitForMessages(count: 1)
+            #expect(String(decoding: try #require(arrived.first).raw, as: UTF8.self).contains("Subject: Killed before its time"))
+            // Killed right after it went, started again: nothing is sent twice; it is filed in Sent.
+            try await world.killDaemon()
+            try await world.startDaemon()
+            try await world.eventually("the copy in Sent") {
+                try await world.otherClient.messages(in: "Sent").contains { $0.subject == "Killed before its time" }
+            }
+            try await world.smtp.settle(timeout: .seconds(3)) { $0.messages.count > 1 }
+            #expect(world.smtp.messages.count == 1, "sent once")
+            #expect(try await world.otherClient.messages(in: "Sent").filter { $0.subject == "Killed before its time" }.count == 1)
+            #expect(try await world.vaultmail(["outbox"]).text.contains("The outbox is empty."))
+        }
+    }
 }

@@ -177,6 +177,44 @@ extension DovecotTests {
             #expect(try await imap.fetchFlags().map(\.uid) == [1, 2, 3])
         }
 
+        @Test("Issue 33: STORE UNCHANGEDSINCE is a claim: of two clients that read the same mod-sequence, only the first changes the message; the second is told MODIFIED and changes nothing")
+        func unchangedSinceClaim() async throws {
+            let fixture = try await DovecotFixture.start()
+            let (first, second) = (try await fixture.loggedIn(), try await fixture.loggedIn())
+            for number in 1...2 { _ = try await first.append(DovecotFixture.message(number), to: "INBOX") }
+            _ = try await first.select("INBOX")
+            _ = try await second.select("INBOX")
+            // Both read the messages as they are now.
+            let seenByFirst = try await first.fetchFlags(UIDSet([1]))
+            let seenBySecond = try await second.fetchFlags(UIDSet([1]))
+            let modSeq = try #require(seenByFirst.first?.modSeq)
+            #expect(seenBySecond.first?.modSeq == modSeq)
+
+            #expect(try await first.storeFlags(["$ClaimFirst"], .add, uids: UIDSet([1]), unchangedSince: modSeq).isEmpty)
+            #expect(try await second.storeFlags(["$ClaimSecond"], .replace, uids: UIDSet([1]), unchangedSince: modSeq) == [1])
+            // A message in the set that did not change since is still stored.
+            let other = try #require(try await second.fetchFlags(UIDSet([2])).first?.modSeq)
+            #expect(try await second.storeFlags(["$ClaimSecond"], .add, uids: UIDSet([1, 2]), unchangedSince: other) == [1])
+
+            let flags = Dictionary(uniqueKeysWithValues: try await first.fetchFlags(UIDSet([1, 2])).map { ($0.uid, $0.flags) })
+            #expect(flags[1] == ["$ClaimFirst"])
+            #expect(flags[2] == ["$ClaimSecond"])
+        }
+
+        @Test("Issue 33: without CONDSTORE a conditional STORE is refused with words saying why, before anything is sent")
+        func unchangedSinceWithoutCondStore() async throws {
+            let fixture = try await DovecotFixture.start(capabilities: ["IMAP4rev1", "UIDPLUS", "MOVE"])
+            let imap = try await fixture.loggedIn()
+            _ = try await imap.append(DovecotFixture.message(1), to: "INBOX")
+            _ = try await imap.select("INBOX")
+            let error = try await #require(throws: IMAPError.self) {
+                try await imap.storeFlags(["$Claim"], .add, uids: UIDSet([1]), unchangedSince: 1)
+            }
+            #expect(error.kind == .unsupported)
+            #expect("\(error)".contains("CONDSTORE"))
+            #expect(try await imap.fetchFlags(UIDSet([1])).first?.flags == [])
+        }
+
         @Test("AC-F-05: commands on the selected mailbox need one; the error says so")
         func needsSelection() async throws {
             let fixture = try await DovecotFixture.start()

@@ -144,6 +144,51 @@ struct OutboxTests {
         #expect(await fake.transport.sent.count == 1)
     }
 
+    @Test("Issue 33: send later: times read as the tool and composer write them, past and unreadable ones refused with what to do; cancel makes it a draft to edit; scheduling again moves the time; it goes once, when due")
+    func sendLaterRules() async throws {
+        let fake = try await FakeSending.make()
+        let compose = fake.compose
+        let now = fake.clock.now
+        // Times: local in the clock's zone (UTC here) or with an offset.
+        let local = Snooze.localText(now.addingTimeInterval(2 * 3600), timeZone: fake.clock.timeZone)
+        #expect(try await compose.sendTime(from: " \(local) ") == now.addingTimeInterval(2 * 3600))
+        let offset = try await compose.sendTime(from: "2100-01-01T09:00:00+01:00")
+        #expect(offset == Date(timeIntervalSince1970: 4_102_473_600))
+        let unreadable = try await #require(throws: ComposeError.self) { _ = try await compose.sendTime(from: "tomorrowish") }
+        #expect(unreadable == .unreadableSendTime("tomorrowish"))
+        #expect(unreadable.description.contains("2026-12-01 09:00"))
+        let past = try await #require(throws: ComposeError.self) { _ = try await compose.sendTime(from: "2001-01-01 09:00") }
+        #expect(past.description.contains("2001-01-01 09:00 has passed"), "\(past)")
+
+        let id = try await fake.draft(subject: "First")
+        await #expect(throws: ComposeError.self) { try await compose.schedule(emailId: id, at: now) }
+        #expect(try await fake.state(id) == .draft)
+        try await compose.schedule(emailId: id, at: now.addingTimeInterval(600))
+        #expect(try await fake.state(id) == .queued)
+        // Cancel: a draft again, edited, scheduled again at another time.
+        try await compose.cancel(emailId: id)
+        #expect(try await fake.state(id) == .draft)
+        #expect(try await compose.scheduled().isEmpty)
+        _ = try await compose.saveDraft(
+            draftId: id, accountId: fake.account.id, threadId: nil, toAddresses: ["Grace Hopper <grace@example.com>"], ccAddresses: [],
+            bccAddresses: [], subject: "Edited", bodyPlain: "New text.\n", inReplyTo: nil, references: nil, attachments: [])
+        try await compose.schedule(emailId: id, at: now.addingTimeInterval(1200))
+        // Scheduling a waiting message again only moves its time.
+        try await compose.schedule(emailId: id, at: now.addingTimeInterval(900))
+        #expect(try await compose.scheduled().map(\.nextAttemptAt) == [now.addingTimeInterval(900)])
+
+        fake.clock.advance(by: 899)
+        #expect((await fake.processor.processNow()).sent.isEmpty)
+        fake.clock.advance(by: 1)
+        #expect((await fake.processor.processNow()).sent == [id])
+        #expect((await fake.restarted().processor.processNow()).sent.isEmpty)
+        let sent = await fake.transport.sent
+        #expect(sent.count == 1)
+        #expect(String(decoding: try #require(sent.first).message, as: UTF8.self).contains("Subject: Edited"))
+        // Too late to cancel or move once sent.
+        await #expect(throws: ComposeError.self) { try await compose.schedule(emailId: id, at: now.addingTimeInterval(5000)) }
+    }
+
     @Test("AC-U-11: cancel once the message is being sent is refused as too late")
     func cancelTooLate() async throws {
         let fake = try await FakeSending.make()

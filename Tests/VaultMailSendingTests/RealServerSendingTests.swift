@@ -123,6 +123,43 @@ struct RealServerSendingTests {
         #expect(try await fixture.messages(in: "Drafts").isEmpty)
     }
 
+    @Test("Issue 33: send later: nothing goes before the time, not after a restart either; when due, two processes on the store send it once, dated the chosen time, filed in Sent, gone from Drafts")
+    func sendLater() async throws {
+        let fixture = try await ServerFixture()
+        let at = fixture.clock.now.addingTimeInterval(3600)
+        var id = ""
+        do {
+            let (_, sending) = try fixture.sending()
+            id = try await fixture.draft(sending.compose)
+            try await sending.compose.schedule(emailId: id, at: at)
+            #expect(try await sending.compose.scheduled().map(\.id) == [id])
+            #expect(try await sending.compose.scheduled().first?.nextAttemptAt == at)
+            #expect(await sending.processor.processNow() == OutboxProcessor.Report())
+        }
+        // A restart before the time: still waiting, still nothing sent.
+        let (_, first) = try fixture.sending()
+        let (_, second) = try fixture.sending()
+        #expect(await first.processor.processNow() == OutboxProcessor.Report())
+        fixture.clock.advance(by: 3599)
+        #expect(await second.processor.processNow() == OutboxProcessor.Report())
+        #expect(fixture.smtp.messages.isEmpty)
+        // Due: the two (a daemon and a tool on one store) at once; one sends it.
+        fixture.clock.advance(by: 1)
+        async let one = first.processor.processNow()
+        async let two = second.processor.processNow()
+        let reports = await [one, two]
+        #expect(reports.flatMap(\.sent) == [id])
+        #expect(fixture.smtp.messages.count == 1)
+        let raw = String(decoding: try #require(fixture.smtp.messages.first).raw, as: UTF8.self)
+        #expect(raw.contains("Date: \(RFC5322MessageBuilder.rfc5322Date(at, in: fixture.clock.timeZone))"), "\(raw.prefix(400))")
+        #expect(try await first.compose.scheduled().isEmpty)
+        #expect(try await fixture.messages(in: "Sent").count == 1)
+        #expect(try await fixture.messages(in: "Drafts").isEmpty)
+        let (_, later) = try fixture.sending()
+        #expect(await later.processor.processNow() == OutboxProcessor.Report())
+        #expect(fixture.smtp.messages.count == 1)
+    }
+
     @Test("AC-U-11: undo within the delay: nothing is transmitted (the SMTP server sees no connection but a marker), the draft stays")
     func undo() async throws {
         let fixture = try await ServerFixture()

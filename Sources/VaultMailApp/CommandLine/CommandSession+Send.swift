@@ -21,6 +21,9 @@ extension CommandSession {
         public var markdown = false
         /// Seconds to wait before sending, during which `cancelled` taking it back keeps it as a draft.
         public var undoDelay = 0
+        /// Send later (issue 33): the time to send at, as written (`2026-12-01 09:00`, ISO 8601);
+        /// Core's `ComposeEmailService.sendTime(from:)` reads it.
+        public var sendAt: String?
 
         public init(account: String, to: [String], body: String) {
             self.account = account
@@ -31,7 +34,8 @@ extension CommandSession {
 
     /// `vaultmail send`: builds the message and sends it now, or after `undoDelay` seconds
     /// unless `cancelled` returns first (Ctrl-C; it stays a draft). When the server cannot be
-    /// reached it stays in the outbox and the daemon sends it later.
+    /// reached it stays in the outbox and the daemon sends it later. With `sendAt` it is saved
+    /// (in Drafts on the server too) and waits in the outbox until that time (send later).
     public func send(_ outgoing: Outgoing, cancelled: @escaping @Sendable () async -> Void = { while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) } }) async throws -> String {
         let account = try await account(named: outgoing.account)
         do {
@@ -40,6 +44,10 @@ extension CommandSession {
             }
         } catch {
             throw CommandError("\(error)", usage: true)
+        }
+        var sendAt: Date?
+        if let text = outgoing.sendAt {
+            do { sendAt = try await sending.compose.sendTime(from: text) } catch { throw CommandError("--at: \(error)", usage: true) }
         }
         var content = DraftContent(accountId: account.id)
         content.body = outgoing.body
@@ -75,6 +83,15 @@ extension CommandSession {
             try await composition.checkSize(accountId: account.id, text: content.body, html: html, attachments: files)
         } catch {
             throw CommandError("not sent: \(error)")
+        }
+        if let sendAt {
+            let draftId = try await compose.saveDraft(content, html: html, attachments: files)
+            try await compose.schedule(emailId: draftId, at: sendAt)
+            let short = draftId.prefix(ThreadRow.idLength)
+            return "Scheduled \"\(content.subject)\" to \((content.to + content.cc + content.bcc).joined(separator: ", ")) for "
+                + "\(Snooze.localText(sendAt, timeZone: clock.timeZone)) (\(short)): the daemon sends it then, once, also after a restart. "
+                + "`vaultmail outbox` lists it; `vaultmail outbox --cancel \(short)` keeps it as a draft to edit."
+                + (leftOut.map { " " + $0 } ?? "")
         }
         let draftId = outgoing.undoDelay > 0
             ? try await compose.saveDraft(content, html: html, attachments: files, serverCopy: .seconds(3600))

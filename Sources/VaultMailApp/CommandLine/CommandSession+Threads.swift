@@ -79,9 +79,13 @@ extension CommandSession {
             return try ThreadJSON.encode(pending.map { ThreadJSON.message($0, attachments: []) })
         }
         guard !pending.isEmpty else { return "The outbox is empty." }
+        // Send later (issue 33): a message waiting for its time says when it goes.
+        let later = Dictionary(try await sending.compose.scheduled(accountId: accountId).compactMap { entry in entry.nextAttemptAt.map { (entry.id, $0) } },
+                               uniquingKeysWith: { first, _ in first })
         return pending.map { email in
             let to = email.toAddresses.map(\.email).joined(separator: ", ")
-            return "\(ThreadRow.pad(email.sendState.rawValue, 8)) \(email.id.prefix(ThreadRow.idLength)) \(ThreadRow.fit(to, 24)) \(ThreadRow.fit(email.subject, 34))"
+            let line = "\(ThreadRow.pad(email.sendState.rawValue, 8)) \(email.id.prefix(ThreadRow.idLength)) \(ThreadRow.fit(to, 24)) \(ThreadRow.fit(email.subject, 34))"
+            return later[email.id].map { line + " at \(Snooze.localText($0, timeZone: clock.timeZone))" } ?? line
         }.joined(separator: "\n")
     }
 

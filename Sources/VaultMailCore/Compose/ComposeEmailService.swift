@@ -396,7 +396,51 @@ public actor ComposeEmailService: ComposeEmailUseCase {
 
     /// `draft` or `failed` → `queued` with the message built now (its Date is now).
     /// Already queued: nothing to do.
-    private func queue(emailId: String, notBefore: Date) async throws {
+    /// Queues the draft to go at `date` (send later, issue 33): it waits in the outbox, and the
+    /// `OutboxProcessor` (the daemon's, or any process's with one running) sends it once it is
+    /// due, once (the outbox's claim), also after a restart. Its Date header is `date`. A
+    /// message already waiting gets the new time (it is made a draft again first); until it
+    /// goes, `cancel(emailId:)` makes it a draft again to edit. Throws
+    /// `ComposeError.sendTimePassed` for a time not in the future, `.tooLateToCancel` when it
+    /// is already going out.
+    public func schedule(emailId: String, at date: Date) async throws {
+        try refusingPast(date)
+        try await serialized(emailId) {
+            if try await outbox.entry(emailId: emailId)?.state == .queued, let blocking = try await outbox.returnToDraft(emailId: emailId) {
+                throw ComposeError.tooLateToCancel(emailId: emailId, state: blocking)
+            }
+            try await queue(emailId: emailId, notBefore: date, dated: date)
+        }
+    }
+
+    /// Messages waiting to be sent later (queued, never tried, due after `now`), soonest first;
+    /// every account's when nil.
+    public func scheduled(accountId: String? = nil) async throws -> [OutboxEntry] {
+        let now = clock.now
+        return try await outbox.outbox(accountId: accountId)
+            .compactMap { entry in entry.sendsLater(now: now).map { (entry, $0) } }
+            .sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
+            .map(\.0)
+    }
+
+    /// The time a `send --at` / the composer's "Send later" names: an ISO 8601 date and time
+    /// with its offset, or a local one in the clock's time zone (`2026-12-01 09:00`). Throws
+    /// `.unreadableSendTime`, `.sendTimePassed`.
+    public func sendTime(from text: String) throws(ComposeError) -> Date {
+        guard let date = Snooze.date(from: text.trimmingCharacters(in: .whitespaces), timeZone: clock.timeZone) else {
+            throw .unreadableSendTime(text)
+        }
+        try refusingPast(date)
+        return date
+    }
+
+    private func refusingPast(_ date: Date) throws(ComposeError) {
+        let now = clock.now
+        guard date <= now else { return }
+        throw .sendTimePassed(time: Snooze.localText(date, timeZone: clock.timeZone), now: Snooze.localText(now, timeZone: clock.timeZone))
+    }
+
+    private func queue(emailId: String, notBefore: Date, dated: Date? = nil) async throws {
         pendingDraftCopies.removeValue(forKey: emailId)?.cancel()
         guard let entry = try await outbox.entry(emailId: emailId) else { throw ComposeError.draftNotFound(id: emailId) }
         switch entry.state {
@@ -404,7 +448,7 @@ public actor ComposeEmailService: ComposeEmailUseCase {
             return
         case .draft, .failed:
             guard !OutboxSender.recipients(of: entry.email).isEmpty else { throw ComposeError.noRecipients(emailId: emailId) }
-            let raw = try builder.build(try await outgoingMessage(entry.email, date: clock.now))
+            let raw = try builder.build(try await outgoingMessage(entry.email, date: dated ?? clock.now))
             try await outbox.queue(emailId: emailId, rawMessage: raw, notBefore: notBefore, now: clock.now)
         default:
             throw ComposeError.wrongState(emailId: emailId, state: entry.state, action: "queue")

@@ -17,6 +17,10 @@ public enum ComposeError: Error, Sendable, Equatable, CustomStringConvertible {
     case originalNotFound(id: String)
     /// The message (about `size` bytes on the wire) is larger than the server's SIZE `limit`.
     case tooLarge(size: Int, limit: Int)
+    /// Send later (issue 33): `text` names no date and time.
+    case unreadableSendTime(String)
+    /// Send later (issue 33): the time (local text) has passed at `now` (local text).
+    case sendTimePassed(time: String, now: String)
 
     public var description: String {
         switch self {
@@ -43,6 +47,10 @@ public enum ComposeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let size, let limit):
             "with its attachments the message is about \(ByteSize.string(size)), and the server accepts at most "
                 + "\(ByteSize.string(limit)). Remove an attachment or share it another way."
+        case .unreadableSendTime(let text):
+            "'\(text)' is not a time to send at; write 2026-12-01 09:00 (local time) or 2026-12-01T09:00:00+01:00"
+        case .sendTimePassed(let time, let now):
+            "\(time) has passed (it is \(now)); choose a later time, or send now"
         }
     }
 }

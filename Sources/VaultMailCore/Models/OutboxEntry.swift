@@ -59,4 +59,12 @@ public struct OutboxEntry: Sendable, Hashable {
 
     public var id: String { email.id }
     public var state: SendState { email.sendState }
+
+    /// Send later (issue 33): when a queued message that was never tried goes, if that is
+    /// after `now`; nil for anything else (sending, failed, waiting to retry, due). A message in
+    /// its undo-send window counts too: the store does not tell the two apart yet.
+    public func sendsLater(now: Date) -> Date? {
+        guard state == .queued, attemptCount == 0, let at = nextAttemptAt, at > now else { return nil }
+        return at
+    }
 }

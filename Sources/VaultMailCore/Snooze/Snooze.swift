@@ -74,7 +74,9 @@ public struct Snooze: Sendable {
         formatter("yyyy-MM-dd HH:mm", timeZone: timeZone).string(from: date)
     }
 
-    private static func date(from text: String, timeZone: TimeZone) -> Date? {
+    /// The date and time `text` names: ISO 8601 with its offset, or local in `timeZone` (the
+    /// forms `time(from:)` lists); nil otherwise. Send later reads its times the same way.
+    static func date(from text: String, timeZone: TimeZone) -> Date? {
         let withOffset = ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX"]
         for format in withOffset {
             if let date = formatter(format, timeZone: timeZone).date(from: text) { return date }

@@ -53,6 +53,10 @@ extension ComposeError: PlainWordsError {
         case .tooLarge(let size, let limit):
             "With its attachments the message is about \(ByteSize.string(size)), and the server accepts at most "
                 + "\(ByteSize.string(limit)). Remove an attachment or share it another way."
+        case .unreadableSendTime(let text):
+            "“\(text)” is not a time. Write it as 2026-12-01 09:00."
+        case .sendTimePassed(let time, let now):
+            "\(time) has passed (it is \(now)). Choose a later time, or send now."
         }
     }
 

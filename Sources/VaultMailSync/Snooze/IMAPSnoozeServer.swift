@@ -69,7 +69,7 @@ public struct IMAPSnoozeServer: SnoozeServer {
             let uids = try await syncStore.links(emailIds: ids).filter { $0.folderId == snoozed.id }.compactMap(\.uid)
             guard !uids.isEmpty else { throw SnoozeError.notSnoozed }
             _ = try await imap.select(snoozed.path)
-            let learned = try await moveBack(uids, in: snoozed, to: inbox, markUnread: false, on: imap)
+            let learned = try await moveBack(uids, in: snoozed, to: inbox, waking: false, now: Date(), on: imap)
             guard !learned.isEmpty else { throw SnoozeError.notSnoozed }
             try await local.moveThread(id: threadId, toFolderId: inbox.id)
             try await syncStore.setLinkUIDs(learned.map { EmailFolder(emailId: $0.emailId, folderId: inbox.id, uid: $0.uid) })
@@ -112,7 +112,7 @@ public struct IMAPSnoozeServer: SnoozeServer {
             let flags = try await snoozedFlags(in: snoozed, on: imap)
             let due = flags.filter { $0.value.isDue(at: now) }
             guard !due.isEmpty else { return WokenMail(accountId: accountId, emailIds: [], snoozedUntil: [:]) }
-            let learned = try await moveBack(Array(due.keys), in: snoozed, to: inbox, markUnread: true, on: imap)
+            let learned = try await moveBack(Array(due.keys), in: snoozed, to: inbox, waking: true, now: now, on: imap)
             let moved = Set(learned.map(\.emailId))
             var until: [String: Date] = [:]
             for link in learned { if let uid = link.oldUID, let date = due[uid]?.date { until[link.emailId] = date } }
@@ -140,25 +140,31 @@ public struct IMAPSnoozeServer: SnoozeServer {
     /// A message moved back: its stored email, its UID in Snoozed and its new UID.
     struct MovedBack { let emailId: String; let oldUID: UInt32?; let uid: UInt32 }
 
-    /// In the selected Snoozed mailbox: the snooze keywords (and `\Seen` when `markUnread`) of
-    /// these UIDs removed, then UID MOVE to `inbox`. Only messages the server says it moved
-    /// (COPYUID) and the store knows are returned.
-    private func moveBack(_ uids: [UInt32], in snoozed: Folder, to inbox: Folder, markUnread: Bool,
+    /// In the selected Snoozed mailbox: these UIDs (when `waking`, those still due as read now)
+    /// claimed (`claim`, when the server has CONDSTORE), their snooze keywords (and `\Seen` when
+    /// `waking`: back unread) removed, then UID MOVE to `inbox`. Only messages the server says
+    /// it moved (COPYUID) and the store knows are returned.
+    private func moveBack(_ uids: [UInt32], in snoozed: Folder, to inbox: Folder, waking: Bool, now: Date,
                           on imap: IMAPConnection) async throws -> [MovedBack] {
-        let current = try await imap.fetchFlags(UIDSet(uids))
+        var current = try await imap.fetchFlags(UIDSet(uids))
+        // Waking: only what is still due as read now (another client may have claimed it since
+        // the first look: its lease is a later time).
+        if waking { current = current.filter { SnoozeTime(flags: $0.flags.map(\.name)).isDue(at: now) } }
+        if await imap.capabilities.condstore { current = try await claim(current, now: now, on: imap) }
         guard !current.isEmpty else { return [] }
         var present = current.map(\.uid)
         var clearing = Set(current.flatMap(\.flags).filter { SnoozeTime.isKeyword($0.name) })
-        if markUnread { clearing.insert(.seen) }
+        if waking { clearing.insert(.seen) }
         let known = try await syncStore.uidMap(folderId: snoozed.id)
         let result: IMAPCopyResult?
         do {
             if !clearing.isEmpty { try await imap.storeFlags(clearing, .remove, uids: UIDSet(present)) }
             result = try await imap.move(UIDSet(present), to: inbox.path)
         } catch {
-            // Another client (a second daemon) moved some of them between the look and the move:
-            // the server refuses a message this session still listed ([EXPUNGEISSUED]). A NOOP
-            // brings its expunges; what is gone was woken there, what is still here is moved once more.
+            // Another client moved some of them between the look and the move (a client that
+            // does not claim, or a server without CONDSTORE): the server refuses a message this
+            // session still listed ([EXPUNGEISSUED]). A NOOP brings its expunges; what is gone was
+            // woken there, what is still here is moved once more.
             _ = try await imap.noop()
             present = try await imap.fetchFlags(UIDSet(present)).map(\.uid)
             guard !present.isEmpty else { return [] }
@@ -168,6 +174,50 @@ public struct IMAPSnoozeServer: SnoozeServer {
         return (result?.uidMapping ?? [:]).sorted { $0.key < $1.key }.compactMap { old, new in
             known[old].map { MovedBack(emailId: $0, oldUID: old, uid: new) }
         }
+    }
+
+    /// How long a claim holds a message (docs/snooze.md, "Waking"): far longer than the STORE and
+    /// MOVE that follow it; a claimer that dies before its MOVE leaves the message to come back
+    /// this much later.
+    static let claimLease: TimeInterval = 5 * 60
+
+    /// The CONDSTORE claim (RFC 7162): each message's snooze keyword replaced by a time
+    /// `claimLease` ahead, in one `UID STORE uid (UNCHANGEDSINCE <its mod-sequence>) FLAGS.SILENT`.
+    /// Of several clients that read the message at the same mod-sequence only one succeeds, the
+    /// others are told MODIFIED and leave it; a client that reads it after the claim sees it due
+    /// only when the lease ends; one already expunged by another client is left out after a
+    /// NOOP. Returns the messages this client claimed, with their flags as stored now. A message
+    /// the server gives no mod-sequence is not claimed but returned as it is.
+    private func claim(_ messages: [IMAPMessageFlags], now: Date, on imap: IMAPConnection) async throws -> [IMAPMessageFlags] {
+        // From this machine's clock too: a `now` in the past must not give a lease already over.
+        let start = max(now, Date())
+        var lease = SnoozeTime.until(start.addingTimeInterval(Self.claimLease))
+        // The claim must change the flags, or the mod-sequence may not move.
+        if messages.contains(where: { $0.flags.contains(IMAPFlag(lease.keyword)) }) {
+            lease = .until(start.addingTimeInterval(Self.claimLease + 1))
+        }
+        var claimed: [IMAPMessageFlags] = []
+        for message in messages.sorted(by: { $0.uid < $1.uid }) {
+            guard let modSeq = message.modSeq else {
+                claimed.append(message)
+                continue
+            }
+            let flags = message.flags.filter { !SnoozeTime.isKeyword($0.name) && $0 != .recent }.union([IMAPFlag(lease.keyword)])
+            do {
+                let modified = try await imap.storeFlags(flags, .replace, uids: UIDSet([message.uid]), unchangedSince: modSeq)
+                if modified.isEmpty { claimed.append(IMAPMessageFlags(uid: message.uid, flags: flags)) }
+            } catch let error as IMAPError where error.kind == .commandFailed {
+                // Gone meanwhile ([EXPUNGEISSUED]): another client woke or moved it.
+                continue
+            }
+        }
+        guard !claimed.isEmpty else { return [] }
+        // A message another client had already moved (expunged) when this STORE came is not
+        // reported MODIFIED, yet still listed in this session, which could copy it again: a
+        // NOOP brings the expunges, and only what is still here was claimed.
+        _ = try await imap.noop()
+        let here = Set(try await imap.fetchFlags(UIDSet(claimed.map(\.uid))).map(\.uid))
+        return claimed.filter { here.contains($0.uid) }
     }
 
     /// The selected mailbox's messages `uids` carry `time`'s keyword and no other snooze keyword.

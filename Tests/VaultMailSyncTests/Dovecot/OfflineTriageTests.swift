@@ -49,8 +49,8 @@ extension DovecotSyncTests {
             }
         }
 
-        static func start(_ ids: [String], folders: [String] = []) async throws -> (SyncFixture, Graph, String) {
-            let fixture = try await SyncFixture.start()
+        static func start(_ ids: [String], folders: [String] = [], capabilities: [String]? = nil) async throws -> (SyncFixture, Graph, String) {
+            let fixture = try await SyncFixture.start(capabilities: capabilities)
             let other = try await fixture.otherClient()
             for folder in folders { try await other.createMailbox(folder) }
             await other.logout()
