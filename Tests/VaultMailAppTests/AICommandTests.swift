@@ -6,7 +6,7 @@ import VaultMailCore
 import VaultMailTesting
 
 @MainActor
-@Suite("`vaultmail ai` (issue 15, AC-A-03)", .timeLimit(.minutes(1)))
+@Suite("`vaultmail ai` (issue 15, AC-A-03)", .timeLimit(.minutes(5)))
 struct AICommandTests {
     /// One small model of two files, published by `server` under /files.
     static let files = [("config.json", Data(#"{"dim": 4}"#.utf8)), ("weights.bin", Data((0..<20_000).map { UInt8($0 % 251) }))]

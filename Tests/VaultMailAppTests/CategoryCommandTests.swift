@@ -67,7 +67,7 @@ struct CategoryCommandTests {
     }
 
     @Test("The daemon's indexer: a round categorizes what waits and runs the hooks; a burst of requests costs at most two rounds; new mail is categorized before notifying only when a category is muted",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(5)))
     func indexer() async throws {
         let (session, home) = try await session()
         defer { try? FileManager.default.removeItem(at: home) }

@@ -104,7 +104,7 @@ struct SyncWindowCommandTests {
     }
 
     @Test("`vaultmail account set work --sync-window-days forever` exits 2 with a clear error; so does account add",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(5)))
     func badValueExitsTwo() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-window-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: home) }

@@ -109,7 +109,7 @@ struct WritingCommandTests {
     static let tool = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent(".build/debug/vaultmail").path
 
-    @Test("The built tool: both commands without a model, exit codes, and what an unknown thread id says", .timeLimit(.minutes(1)))
+    @Test("The built tool: both commands without a model, exit codes, and what an unknown thread id says", .timeLimit(.minutes(5)))
     func builtTool() async throws {
         let (session, home) = try await session()
         defer { try? FileManager.default.removeItem(at: home) }

@@ -8,7 +8,7 @@ import Glibc
 
 /// The one executor every C handle's actor runs on (IMAP and SMTP connections, the D-Bus
 /// connection): one thread of its own, jobs in order, the owner's work between jobs.
-@Suite("OwnerThreadExecutor: one thread per C handle", .timeLimit(.minutes(1)))
+@Suite("OwnerThreadExecutor: one thread per C handle", .timeLimit(.minutes(5)))
 struct OwnerThreadExecutorTests {
     /// An actor that owns a (pretend) C handle, as `IMAPConnection` and `DBusConnection` do.
     actor Owner {

@@ -75,7 +75,7 @@ extension DovecotTests {
         }
 
         @Test("Issue 17: a server that closes the connection inside a message literal ends the fetch with connectionLost, not a spin",
-              .timeLimit(.minutes(1)))
+              .timeLimit(.minutes(5)))
         func closedInsideLiteral() async throws {
             let server = try ScriptedIMAPServer(bodyResponse: "* 1 FETCH (UID 1 BODY[HEADER] {5000}\r\nSubject: cut short\r\n\r\nonly this")
             let imap = try await IMAPConnection.connect(to: IMAPEndpoint(

@@ -173,7 +173,7 @@ struct CategorizationStoreTests {
     }
 
     @Test("AC-A-04b: results appear progressively: each batch is its own commit, which the change feed reports to the thread list",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(5)))
     func progressive() async throws {
         for number in 1...40 { try await add(number, from: "news@store.example", subject: "Weekly deals \(number)") }
         var changes = GRDBMailChangeFeed(database: store.database).changes().makeAsyncIterator()

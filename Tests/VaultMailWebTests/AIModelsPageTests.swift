@@ -12,7 +12,7 @@ import VaultMailTesting
 /// over a fresh store with the model administration of a temporary models folder, whose
 /// catalog is one small model served by a `ModelFileServer` on loopback.
 @MainActor
-@Suite("Web app: On-device AI page and onboarding step (issue 15)", .timeLimit(.minutes(1)))
+@Suite("Web app: On-device AI page and onboarding step (issue 15)", .timeLimit(.minutes(5)))
 struct AIModelsPageTests {
     static let files = [("config.json", Data(#"{"dim": 4}"#.utf8)), ("weights.bin", Data((0..<30_000).map { UInt8($0 % 253) }))]
     static let id = AIModelCatalog.embeddingModelId

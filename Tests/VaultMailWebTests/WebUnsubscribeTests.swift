@@ -15,7 +15,7 @@ struct WebUnsubscribeTests {
     }
 
     @Test("The More menu links to a question page; its form sends the list's mailto: and comes back with a notice; Subscriptions shows Unsubscribed",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(5)))
     func withoutScript() async throws {
         try await WebFixture.with { web in
             let id = web.account.id

@@ -4,7 +4,7 @@ import VaultMailAI
 import VaultMailCore
 import VaultMailTesting
 
-@Suite("all-MiniLM-L6-v2 engine", .timeLimit(.minutes(1)))
+@Suite("all-MiniLM-L6-v2 engine", .timeLimit(.minutes(5)))
 struct MiniLMEngineTests {
     func loadedEngine() async throws -> MiniLMEngine {
         let engine = MiniLMEngine()

@@ -5,7 +5,7 @@ import VaultMailAI
 import VaultMailCore
 import VaultMailTesting
 
-@Suite("AC-A-03: the model manager downloads, verifies, resumes, installs and removes models", .timeLimit(.minutes(1)))
+@Suite("AC-A-03: the model manager downloads, verifies, resumes, installs and removes models", .timeLimit(.minutes(5)))
 struct AIModelManagerTests {
     @Test("With nothing downloaded, every model is listed with its name, purpose, size, licence and 'not installed'")
     func listsTheCatalog() throws {

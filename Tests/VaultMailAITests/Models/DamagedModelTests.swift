@@ -7,7 +7,7 @@ import VaultMailTesting
 /// E-04: a model damaged after it was installed — a file cut short, removed, or written over —
 /// is found when it is looked up or loaded, is offered again as damaged, and says how to
 /// install it anew; nothing crashes.
-@Suite("E-04: a model damaged after install is found at load and offered again", .timeLimit(.minutes(1)))
+@Suite("E-04: a model damaged after install is found at load and offered again", .timeLimit(.minutes(5)))
 struct DamagedModelTests {
     @Test("E-04: a truncated file, a file written over with other bytes, and a missing file each make the model damaged; downloading again installs it")
     func damagedFiles() async throws {

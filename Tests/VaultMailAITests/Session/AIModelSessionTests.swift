@@ -6,7 +6,7 @@ import VaultMailTesting
 
 /// The model in memory only while it is used (issue 15): loaded on first use, unloaded after a
 /// quiet period, loaded again when asked; without a model, the words that say how to get one.
-@Suite("AI model session: lazy load, unload when idle", .timeLimit(.minutes(1)))
+@Suite("AI model session: lazy load, unload when idle", .timeLimit(.minutes(5)))
 struct AIModelSessionTests {
     static func session(idle: Duration, installed: Bool = true) throws -> AIModelSession<MiniLMEngine> {
         let directories = installed ? [AIModelCatalog.embeddingModelId: try AIModelFixture.installedMiniLMDirectory()] : [:]
