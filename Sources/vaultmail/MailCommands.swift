@@ -82,8 +82,15 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "The body is Markdown: send it with an HTML alternative.") var markdown = false
     @Option(help: ArgumentHelp("Wait this many seconds before sending; Ctrl-C meanwhile keeps it as a draft.", valueName: "seconds"))
     var undoDelay = 0
+    @Flag(help: "Encrypt it (OpenPGP, to every recipient's key and yours); not sent when a recipient has no key. Without --encrypt or --no-encrypt it is encrypted when every recipient has a key or it answers encrypted mail (docs/crypto.md).")
+    var encrypt = false
+    @Flag(name: .customLong("no-encrypt"), help: "Send it unencrypted, even when it could be encrypted or answers encrypted mail.")
+    var noEncrypt = false
+    @Flag(help: "Sign it with the account's OpenPGP key even when it is not encrypted (encrypted mail is always signed).")
+    var sign = false
 
     func validate() throws {
+        if encrypt && noEncrypt { throw ValidationError("--encrypt and --no-encrypt exclude each other") }
         if replyAll && replyTo == nil { throw ValidationError("--reply-all answers the email of --reply-to: give one") }
         if replyTo != nil && forward != nil { throw ValidationError("--reply-to and --forward exclude each other") }
         guard (0...300).contains(undoDelay) else { throw ValidationError("--undo-delay is 0 to 300 seconds") }
@@ -102,6 +109,8 @@ struct SendCommand: AsyncParsableCommand {
         outgoing.attachments = attach
         outgoing.markdown = markdown
         outgoing.undoDelay = undoDelay
+        outgoing.encrypt = encrypt ? true : noEncrypt ? false : nil
+        outgoing.sign = sign
         if undoDelay > 0 {
             Interrupt.install()
             FileHandle.standardError.write(Data("Sending in \(undoDelay) s; Ctrl-C keeps it as a draft.\n".utf8))

@@ -33,8 +33,9 @@ final class WebFixture {
     /// `idleness`, whether the machine counts as idle (always, by default).
     static func with(embedder: (any TextEmbedder)? = nil, generator: (any TextGenerator)? = nil, oauth: OAuthConfiguration? = nil,
                      oauthTimeout: Duration = .seconds(20), idleness: MachineIdleness = MachineIdleness(loadAverage: { 0 }),
-                     _ body: (WebFixture) async throws -> Void) async throws {
-        let fixture = try await WebFixture(embedder: embedder, generator: generator, oauth: oauth, oauthTimeout: oauthTimeout, idleness: idleness)
+                     openPGP: (any OpenPGPEngine)? = nil, _ body: (WebFixture) async throws -> Void) async throws {
+        let fixture = try await WebFixture(embedder: embedder, generator: generator, oauth: oauth, oauthTimeout: oauthTimeout, idleness: idleness,
+                                           openPGP: openPGP)
         do {
             try await body(fixture)
         } catch {
@@ -44,8 +45,9 @@ final class WebFixture {
         await fixture.stop()
     }
 
+    /// `openPGP`: the engine the composer encrypts and signs with (issue 32); none by default.
     private init(embedder: (any TextEmbedder)?, generator: (any TextGenerator)?, oauth: OAuthConfiguration?, oauthTimeout: Duration,
-                 idleness: MachineIdleness) async throws {
+                 idleness: MachineIdleness, openPGP: (any OpenPGPEngine)?) async throws {
         database = try AppDatabase.inMemory()
         home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-web-\(UUID().uuidString.prefix(8))")
         app = await AppDependencies(database: database, center: MockNotificationCenter(), composeEmail: RecordingComposeEmail())
@@ -55,7 +57,7 @@ final class WebFixture {
         transport = RecordingMailTransport()
         remote = RecordingRemoteMailbox()
         let sending = MailSending(database: database, credentials: FixedCredentialProvider(everyAccount: "secret"), undoDelaySeconds: { 0 },
-                                  transport: transport, remoteMailbox: remote)
+                                  transport: transport, remoteMailbox: remote, openPGP: openPGP)
         let signedInAgain = self.signedInAgain
         var mail = app.webMail(compose: sending.compose, credentials: keyring, textEmbedder: embedder, textGenerator: generator,
                                oauthConfiguration: oauth ?? OAuthConfiguration(), oauthTimeout: oauthTimeout,

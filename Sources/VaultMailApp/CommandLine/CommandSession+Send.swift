@@ -21,6 +21,10 @@ extension CommandSession {
         public var markdown = false
         /// Seconds to wait before sending, during which `cancelled` taking it back keeps it as a draft.
         public var undoDelay = 0
+        /// Encrypt (true), don't (false), or as recommended (nil) (issue 32, `CryptoChoice`).
+        public var encrypt: Bool?
+        /// Sign it even when it is not encrypted.
+        public var sign = false
 
         public init(account: String, to: [String], body: String) {
             self.account = account
@@ -82,11 +86,21 @@ extension CommandSession {
         if outgoing.undoDelay > 0, await Self.interrupted(within: .seconds(outgoing.undoDelay), by: cancelled) {
             return "Not sent: it is a draft again (\(draftId.prefix(ThreadRow.idLength))); `vaultmail drafts` lists it."
         }
-        try await compose.queueForSending(emailId: draftId)
+        let crypto = CryptoChoice(encrypt: outgoing.encrypt, sign: outgoing.sign)
+        let plan = await compose.cryptoPlan(accountId: account.id, recipients: content.to + content.cc + content.bcc,
+                                            threadId: content.threadId, inReplyTo: content.inReplyTo, choice: crypto)
+        do {
+            try await compose.queueForSending(emailId: draftId, crypto: crypto)
+        } catch {
+            await dependencies.openPGPEngine.close()
+            throw CommandError("not sent (kept as a draft, `vaultmail drafts`): \(PlainWords.lines(error))")
+        }
+        await dependencies.openPGPEngine.close()
         let recipients = (content.to + content.cc + content.bcc).joined(separator: ", ")
+        let protection = plan.map { $0.encrypt ? " Encrypted and signed." : $0.sign ? " Signed, not encrypted." : "" } ?? ""
         do {
             try await compose.executeSend(emailId: draftId)
-            return "Sent \"\(content.subject)\" to \(recipients)." + (leftOut.map { " " + $0 } ?? "")
+            return "Sent \"\(content.subject)\" to \(recipients)." + protection + (leftOut.map { " " + $0 } ?? "")
         } catch let ComposeError.notSent(_, state, reason) {
             throw CommandError(Self.notSent(state, reason: reason, id: draftId))
         } catch {

@@ -17,6 +17,9 @@ public enum ComposeError: Error, Sendable, Equatable, CustomStringConvertible {
     case originalNotFound(id: String)
     /// The message (about `size` bytes on the wire) is larger than the server's SIZE `limit`.
     case tooLarge(size: Int, limit: Int)
+    /// Encryption was asked for (or the message answers encrypted mail), but the account has
+    /// no OpenPGP key for these recipients (issue 32): it is never sent where one could not read it.
+    case cannotEncrypt(missingKeys: [String])
 
     public var description: String {
         switch self {
@@ -43,6 +46,9 @@ public enum ComposeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let size, let limit):
             "with its attachments the message is about \(ByteSize.string(size)), and the server accepts at most "
                 + "\(ByteSize.string(limit)). Remove an attachment or share it another way."
+        case .cannotEncrypt(let missing):
+            "cannot encrypt the message: no OpenPGP key for \(missing.joined(separator: ", ")); add their keys "
+                + "(`vaultmail key import ACCOUNT FILE`, or a message from them with an Autocrypt header), remove them, or send without encryption (--no-encrypt)"
         }
     }
 }

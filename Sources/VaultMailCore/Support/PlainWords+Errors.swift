@@ -53,6 +53,8 @@ extension ComposeError: PlainWordsError {
         case .tooLarge(let size, let limit):
             "With its attachments the message is about \(ByteSize.string(size)), and the server accepts at most "
                 + "\(ByteSize.string(limit)). Remove an attachment or share it another way."
+        case .cannotEncrypt(let missing):
+            "Can't encrypt it: there is no key for \(missing.joined(separator: ", ")). Add their key, remove them, or turn encryption off to send it readable by anyone on the way."
         }
     }
 
