@@ -27,7 +27,8 @@ public struct OpenPGPWriting: Sendable {
         self.emails = emails
     }
 
-    /// What sending a message from `accountId` to `recipients` will do, with `choice`.
+    /// What sending a message from `accountId` to `recipients` (addresses, bare or as typed
+    /// with a name) will do, with `choice`.
     /// `threadId` and `inReplyTo` (the Message-ID answered) say whether it answers encrypted mail.
     public func plan(accountId: String, recipients: [String], threadId: String?, inReplyTo: String?,
                      choice: CryptoChoice) async -> CryptoPlan {
@@ -83,7 +84,9 @@ public struct OpenPGPWriting: Sendable {
     private func planAndKeys(accountId: String, recipients: [String], threadId: String?, inReplyTo: String?,
                              choice: CryptoChoice) async -> (plan: CryptoPlan, keys: [String: OpenPGPKeyInfo]) {
         var seen = Set<String>()
-        let addresses = recipients.map { $0.lowercased() }.filter { !$0.isEmpty && seen.insert($0).inserted }
+        // As typed ("Alice <alice@example.org>") or bare: the address, in lower case, once.
+        let addresses = recipients.map { ((try? EmailAddress.parse($0, field: "To").email) ?? $0).lowercased() }
+            .filter { !$0.isEmpty && seen.insert($0).inserted }
         let answersEncrypted = await answersEncryptedMail(threadId: threadId, inReplyTo: inReplyTo)
         let keys: [String: OpenPGPKeyInfo]
         var unavailable: String?
