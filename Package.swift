@@ -187,7 +187,7 @@ let package = Package(
             name: "VaultMailSendingTests",
             dependencies: [
                 "VaultMailCore", "VaultMailIMAP", "VaultMailStore", "VaultMailMIME", "VaultMailNotifications",
-                "VaultMailApp", "VaultMailSync", "VaultMailTesting",
+                "VaultMailApp", "VaultMailSync", "VaultMailTesting", "VaultMailOpenPGP",
             ]
         ),
         .testTarget(
@@ -196,7 +196,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultMailWebTests",
-            dependencies: ["VaultMailCore", "VaultMailWeb", "VaultMailMarkdown", "VaultMailMIME", "VaultMailNotifications", "VaultMailTesting", "VaultMailStore", "VaultMailApp", "VaultMailOAuth",
+            dependencies: ["VaultMailCore", "VaultMailWeb", "VaultMailMarkdown", "VaultMailMIME", "VaultMailNotifications", "VaultMailTesting", "VaultMailStore", "VaultMailApp", "VaultMailOAuth", "VaultMailOpenPGP",
                            .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird")]
         ),
         .testTarget(

@@ -61,6 +61,20 @@ static inline int cgpgme_key_usable(gpgme_key_t key) {
     return !key->revoked && !key->expired && !key->disabled && !key->invalid;
 }
 
+/* Whether the key has a usable encryption (sub)key (`can_encrypt`, issue 32's writing). */
+static inline int cgpgme_key_can_encrypt(gpgme_key_t key) {
+    return key->can_encrypt;
+}
+
+/* Whether a user id is revoked or invalid (its bit fields). */
+static inline int cgpgme_user_id_usable(gpgme_user_id_t uid) {
+    return !uid->revoked && !uid->invalid;
+}
+
+/* Encryption flags (enum values Swift imports as a type it cannot OR). */
+static const unsigned int cgpgme_encrypt_always_trust = GPGME_ENCRYPT_ALWAYS_TRUST;
+static const unsigned int cgpgme_sig_mode_detach = GPGME_SIG_MODE_DETACH;
+
 /* Whether the decryption result says the message had no integrity protection (legacy, no MDC). */
 static inline int cgpgme_decrypt_legacy_no_mdc(gpgme_decrypt_result_t result) {
     return result->legacy_cipher_nomdc;

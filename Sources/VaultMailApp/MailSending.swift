@@ -21,12 +21,14 @@ public struct MailSending: Sendable {
     ///     server-side actions (`MailServices.connections`), so filing to Sent and Drafts opens
     ///     no login of its own; without it, sending keeps a pool of its own over `credentials`.
     ///   - transport, remoteMailbox: SMTP and IMAP unless given (tests pass doubles).
+    ///   - openPGP: the OpenPGP engine messages are encrypted and signed with (issue 32,
+    ///     `OpenPGPWriting`); without it every message goes plain.
     public init(
         database: AppDatabase, credentials: any CredentialProvider,
         undoDelaySeconds: @escaping @Sendable () async -> Int,
         clock: any WallClock = SystemWallClock(), sleeper: any Clock<Duration> = ContinuousClock(),
         backoff: RetryBackoff = .standard, pollInterval: Duration = .seconds(60), connections: IMAPConnectionPool? = nil,
-        transport: (any MailTransport)? = nil, remoteMailbox: (any RemoteMailbox)? = nil
+        transport: (any MailTransport)? = nil, remoteMailbox: (any RemoteMailbox)? = nil, openPGP: (any OpenPGPEngine)? = nil
     ) {
         let imap = remoteMailbox ?? IMAPRemoteMailbox(
             connections: connections ?? IMAPConnectionPool(credentials: credentials))
@@ -34,7 +36,9 @@ public struct MailSending: Sendable {
             outbox: GRDBOutboxRepository(database: database), accounts: GRDBAccountRepository(database: database),
             transport: transport ?? SMTPMailTransport(credentials: credentials),
             remoteMailbox: imap, clock: clock, backoff: backoff)
-        compose = ComposeEmailService(sender: sender, sleeper: sleeper, undoDelaySeconds: undoDelaySeconds)
+        compose = ComposeEmailService(
+            sender: sender, openPGP: openPGP.map { OpenPGPWriting(engine: $0, emails: GRDBEmailRepository(database: database)) },
+            sleeper: sleeper, undoDelaySeconds: undoDelaySeconds)
         processor = OutboxProcessor(sender: sender, sleeper: sleeper, pollInterval: pollInterval)
     }
 
@@ -42,10 +46,10 @@ public struct MailSending: Sendable {
     public init(
         database: AppDatabase, settings: SettingsStore, credentials: any CredentialProvider,
         clock: any WallClock = SystemWallClock(), sleeper: any Clock<Duration> = ContinuousClock(),
-        backoff: RetryBackoff = .standard, connections: IMAPConnectionPool? = nil
+        backoff: RetryBackoff = .standard, connections: IMAPConnectionPool? = nil, openPGP: (any OpenPGPEngine)? = nil
     ) {
         self.init(
             database: database, credentials: credentials, undoDelaySeconds: { await MainActor.run { settings.undoSendDelaySeconds } },
-            clock: clock, sleeper: sleeper, backoff: backoff, connections: connections)
+            clock: clock, sleeper: sleeper, backoff: backoff, connections: connections, openPGP: openPGP)
     }
 }

@@ -150,6 +150,111 @@ public actor GPGMEOpenPGPEngine: OpenPGPEngine {
         }
     }
 
+    // MARK: Writing
+
+    public func encryptionKeys(for addresses: [String], accountId: String) async throws(OpenPGPError) -> [String: OpenPGPKeyInfo] {
+        let context = try GPGMEContext(home: try prepareHome(accountId), passphrase: nil)
+        var found: [String: OpenPGPKeyInfo] = [:]
+        for address in Set(addresses.map { $0.lowercased() }) where !address.isEmpty {
+            if let key = try newestEncryptionKey(for: address, in: context) { found[address] = key }
+        }
+        return found
+    }
+
+    public func encryptAndSign(_ content: [UInt8], to recipients: [String], account: Account) async throws(OpenPGPError) -> [UInt8] {
+        let own = try await accountKey(for: account)
+        let context = try GPGMEContext(home: try prepareHome(account.id), passphrase: try await passphrase(account.id))
+        try addSigner(own.fingerprint, in: context)
+        var keys: [gpgme_key_t?] = []
+        defer { for key in keys { if let key { gpgme_key_unref(key) } } }
+        var seen = Set<String>()
+        for fingerprint in recipients + [own.fingerprint] where seen.insert(fingerprint.uppercased()).inserted {
+            keys.append(try key(fingerprint, secret: false, in: context))
+        }
+        keys.append(nil)  // GPGME reads the list up to a null key.
+        let input = try GPGMEData(copying: content)
+        let output = try GPGMEData()
+        // Always trust: the keyring holds only keys the user imported or Autocrypt learnt for this
+        // account (docs/crypto.md); GnuPG's web of trust is not VaultMail's model.
+        let error = keys.withUnsafeMutableBufferPointer { list in
+            gpgme_op_encrypt_sign(context.pointer, list.baseAddress, gpgme_encrypt_flags_t(rawValue: cgpgme_encrypt_always_trust),
+                                  input.pointer, output.pointer)
+        }
+        try GPGMELibrary.check(error, "encrypt and sign the message")
+        return output.take()
+    }
+
+    public func detachedSignature(_ content: [UInt8], account: Account) async throws(OpenPGPError) -> OpenPGPDetachedSignature {
+        let own = try await accountKey(for: account)
+        let context = try GPGMEContext(home: try prepareHome(account.id), passphrase: try await passphrase(account.id))
+        try addSigner(own.fingerprint, in: context)
+        let input = try GPGMEData(copying: content)
+        let output = try GPGMEData()
+        try GPGMELibrary.check(gpgme_op_sign(context.pointer, input.pointer, output.pointer, gpgme_sig_mode_t(rawValue: cgpgme_sig_mode_detach)),
+                               "sign the message")
+        let algorithm = gpgme_op_sign_result(context.pointer)?.pointee.signatures.flatMap { gpgme_hash_algo_name($0.pointee.hash_algo) }
+        let micalg = "pgp-" + (algorithm.map { String(cString: $0) } ?? "SHA256").lowercased()
+        return OpenPGPDetachedSignature(armored: output.take(), micalg: micalg)
+    }
+
+    public func keyData(fingerprint: String, accountId: String) async throws(OpenPGPError) -> [UInt8] {
+        let context = try GPGMEContext(home: try prepareHome(accountId), passphrase: nil)
+        gpgme_set_armor(context.pointer, 0)
+        let output = try GPGMEData()
+        try GPGMELibrary.check(gpgme_op_export(context.pointer, fingerprint, gpgme_export_mode_t(cgpgme_export_minimal), output.pointer),
+                               "export key \(fingerprint)")
+        let data = output.take()
+        guard !data.isEmpty else { throw .failed(operation: "export key \(fingerprint)", reason: "no such key in the account's keyring") }
+        return data
+    }
+
+    /// The passphrase of the account's key from the keyring, for an operation that uses the secret key.
+    private func passphrase(_ accountId: String) async throws(OpenPGPError) -> Secret {
+        let found: Secret?
+        do {
+            found = try await passphrases.passphrase(accountId: accountId)
+        } catch {
+            throw .keyringUnavailable(PlainWords.detail(error))
+        }
+        guard let found else { throw .keyringUnavailable("the keyring holds no passphrase for this account's key") }
+        return found
+    }
+
+    /// Makes the account's key the one `context` signs with.
+    private func addSigner(_ fingerprint: String, in context: GPGMEContext) throws(OpenPGPError) {
+        let signer = try key(fingerprint, secret: true, in: context)
+        defer { gpgme_key_unref(signer) }
+        gpgme_signers_clear(context.pointer)
+        try GPGMELibrary.check(gpgme_signers_add(context.pointer, signer), "use the account's key to sign")
+    }
+
+    /// The newest usable key that can encrypt and has a usable user id of exactly `address`.
+    private func newestEncryptionKey(for address: String, in context: GPGMEContext) throws(OpenPGPError) -> OpenPGPKeyInfo? {
+        try GPGMELibrary.check(gpgme_op_keylist_start(context.pointer, "<\(address)>", 0), "list the keys of \(address)")
+        var best: (info: OpenPGPKeyInfo, created: Int)?
+        while true {
+            var key: gpgme_key_t?
+            let error = gpgme_op_keylist_next(context.pointer, &key)
+            guard GPGMELibrary.code(error) == cgpgme_no_error, let key else { break }
+            defer { gpgme_key_unref(key) }
+            guard cgpgme_key_usable(key) != 0, cgpgme_key_can_encrypt(key) != 0, let fpr = key.pointee.fpr.map({ String(cString: $0) }) else { continue }
+            var uid = key.pointee.uids
+            var named: String?
+            while let entry = uid {
+                if cgpgme_user_id_usable(entry) != 0, entry.pointee.email.map({ String(cString: $0).lowercased() }) == address {
+                    named = entry.pointee.uid.map { String(cString: $0) }
+                    break
+                }
+                uid = entry.pointee.next
+            }
+            guard let named else { continue }
+            let created = Int(key.pointee.subkeys?.pointee.timestamp ?? 0)
+            if best.map({ created > $0.created }) ?? true { best = (OpenPGPKeyInfo(fingerprint: fpr, userId: named), created) }
+        }
+        _ = gpgme_op_keylist_end(context.pointer)
+        return best?.info
+    }
+
     public func close() async {
         for home in used.sorted() {
             // gpgconf stops the agent GPGME started for this home; it names no secret.

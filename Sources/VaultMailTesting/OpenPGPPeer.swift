@@ -51,6 +51,10 @@ public final class OpenPGPPeer: @unchecked Sendable {
         case .gnupg, .rnp:
             // RNP's key is made by GnuPG and moved into RNP's own keyring: RNP does the writing.
             try await Self.run("/usr/bin/gpg", Self.gpgBatch(home) + ["--quick-gen-key", implementation.userId, "ed25519", "sign,cert", "0"])
+            // A Cv25519 subkey, so VaultMail can write to the peer too.
+            let primary = try await Self.fingerprint(
+                of: try await Self.text("/usr/bin/gpg", Self.gpgBatch(home) + ["--armor", "--export", implementation.sender.address]), in: home)
+            try await Self.run("/usr/bin/gpg", Self.gpgBatch(home) + ["--quick-add-key", primary, "cv25519", "encr", "0"])
             publicKey = try await Self.text("/usr/bin/gpg", Self.gpgBatch(home) + ["--armor", "--export", implementation.sender.address])
             if implementation == .rnp {
                 let secret = try await Self.text("/usr/bin/gpg", Self.gpgBatch(home) + ["--armor", "--export-secret-keys", implementation.sender.address])
@@ -117,6 +121,49 @@ public final class OpenPGPPeer: @unchecked Sendable {
         case .rnp:
             try await Self.text("/usr/bin/rnp", ["--homedir", rnpHome, "--clearsign", "-u", implementation.sender.address,
                                                  "--password", "", "--output", "-"], input: Array(text.utf8))
+        }
+    }
+
+    // MARK: Reading what VaultMail writes
+
+    /// What the peer reads in an OpenPGP message written to it (GnuPG and Sequoia): the
+    /// plaintext, and whether it carries a good signature by the correspondent's key (the
+    /// `recipient` this peer was made with). Throws when the peer cannot decrypt it.
+    public func decrypt(_ message: [UInt8]) async throws -> (plaintext: [UInt8], signedByCorrespondent: Bool) {
+        switch implementation {
+        case .gnupg:
+            let status = directory.appendingPathComponent("status-\(UUID().uuidString.prefix(8))").path
+            let plaintext = try await Self.run("/usr/bin/gpg", Self.gpgBatch(gnupgHome) + ["--status-file", status, "--decrypt"], input: message)
+            let lines = (try? String(contentsOfFile: status, encoding: .utf8)) ?? ""
+            return (plaintext, lines.contains("[GNUPG:] GOODSIG ") && lines.contains(recipientFingerprint))
+        case .sequoia:
+            if let verified = try? await Self.run("/usr/bin/sq", ["decrypt", "--recipient-key", sequoiaKey, "--signer-cert", recipientFile], input: message) {
+                return (verified, true)
+            }
+            return (try await Self.run("/usr/bin/sq", ["decrypt", "--recipient-key", sequoiaKey], input: message), false)
+        case .rnp:
+            throw Failure(description: "reading with RNP is not part of these tests")
+        }
+    }
+
+    /// Whether `signature` is a good detached signature by the correspondent's key over `content`.
+    public func verifies(_ content: [UInt8], signature: [UInt8]) async throws -> Bool {
+        let data = directory.appendingPathComponent("signed-\(UUID().uuidString.prefix(8))")
+        let detached = directory.appendingPathComponent("signature-\(UUID().uuidString.prefix(8)).asc")
+        try Data(content).write(to: data)
+        try Data(signature).write(to: detached)
+        switch implementation {
+        case .gnupg:
+            let status = directory.appendingPathComponent("status-\(UUID().uuidString.prefix(8))").path
+            guard (try? await Self.run("/usr/bin/gpg", Self.gpgBatch(gnupgHome) + ["--status-file", status, "--verify", detached.path, data.path])) != nil else {
+                return false
+            }
+            let lines = (try? String(contentsOfFile: status, encoding: .utf8)) ?? ""
+            return lines.contains("[GNUPG:] GOODSIG ") && lines.contains(recipientFingerprint)
+        case .sequoia:
+            return (try? await Self.run("/usr/bin/sq", ["verify", "--signer-cert", recipientFile, "--detached", detached.path, data.path])) != nil
+        case .rnp:
+            throw Failure(description: "reading with RNP is not part of these tests")
         }
     }
 

@@ -84,9 +84,16 @@ struct SendCommand: AsyncParsableCommand {
     var undoDelay = 0
     @Option(name: .customLong("at"), help: ArgumentHelp("Send later: save it and let the daemon send it at this time (2026-12-01 09:00 in your time zone, or ISO 8601 with an offset); `vaultmail outbox --cancel ID` keeps it as a draft until then.", valueName: "time"))
     var sendAt: String?
+    @Flag(help: "Encrypt it (OpenPGP, to every recipient's key and yours); not sent when a recipient has no key. Without --encrypt or --no-encrypt it is encrypted when every recipient has a key or it answers encrypted mail (docs/crypto.md).")
+    var encrypt = false
+    @Flag(name: .customLong("no-encrypt"), help: "Send it unencrypted, even when it could be encrypted or answers encrypted mail.")
+    var noEncrypt = false
+    @Flag(help: "Sign it with the account's OpenPGP key even when it is not encrypted (encrypted mail is always signed).")
+    var sign = false
 
     func validate() throws {
         if sendAt != nil && undoDelay > 0 { throw ValidationError("--at and --undo-delay exclude each other: a message sent later can be cancelled until its time") }
+        if encrypt && noEncrypt { throw ValidationError("--encrypt and --no-encrypt exclude each other") }
         if replyAll && replyTo == nil { throw ValidationError("--reply-all answers the email of --reply-to: give one") }
         if replyTo != nil && forward != nil { throw ValidationError("--reply-to and --forward exclude each other") }
         guard (0...300).contains(undoDelay) else { throw ValidationError("--undo-delay is 0 to 300 seconds") }
@@ -106,6 +113,8 @@ struct SendCommand: AsyncParsableCommand {
         outgoing.markdown = markdown
         outgoing.undoDelay = undoDelay
         outgoing.sendAt = sendAt
+        outgoing.encrypt = encrypt ? true : noEncrypt ? false : nil
+        outgoing.sign = sign
         if undoDelay > 0 {
             Interrupt.install()
             FileHandle.standardError.write(Data("Sending in \(undoDelay) s; Ctrl-C keeps it as a draft.\n".utf8))

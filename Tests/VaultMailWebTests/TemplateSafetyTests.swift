@@ -20,7 +20,7 @@ struct TemplateSafetyTests {
         "Accounts/AccountSettingsView.swift": ["backIcon", "problems", "signInAgain", "syncWindow"],
         "Accounts/OnboardingView.swift": ["caFile", "check", "client", "command", "detail", "email", "fields", "first", "name", "oauth",
                                           "problems", "screen", "second", "servers", "syncWindow"],
-        "Compose/ComposerView.swift": ["attachments", "backIcon", "copies", "from", "icon", "problem", "to", "trashIcon"],
+        "Compose/ComposerView.swift": ["attachments", "backIcon", "copies", "crypto", "from", "icon", "problem", "to", "trashIcon"],
         "Attachments/AttachmentsView.swift": ["icon", "zipIcon"],
         "Pages/ConversationView.swift": ["actions", "attachments", "backIcon", "body", "buttons", "category", "clipIcon",
                                          "draftForms", "editIcon", "icon", "inner", "messages", "moreIcon", "move", "mute", "older", "replies", "replyBar", "shieldIcon",

@@ -34,9 +34,10 @@ final class WebFixture {
     /// `clock`, the app's "now" (the system's by default; a fixed one for what depends on the day).
     static func with(embedder: (any TextEmbedder)? = nil, generator: (any TextGenerator)? = nil, oauth: OAuthConfiguration? = nil,
                      oauthTimeout: Duration = .seconds(20), idleness: MachineIdleness = MachineIdleness(loadAverage: { 0 }),
-                     clock: any WallClock = SystemWallClock(), _ body: (WebFixture) async throws -> Void) async throws {
+                     clock: any WallClock = SystemWallClock(), openPGP: (any OpenPGPEngine)? = nil,
+                     _ body: (WebFixture) async throws -> Void) async throws {
         let fixture = try await WebFixture(embedder: embedder, generator: generator, oauth: oauth, oauthTimeout: oauthTimeout, idleness: idleness,
-                                           clock: clock)
+                                           clock: clock, openPGP: openPGP)
         do {
             try await body(fixture)
         } catch {
@@ -46,8 +47,9 @@ final class WebFixture {
         await fixture.stop()
     }
 
+    /// `openPGP`: the engine the composer encrypts and signs with (issue 32); none by default.
     private init(embedder: (any TextEmbedder)?, generator: (any TextGenerator)?, oauth: OAuthConfiguration?, oauthTimeout: Duration,
-                 idleness: MachineIdleness, clock: any WallClock) async throws {
+                 idleness: MachineIdleness, clock: any WallClock, openPGP: (any OpenPGPEngine)?) async throws {
         database = try AppDatabase.inMemory()
         home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-web-\(UUID().uuidString.prefix(8))")
         app = await AppDependencies(database: database, center: MockNotificationCenter(), composeEmail: RecordingComposeEmail())
@@ -57,7 +59,7 @@ final class WebFixture {
         transport = RecordingMailTransport()
         remote = RecordingRemoteMailbox()
         let sending = MailSending(database: database, credentials: FixedCredentialProvider(everyAccount: "secret"), undoDelaySeconds: { 0 },
-                                  transport: transport, remoteMailbox: remote)
+                                  transport: transport, remoteMailbox: remote, openPGP: openPGP)
         let signedInAgain = self.signedInAgain
         var mail = app.webMail(compose: sending.compose, credentials: keyring, textEmbedder: embedder, textGenerator: generator,
                                oauthConfiguration: oauth ?? OAuthConfiguration(), oauthTimeout: oauthTimeout,

@@ -88,7 +88,8 @@ public final class CommandDependencies {
 
     /// Compose, the outbox and SMTP, filing on `services`' connections.
     public func sending(credentials: AccountCredentials, services: MailServices) -> MailSending {
-        MailSending(database: database, settings: settings, credentials: credentials, clock: clock, connections: services.connections)
+        MailSending(database: database, settings: settings, credentials: credentials, clock: clock, connections: services.connections,
+                    openPGP: openPGPEngine)
     }
 
     /// The notification server's state as the daemon's centre would report it with these settings.

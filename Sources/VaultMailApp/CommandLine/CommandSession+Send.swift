@@ -24,6 +24,10 @@ extension CommandSession {
         /// Send later (issue 33): the time to send at, as written (`2026-12-01 09:00`, ISO 8601);
         /// Core's `ComposeEmailService.sendTime(from:)` reads it.
         public var sendAt: String?
+        /// Encrypt (true), don't (false), or as recommended (nil) (issue 32, `CryptoChoice`).
+        public var encrypt: Bool?
+        /// Sign it even when it is not encrypted.
+        public var sign = false
 
         public init(account: String, to: [String], body: String) {
             self.account = account
@@ -84,9 +88,16 @@ extension CommandSession {
         } catch {
             throw CommandError("not sent: \(error)")
         }
+        let crypto = CryptoChoice(encrypt: outgoing.encrypt, sign: outgoing.sign)
         if let sendAt {
             let draftId = try await compose.saveDraft(content, html: html, attachments: files)
-            try await compose.schedule(emailId: draftId, at: sendAt)
+            do {
+                try await compose.schedule(emailId: draftId, at: sendAt, crypto: crypto)
+            } catch {
+                await dependencies.openPGPEngine.close()
+                throw CommandError("not scheduled (kept as a draft, `vaultmail drafts`): \(PlainWords.lines(error))")
+            }
+            await dependencies.openPGPEngine.close()
             let short = draftId.prefix(ThreadRow.idLength)
             return "Scheduled \"\(content.subject)\" to \((content.to + content.cc + content.bcc).joined(separator: ", ")) for "
                 + "\(Snooze.localText(sendAt, timeZone: clock.timeZone)) (\(short)): the daemon sends it then, once, also after a restart. "
@@ -99,11 +110,20 @@ extension CommandSession {
         if outgoing.undoDelay > 0, await Self.interrupted(within: .seconds(outgoing.undoDelay), by: cancelled) {
             return "Not sent: it is a draft again (\(draftId.prefix(ThreadRow.idLength))); `vaultmail drafts` lists it."
         }
-        try await compose.queueForSending(emailId: draftId)
+        let plan = await compose.cryptoPlan(accountId: account.id, recipients: content.to + content.cc + content.bcc,
+                                            threadId: content.threadId, inReplyTo: content.inReplyTo, choice: crypto)
+        do {
+            try await compose.queueForSending(emailId: draftId, crypto: crypto)
+        } catch {
+            await dependencies.openPGPEngine.close()
+            throw CommandError("not sent (kept as a draft, `vaultmail drafts`): \(PlainWords.lines(error))")
+        }
+        await dependencies.openPGPEngine.close()
         let recipients = (content.to + content.cc + content.bcc).joined(separator: ", ")
+        let protection = plan.map { $0.encrypt ? " Encrypted and signed." : $0.sign ? " Signed, not encrypted." : "" } ?? ""
         do {
             try await compose.executeSend(emailId: draftId)
-            return "Sent \"\(content.subject)\" to \(recipients)." + (leftOut.map { " " + $0 } ?? "")
+            return "Sent \"\(content.subject)\" to \(recipients)." + protection + (leftOut.map { " " + $0 } ?? "")
         } catch let ComposeError.notSent(_, state, reason) {
             throw CommandError(Self.notSent(state, reason: reason, id: draftId))
         } catch {

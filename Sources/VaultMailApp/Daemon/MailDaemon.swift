@@ -72,8 +72,10 @@ public final class MailDaemon {
         let accountCredentials = AccountCredentials(store: credentials)
         let services = MailServices(database: database, credentials: accountCredentials)
         let settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
+        // One OpenPGP engine (issue 32) reads and writes: its agents are stopped once, at the end.
+        let openPGPEngine = AppDependencies.openPGPEngine(home: home)
         let sending = MailSending(database: database, settings: settings, credentials: accountCredentials,
-                                  connections: services.connections)
+                                  connections: services.connections, openPGP: openPGPEngine)
         var desktop = options.desktop
         // A restarted daemon still answers the notifications the one before it posted (AC-N-20, E-12).
         desktop.rememberedIn = desktop.rememberedIn ?? home.directory.appendingPathComponent("notifications.json")
@@ -88,7 +90,7 @@ public final class MailDaemon {
         }
         let app = await AppDependencies(database: database, center: suggestingCenter, composeEmail: sending.compose,
                                         emailRepository: services.emails, settingsStore: settings,
-                                        openPGPEngine: AppDependencies.openPGPEngine(home: home))
+                                        openPGPEngine: openPGPEngine)
         let opener = ThreadOpener(command: options.openCommand ?? (options.webPort != nil ? ThreadOpener.webCommand : ThreadOpener.defaultCommand),
                                   home: home.directory.path)
         // On-device AI (issue 15): one sentence model, loaded on first use and unloaded when idle,

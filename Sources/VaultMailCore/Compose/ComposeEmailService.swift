@@ -19,6 +19,8 @@ import Foundation
 public actor ComposeEmailService: ComposeEmailUseCase {
     public nonisolated let sender: OutboxSender
     private let builder: any MessageBuilder
+    /// OpenPGP writing (issue 32); nil: every message goes plain.
+    private let openPGP: OpenPGPWriting?
     private let sleeper: any Clock<Duration>
     private let undoDelaySeconds: @Sendable () async -> Int
 
@@ -38,13 +40,15 @@ public actor ComposeEmailService: ComposeEmailUseCase {
     ///   - sender: shared with the `OutboxProcessor` of the same process.
     ///   - undoDelaySeconds: the current undo delay (read for every send).
     ///   - sleeper: the clock the undo delay is waited on.
+    ///   - openPGP: encrypts and signs messages as `OpenPGPWriting` decides when they are queued.
     public init(
-        sender: OutboxSender, builder: any MessageBuilder = RFC5322MessageBuilder(),
+        sender: OutboxSender, builder: any MessageBuilder = RFC5322MessageBuilder(), openPGP: OpenPGPWriting? = nil,
         sleeper: any Clock<Duration> = ContinuousClock(),
         undoDelaySeconds: @escaping @Sendable () async -> Int
     ) {
         self.sender = sender
         self.builder = builder
+        self.openPGP = openPGP
         self.sleeper = sleeper
         self.undoDelaySeconds = undoDelaySeconds
     }
@@ -247,7 +251,21 @@ public actor ComposeEmailService: ComposeEmailUseCase {
     // MARK: Sending
 
     public func queueForSending(emailId: String) async throws {
-        try await serialized(emailId) { try await queue(emailId: emailId, notBefore: clock.now) }
+        try await queueForSending(emailId: emailId, crypto: .automatic)
+    }
+
+    /// Puts a draft in the outbox, encrypted or signed as `crypto` and `OpenPGPWriting` decide.
+    /// Throws `ComposeError.cannotEncrypt` (it stays a draft) when it must be encrypted and
+    /// cannot be.
+    public func queueForSending(emailId: String, crypto: CryptoChoice) async throws {
+        try await serialized(emailId) { try await queue(emailId: emailId, notBefore: clock.now, crypto: crypto) }
+    }
+
+    /// What sending would do to a message's encryption (the composer's lock); nil when this
+    /// service writes no OpenPGP.
+    public func cryptoPlan(accountId: String, recipients: [String], threadId: String?, inReplyTo: String?,
+                           choice: CryptoChoice) async -> CryptoPlan? {
+        await openPGP?.plan(accountId: accountId, recipients: recipients, threadId: threadId, inReplyTo: inReplyTo, choice: choice)
     }
 
     public func executeSend(emailId: String) async throws {
@@ -268,10 +286,11 @@ public actor ComposeEmailService: ComposeEmailUseCase {
     /// Sends with the undo delay (AC-U-11): queues the message, waits the delay, then sends.
     /// `cancel(emailId:)` during the delay returns `.cancelled`; nothing was transmitted.
     /// If the calling task is cancelled, the message stays queued and goes out later.
-    public func send(emailId: String) async throws -> SendOutcome {
+    /// `crypto`: encrypted or signed as the person chose (`queueForSending(emailId:crypto:)`).
+    public func send(emailId: String, crypto: CryptoChoice = .automatic) async throws -> SendOutcome {
         let delay = max(0, await undoDelaySeconds())
         let notBefore = clock.now.addingTimeInterval(TimeInterval(delay))
-        try await serialized(emailId) { try await queue(emailId: emailId, notBefore: notBefore) }
+        try await serialized(emailId) { try await queue(emailId: emailId, notBefore: notBefore, crypto: crypto) }
         if delay > 0 {
             let sleeper = self.sleeper
             let wait = Task { try await sleeper.sleep(for: .seconds(delay)) }
@@ -309,10 +328,10 @@ public actor ComposeEmailService: ComposeEmailUseCase {
     /// Sends with the undo delay without waiting for it (the web composer): queues the message
     /// now, so errors (no recipient) are thrown here, and transmits it in the background once
     /// the delay is over unless `cancel` came first. Returns when it will go.
-    public func startSending(emailId: String) async throws -> Date {
+    public func startSending(emailId: String, crypto: CryptoChoice = .automatic) async throws -> Date {
         let delay = max(0, await undoDelaySeconds())
         let notBefore = clock.now.addingTimeInterval(TimeInterval(delay))
-        try await serialized(emailId) { try await queue(emailId: emailId, notBefore: notBefore) }
+        try await serialized(emailId) { try await queue(emailId: emailId, notBefore: notBefore, crypto: crypto) }
         let sleeper = self.sleeper
         let wait = Task { try await sleeper.sleep(for: .seconds(delay)) }
         undoWaits[emailId] = wait
@@ -355,7 +374,7 @@ public actor ComposeEmailService: ComposeEmailUseCase {
             switch entry.state {
             case .failed:
                 var raw = entry.rawMessage ?? []
-                if raw.isEmpty { raw = try builder.build(try await outgoingMessage(entry.email, date: clock.now)) }
+                if raw.isEmpty { raw = try await sendable(entry.email, date: clock.now, crypto: .automatic) }
                 try await outbox.queue(emailId: emailId, rawMessage: raw, notBefore: clock.now, now: clock.now)
             case .queued:
                 break
@@ -394,22 +413,20 @@ public actor ComposeEmailService: ComposeEmailUseCase {
 
     // MARK: Helpers
 
-    /// `draft` or `failed` → `queued` with the message built now (its Date is now).
-    /// Already queued: nothing to do.
     /// Queues the draft to go at `date` (send later, issue 33): it waits in the outbox, and the
     /// `OutboxProcessor` (the daemon's, or any process's with one running) sends it once it is
     /// due, once (the outbox's claim), also after a restart. Its Date header is `date`. A
     /// message already waiting gets the new time (it is made a draft again first); until it
     /// goes, `cancel(emailId:)` makes it a draft again to edit. Throws
     /// `ComposeError.sendTimePassed` for a time not in the future, `.tooLateToCancel` when it
-    /// is already going out.
-    public func schedule(emailId: String, at date: Date) async throws {
+    /// is already going out. Encrypted or signed as `crypto` decides, like sending now.
+    public func schedule(emailId: String, at date: Date, crypto: CryptoChoice = .automatic) async throws {
         try refusingPast(date)
         try await serialized(emailId) {
             if try await outbox.entry(emailId: emailId)?.state == .queued, let blocking = try await outbox.returnToDraft(emailId: emailId) {
                 throw ComposeError.tooLateToCancel(emailId: emailId, state: blocking)
             }
-            try await queue(emailId: emailId, notBefore: date, dated: date)
+            try await queue(emailId: emailId, notBefore: date, dated: date, crypto: crypto)
         }
     }
 
@@ -440,7 +457,9 @@ public actor ComposeEmailService: ComposeEmailUseCase {
         throw .sendTimePassed(time: Snooze.localText(date, timeZone: clock.timeZone), now: Snooze.localText(now, timeZone: clock.timeZone))
     }
 
-    private func queue(emailId: String, notBefore: Date, dated: Date? = nil) async throws {
+    /// `draft` or `failed` → `queued` with the message built now (its Date is now, or `dated`),
+    /// encrypted or signed as `crypto` and `OpenPGPWriting` decide. Already queued: nothing to do.
+    private func queue(emailId: String, notBefore: Date, dated: Date? = nil, crypto: CryptoChoice) async throws {
         pendingDraftCopies.removeValue(forKey: emailId)?.cancel()
         guard let entry = try await outbox.entry(emailId: emailId) else { throw ComposeError.draftNotFound(id: emailId) }
         switch entry.state {
@@ -448,11 +467,24 @@ public actor ComposeEmailService: ComposeEmailUseCase {
             return
         case .draft, .failed:
             guard !OutboxSender.recipients(of: entry.email).isEmpty else { throw ComposeError.noRecipients(emailId: emailId) }
-            let raw = try builder.build(try await outgoingMessage(entry.email, date: dated ?? clock.now))
+            let raw = try await sendable(entry.email, date: dated ?? clock.now, crypto: crypto)
             try await outbox.queue(emailId: emailId, rawMessage: raw, notBefore: notBefore, now: clock.now)
         default:
             throw ComposeError.wrongState(emailId: emailId, state: entry.state, action: "queue")
         }
+    }
+
+    /// The bytes that are sent for `email`: through `OpenPGPWriting` when there is one, else plain.
+    private func sendable(_ email: Email, date: Date, crypto: CryptoChoice) async throws -> [UInt8] {
+        let message = try await outgoingMessage(email, date: date)
+        guard let openPGP else {
+            if crypto.encrypt == true || crypto.sign { throw OpenPGPError.engineUnavailable("this VaultMail writes no OpenPGP") }
+            return try builder.build(message)
+        }
+        guard let account = try await sender.accounts.getAccount(id: email.accountId) else {
+            throw ComposeError.accountNotFound(id: email.accountId)
+        }
+        return try await openPGP.build(message, account: account, threadId: email.threadId, choice: crypto, builder: builder)
     }
 
     private func outgoingMessage(_ email: Email, date: Date) async throws -> OutgoingMessage {

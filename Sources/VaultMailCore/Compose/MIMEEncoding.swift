@@ -228,12 +228,31 @@ public enum MIMEEncoding {
             }
             let atLineEnd = index + 1 >= crlfText.count
                 || (crlfText[index + 1] == 0x0D && index + 2 < crlfText.count && crlfText[index + 2] == 0x0A)
-            let literal = (byte >= 0x21 && byte <= 0x7E && byte != UInt8(ascii: "="))
+            // An "F" opening a line of "From " is encoded, so no mail store or signature check
+            // ever sees the line changed to ">From " (RFC 3156 §3).
+            let fromLine = byte == UInt8(ascii: "F") && lineLength == 0 && crlfText[index...].starts(with: Array("From ".utf8))
+            let literal = (byte >= 0x21 && byte <= 0x7E && byte != UInt8(ascii: "=") && !fromLine)
                 || ((byte == 0x20 || byte == 0x09) && !atLineEnd)
             emit(literal ? [byte] : [UInt8(ascii: "="), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
             index += 1
         }
         return out
+    }
+
+    /// Whether 7bit CRLF text has something transport may change: white space ending a line,
+    /// or a line starting "From " (RFC 3156 §3: signed content must be safe from both).
+    static func mayChangeInTransit(_ crlfText: [UInt8]) -> Bool {
+        var lineStart = true
+        for (index, byte) in crlfText.enumerated() {
+            if lineStart, crlfText[index...].starts(with: Array("From ".utf8)) { return true }
+            lineStart = false
+            if byte == 0x0D, index + 1 < crlfText.count, crlfText[index + 1] == 0x0A {
+                if index > 0, crlfText[index - 1] == 0x20 || crlfText[index - 1] == 0x09 { return true }
+            }
+            if byte == 0x0A { lineStart = true }
+        }
+        if let last = crlfText.last, last == 0x20 || last == 0x09 { return true }
+        return false
     }
 
     /// Base64 in lines of 76 characters, each ending in CRLF.

@@ -23,6 +23,10 @@ public struct OutgoingMessage: Sendable, Hashable {
     /// The References chain, oldest first, with angle brackets.
     public var references: [String]
     public var attachments: [DraftAttachment]
+    /// The sender's `Autocrypt:` header (issue 32); nil: none is written.
+    public var autocrypt: AutocryptHeader?
+    /// `Autocrypt-Gossip:` headers, written only inside an encrypted message's protected part.
+    public var gossip: [AutocryptHeader] = []
 
     public init(
         messageId: String,

@@ -14,40 +14,57 @@ public struct RFC5322MessageBuilder: MessageBuilder {
     public init() {}
 
     public func build(_ message: OutgoingMessage) throws -> [UInt8] {
+        let head = try headers(message, subject: message.subject)
+        let body = content(message)
+        return Array(head.utf8) + body.headers + MIMEEncoding.crlf + body.content
+    }
+
+    /// The message's header lines (Bcc never written), `subject` as its Subject (none when
+    /// empty), up to and with MIME-Version; the addresses checked.
+    func headers(_ message: OutgoingMessage, subject: String) throws -> String {
         try EmailAddress.validate(message.from.email, field: "From")
         for (field, list) in [("To", message.to), ("Cc", message.cc), ("Bcc", message.bcc)] {
             for participant in list { try EmailAddress.validate(participant.email, field: field) }
         }
-        let messageId = Self.normalizedId(message.messageId)
-
         var head = ""
         head += MIMEEncoding.header("Date", [Self.rfc5322Date(message.date, in: message.timeZone)])
         head += MIMEEncoding.header("From", MIMEEncoding.addressTokens([message.from]))
         if !message.to.isEmpty { head += MIMEEncoding.header("To", MIMEEncoding.addressTokens(message.to)) }
         if !message.cc.isEmpty { head += MIMEEncoding.header("Cc", MIMEEncoding.addressTokens(message.cc)) }
-        if !message.subject.isEmpty {
-            let tokens = MIMEEncoding.isPlainUnstructured(message.subject)
-                ? message.subject.split(separator: " ").map(String.init)
-                : MIMEEncoding.encodedWords(message.subject)
-            head += MIMEEncoding.header("Subject", tokens)
-        }
-        head += MIMEEncoding.header("Message-ID", [messageId])
+        head += Self.subjectHeader(subject)
+        head += MIMEEncoding.header("Message-ID", [Self.normalizedId(message.messageId)])
         if let inReplyTo = message.inReplyTo.flatMap(MessageIDs.parseFirst) {
             head += MIMEEncoding.header("In-Reply-To", [inReplyTo])
         }
         let references = message.references.flatMap { MessageIDs.parseList($0) }
         if !references.isEmpty { head += MIMEEncoding.header("References", references) }
+        if let autocrypt = message.autocrypt { head += MIMEEncoding.header("Autocrypt", autocrypt.tokens) }
         head += "MIME-Version: 1.0\r\n"
+        return head
+    }
 
-        var boundaries = BoundarySource(messageId: messageId)
-        var body = textPart(message.textBody, subtype: "plain")
+    /// The Subject header line, or nothing for an empty subject.
+    static func subjectHeader(_ subject: String) -> String {
+        guard !subject.isEmpty else { return "" }
+        let tokens = MIMEEncoding.isPlainUnstructured(subject)
+            ? subject.split(separator: " ").map(String.init)
+            : MIMEEncoding.encodedWords(subject)
+        return MIMEEncoding.header("Subject", tokens)
+    }
+
+    /// The message's content as one MIME entity: the text, its HTML alternative, the
+    /// attachments. `forSigning`: text that transport could change (trailing white space, a
+    /// line starting "From ") is quoted-printable, as RFC 3156 §3 asks of signed content.
+    func content(_ message: OutgoingMessage, forSigning: Bool = false) -> Part {
+        var boundaries = BoundarySource(messageId: Self.normalizedId(message.messageId))
+        var body = textPart(message.textBody, subtype: "plain", forSigning: forSigning)
         if let html = message.htmlBody {
-            body = multipart("alternative", [body, textPart(html, subtype: "html")], boundary: boundaries.next())
+            body = multipart("alternative", [body, textPart(html, subtype: "html", forSigning: forSigning)], boundary: boundaries.next())
         }
         if !message.attachments.isEmpty {
             body = multipart("mixed", [body] + message.attachments.map(attachmentPart), boundary: boundaries.next())
         }
-        return Array(head.utf8) + body.headers + MIMEEncoding.crlf + body.content
+        return body
     }
 
     // MARK: Parts
@@ -60,8 +77,12 @@ public struct RFC5322MessageBuilder: MessageBuilder {
         var isFreeText: Bool
     }
 
-    private func textPart(_ text: String, subtype: String) -> Part {
-        let (encoding, content) = MIMEEncoding.encodeText(MIMEEncoding.crlfLines(text))
+    private func textPart(_ text: String, subtype: String, forSigning: Bool) -> Part {
+        let lines = MIMEEncoding.crlfLines(text)
+        var (encoding, content) = MIMEEncoding.encodeText(lines)
+        if forSigning, encoding == "7bit", MIMEEncoding.mayChangeInTransit(lines) {
+            (encoding, content) = ("quoted-printable", MIMEEncoding.quotedPrintable(lines))
+        }
         let headers = "Content-Type: text/\(subtype); charset=utf-8\r\nContent-Transfer-Encoding: \(encoding)\r\n"
         return Part(headers: Array(headers.utf8), content: content, isFreeText: encoding == "7bit")
     }
@@ -77,7 +98,7 @@ public struct RFC5322MessageBuilder: MessageBuilder {
 
     /// Parts separated by `boundary`: each part's content is followed by CRLF before the
     /// delimiter, so a part's last line break is its own (RFC 2046 §5.1.1).
-    private func multipart(_ subtype: String, _ parts: [Part], boundary candidate: String) -> Part {
+    func multipart(_ subtype: String, _ parts: [Part], boundary candidate: String, parameters: String = "") -> Part {
         var boundary = candidate
         var attempt = 0
         while parts.contains(where: { $0.isFreeText && Self.contains($0.content, "--" + boundary) }) {
@@ -94,7 +115,7 @@ public struct RFC5322MessageBuilder: MessageBuilder {
             content += MIMEEncoding.crlf
         }
         content += delimiter + Array("--".utf8) + MIMEEncoding.crlf
-        let headers = "Content-Type: multipart/\(subtype);\r\n boundary=\"\(boundary)\"\r\n"
+        let headers = "Content-Type: multipart/\(subtype);\(parameters)\r\n boundary=\"\(boundary)\"\r\n"
         return Part(headers: Array(headers.utf8), content: content, isFreeText: false)
     }
 

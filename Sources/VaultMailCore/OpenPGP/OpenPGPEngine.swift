@@ -31,6 +31,27 @@ public protocol OpenPGPEngine: Sendable {
     /// signs (dash-escaping undone), or nil when none could be read, and the signature's state.
     func verifyCleartext(_ message: [UInt8], accountId: String) async -> (text: [UInt8]?, signature: SignatureState)
 
+    // MARK: Writing
+
+    /// The key each of `addresses` would be encrypted to: the newest usable key with an
+    /// encryption subkey whose user id names exactly that address, from the account's keyring
+    /// (imported, or learnt from Autocrypt). Keyed by the address in lower case; an address
+    /// with no such key is absent.
+    func encryptionKeys(for addresses: [String], accountId: String) async throws(OpenPGPError) -> [String: OpenPGPKeyInfo]
+
+    /// `content` (a MIME entity) signed with the account's key and encrypted in one OpenPGP
+    /// message (RFC 3156 §6.2) to the keys `recipients` (fingerprints) and to the account's own
+    /// key, so the sender can read the copy in Sent; ASCII-armored. The key is made on first need.
+    func encryptAndSign(_ content: [UInt8], to recipients: [String], account: Account) async throws(OpenPGPError) -> [UInt8]
+
+    /// A detached signature over `content` (the exact bytes of the signed MIME entity) by the
+    /// account's key, ASCII-armored (RFC 3156 §5).
+    func detachedSignature(_ content: [UInt8], account: Account) async throws(OpenPGPError) -> OpenPGPDetachedSignature
+
+    /// The key `fingerprint` of the account's keyring as Autocrypt's `keydata` carries it:
+    /// binary, minimal (the primary key, its user ids, the subkeys and their signatures).
+    func keyData(fingerprint: String, accountId: String) async throws(OpenPGPError) -> [UInt8]
+
     /// Stops what the engine started for its accounts (GnuPG's agent). The engine can be used
     /// again afterwards; it starts them again.
     func close() async

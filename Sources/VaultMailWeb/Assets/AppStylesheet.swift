@@ -291,6 +291,11 @@ html:not(.js) #show-copies{display:none}
 .body-field{display:block!important;border-bottom:0!important}
 .composer textarea{width:100%;min-height:260px;padding:10px;border:1px solid var(--line);border-radius:8px;background:var(--bg);font:15px/1.5 ui-monospace,"DejaVu Sans Mono",monospace;resize:vertical;color:inherit}
 .compose-options{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;margin:6px 0}
+.crypto-options>label[for=encryption]{display:inline;margin:0;padding:0;width:auto}
+.composer .crypto-options select{width:auto;padding:4px 6px;border-color:var(--line);background:var(--bg)}
+.compose-lock{flex-basis:100%;margin:0;color:var(--muted)}
+.compose-lock[data-state=encrypted]{color:var(--accent-text);font-weight:600}
+.compose-lock[data-state=problem]{color:var(--danger);font-weight:600}
 .check{display:inline-flex;gap:6px;align-items:center}
 .hint-text{color:var(--muted);font-size:13px}
 .attachments-box{margin:10px 0;padding:10px;border:2px dashed var(--line);border-radius:10px}

@@ -159,7 +159,21 @@ enum ComposeScript {
     function updateSend() { sendButton.disabled = state.sending || !ready(); }
 
     // ---- saving as the user types ----
-    function changed() { if (!state.ready) return; state.dirty = true; updateSend(); clearTimeout(state.timer); state.timer = setTimeout(save, 800); }
+    function changed() { if (!state.ready) return; state.dirty = true; updateSend(); clearTimeout(state.timer); state.timer = setTimeout(save, 800); cryptoChanged(); }
+
+    // ---- the lock (issue 32): what sending will do, asked again as recipients or switches change ----
+    const cryptoState = $("#crypto-state", form);
+    let cryptoTimer = null;
+    function cryptoChanged() { if (!cryptoState) return; clearTimeout(cryptoTimer); cryptoTimer = setTimeout(updateCrypto, 300); }
+    async function updateCrypto() {
+      try {
+        const r = await post("/compose/crypto", fields());
+        if (!r.ok) return;
+        const reply = await r.json();
+        cryptoState.dataset.state = reply.state; cryptoState.textContent = reply.summary;
+      } catch (err) { /* the lock keeps what it showed; sending decides again */ }
+    }
+    form.addEventListener("change", e => { if (e.target.name === "encryption" || e.target.name === "sign") cryptoChanged(); });
     form.addEventListener("input", e => { if (!e.target.closest(".recipients")) changed(); });
     form.addEventListener("change", e => { if (e.target.name === "markdown" || e.target.name === "account") changed(); });
     async function save() {

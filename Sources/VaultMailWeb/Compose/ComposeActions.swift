@@ -34,7 +34,7 @@ extension WebApp {
                 try await mail.composition.checkSize(accountId: email.accountId, text: email.bodyPlain ?? "", html: email.bodyHTML,
                                                      attachments: draft.attachments)
             }
-            sendsAt = try await mail.compose.startSending(emailId: id)
+            sendsAt = try await mail.compose.startSending(emailId: id, crypto: form.crypto)
         } catch {
             return refuse(PlainProblem(error).led(by: "Not sent: "), draft: id)
         }

@@ -7,11 +7,13 @@ struct ComposeForm {
     struct Posted: Decodable {
         var account, draft, to, cc, bcc, subject, body, markdown: String?
         var inReplyTo, references, thread, forward, returnTo: String?
+        /// The lock (issue 32): `auto` (or absent), `on` or `off`; `sign`: "1" to sign clear mail.
+        var encryption, sign: String?
         /// The attachment to remove (`/compose/detach`).
         var index: String?
 
         private enum CodingKeys: String, CodingKey {
-            case account, draft, to, cc, bcc, subject, body, markdown, inReplyTo, references, thread, forward, index
+            case account, draft, to, cc, bcc, subject, body, markdown, inReplyTo, references, thread, forward, index, encryption, sign
             case returnTo = "return"
         }
 
@@ -28,6 +30,8 @@ struct ComposeForm {
 
     var content: DraftContent
     var returnTo: String
+    /// What the person chose with the lock and sign switches.
+    var crypto: CryptoChoice
 
     init(_ form: Posted, defaultAccount: String) {
         func value(_ text: String?) -> String? {
@@ -47,5 +51,14 @@ struct ComposeForm {
         content.threadId = value(form.thread)
         content.forwardedEmailId = value(form.forward)
         returnTo = WebApp.safeReturn(form.returnTo)
+        crypto = CryptoChoice(encrypt: form.encryption == "on" ? true : form.encryption == "off" ? false : nil, sign: form.sign == "1")
+    }
+
+    /// The addresses of To, Cc and Bcc that can be read (what the lock is worked out for).
+    var recipientAddresses: [String] { Self.addresses(of: content) }
+
+    /// The addresses of `content`'s To, Cc and Bcc as typed, those that can be read.
+    static func addresses(of content: DraftContent) -> [String] {
+        (content.to + content.cc + content.bcc).compactMap { try? EmailAddress.parse($0, field: "To").email }
     }
 }

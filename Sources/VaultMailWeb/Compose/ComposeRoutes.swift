@@ -31,6 +31,7 @@ extension WebApp {
             await self.send(try context.form(ComposeForm.Posted.self), wantsJSON: request.headers[.accept]?.contains("application/json") == true,
                             csrf: self.csrf(context: context))
         }
+        addComposeCryptoRoute(to: router)
         router.post("/compose/undo") { _, context -> Response in
             guard let id = try context.form(ComposeForm.Posted.self).draft, !id.isEmpty else { return Pages.plain(.badRequest, "Name the message to take back (draft=).") }
             do {

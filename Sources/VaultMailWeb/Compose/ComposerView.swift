@@ -27,6 +27,8 @@ struct ComposerView {
     var display = Pages.Display()
     /// Where the cursor starts in the body (after text given with the address, else at the top).
     var cursor = 0
+    /// What sending will do to the message's encryption (issue 32), shown by the lock.
+    var crypto = WebApp.CryptoState(nil)
 
     var heading: String {
         switch kind {
@@ -60,6 +62,7 @@ struct ComposerView {
             var attachments: Markup
             var saved: Bool
             var trashIcon: Markup
+            var crypto: Markup
         }
         let hidden: [(String, String?)] = [("csrf", csrf), ("draft", content.draftId), ("inReplyTo", content.inReplyTo), ("references", content.references),
                       ("thread", content.threadId), ("forward", content.forwardedEmailId), ("return", returnTo)]
@@ -69,7 +72,7 @@ struct ComposerView {
             from: from(), to: recipients("to", "To", content.to, required: true), showCopies: !content.cc.isEmpty || !content.bcc.isEmpty,
             copies: recipients("cc", "Cc", content.cc) + recipients("bcc", "Bcc", content.bcc), subject: content.subject, cursor: cursor,
             body: content.body, markdown: content.markdown, attachments: attachmentSection(), saved: content.draftId != nil,
-            trashIcon: Icon.trash.svg()))
+            trashIcon: Icon.trash.svg(), crypto: cryptoSection()))
         return Pages.document(title: "\(heading) — VaultMail", bodyClass: "app compose-page", csrf: csrf, body: body,
                               scripts: [Assets.script, Assets.composeScript], display: display)
     }
@@ -95,7 +98,7 @@ struct ComposerView {
         {{body}}</textarea></div>\
         <div class="compose-options"><label class="check"><input type="checkbox" name="markdown" value="1"{{#markdown}} checked{{/markdown}}>\
          Format with Markdown</label><span class="hint-text" id="format-hint">Plain text is sent as you write it; with Markdown, **bold**, lists and links are also sent formatted.</span></div>\
-        {{{attachments}}}\
+        {{{crypto}}}{{{attachments}}}\
         <div class="compose-actions">\
         <button class="primary" type="submit" id="send">Send</button>\
         <span class="save-state" id="save-state" role="status" aria-live="polite">{{#saved}}Draft saved{{/saved}}</span>\
@@ -135,6 +138,21 @@ struct ComposerView {
         <div class="token-box"><input id="{{name}}" name="{{name}}" type="text" autocomplete="off" spellcheck="false"\
          value="{{value}}" aria-describedby="{{name}}-error"{{#required}} data-required="1"{{/required}}></div>\
         <p class="field-error" id="{{name}}-error"></p></div>
+        """)
+
+    /// The lock and sign switches and what sending will do (issue 32); the script asks again
+    /// as recipients change.
+    private func cryptoSection() -> Markup {
+        struct Model { var state: String; var summary: String }
+        return Self.cryptoTemplate.render(Model(state: crypto.state, summary: crypto.summary))
+    }
+
+    private static let cryptoTemplate = Template("""
+        <div class="compose-options crypto-options" id="crypto"><label for="encryption">Encryption</label>\
+        <select id="encryption" name="encryption"><option value="auto" selected>Automatic</option>\
+        <option value="on">Encrypt</option><option value="off">Don't encrypt</option></select>\
+        <label class="check"><input type="checkbox" name="sign" value="1"> Sign</label>\
+        <p class="compose-lock" id="crypto-state" data-state="{{state}}" role="status" aria-live="polite">{{summary}}</p></div>
         """)
 
     private func attachmentSection() -> Markup {

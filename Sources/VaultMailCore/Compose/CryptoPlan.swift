@@ -1,0 +1,46 @@
+/// What will happen to a message's OpenPGP protection when it is sent (issue 32), worked out
+/// by `OpenPGPWriting.plan` from the recipients' keys, the conversation and the person's
+/// `CryptoChoice`: what the composer's lock shows, and what sending does.
+public struct CryptoPlan: Sendable, Equatable {
+    /// Encrypted (and signed) to every recipient and to the sender.
+    public var encrypt: Bool
+    /// Signed with the account's key.
+    public var sign: Bool
+    /// Whether encrypting was the recommendation: every recipient has a key, or the message
+    /// answers encrypted mail.
+    public var recommended: Bool
+    /// It answers a message that came encrypted: it is encrypted unless the person turns that off.
+    public var answersEncrypted: Bool
+    /// The recipients the account has no key for (lower case), in the order given.
+    public var missingKeys: [String]
+    /// Why it cannot go as chosen: encryption was asked for (or it answers encrypted mail) and
+    /// some recipients have no key. Sending throws it.
+    public var problem: ComposeError?
+    /// OpenPGP could not be used at all (GnuPG missing); the message goes as plain mail
+    /// unless encryption or a signature was asked for.
+    public var unavailable: String?
+
+    public init(encrypt: Bool, sign: Bool, recommended: Bool, answersEncrypted: Bool, missingKeys: [String],
+                problem: ComposeError? = nil, unavailable: String? = nil) {
+        self.encrypt = encrypt
+        self.sign = sign
+        self.recommended = recommended
+        self.answersEncrypted = answersEncrypted
+        self.missingKeys = missingKeys
+        self.problem = problem
+        self.unavailable = unavailable
+    }
+
+    /// What will happen, in one line of a person's words (the composer's lock).
+    public var summary: String {
+        if problem != nil {
+            return "Can't be encrypted: no key for \(missingKeys.joined(separator: ", ")). Add their key, remove them, or turn encryption off."
+        }
+        if encrypt { return "Encrypted and signed: only the recipients and you can read it." }
+        if let unavailable { return "Not encrypted: \(unavailable)" }
+        let signed = sign ? "Signed, not encrypted" : "Not encrypted"
+        if !missingKeys.isEmpty { return "\(signed): no key for \(missingKeys.joined(separator: ", "))." }
+        if recommended { return "\(signed): encryption turned off; anyone on the way can read it." }
+        return "\(signed)."
+    }
+}
