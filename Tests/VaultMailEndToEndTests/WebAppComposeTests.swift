@@ -100,6 +100,9 @@ struct WebAppComposeTests {
             return location.pathname === '/mail' && document.querySelector('#conversation #inline-composer #composer') !== null
                 && document.querySelector('#inline-composer #send') !== null
             """, timeout: 30)
+        // The composer's script moves the focus into it once it is set up: wait for that too (a
+        // loaded machine can answer between the two).
+        _ = try? await browser.wait("return document.activeElement !== null && document.activeElement.closest('#inline-composer') !== null", timeout: 15)
         let focused = try await browser.string("return document.activeElement ? document.activeElement.outerHTML.slice(0, 60) : 'none'")
         #expect(try await browser.js("return document.activeElement.closest('#inline-composer') !== null") as? Bool == true,
                 "the focus is not in the composer: \(focused)")
