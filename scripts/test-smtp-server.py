@@ -141,7 +141,8 @@ class Handler:
         if settings["data_reply"] and settings["data_reply"] != "hang-up":
             return settings["data_reply"]
         counter["messages"] += 1
-        path = os.path.join(self.out_dir, "%06d.eml" % counter["messages"])
+        # The process id keeps the files of a restarted server (which counts from 1 again) apart.
+        path = os.path.join(self.out_dir, "%d-%06d.eml" % (os.getpid(), counter["messages"]))
         with open(path, "wb") as handle:
             handle.write(envelope.original_content)
         emit({"event": "message", "mail_from": envelope.mail_from, "rcpt_tos": envelope.rcpt_tos,
