@@ -110,6 +110,11 @@ extension FaultSoak {
                 world.smtp.stop()
                 try await send()
                 try await world.smtp.restart()
+            case .diskFull:
+                try world.disk.fill()
+                try await toolAction()
+                try await someActivity()
+                world.disk.free()
             }
             try await someActivity()
         }
@@ -249,6 +254,7 @@ extension FaultSoak.Run {
     /// that met 4xx three times is retried by the daemon only after 30 + 60 + 120 s) until the
     /// invariants that take time hold, and checks them all.
     func settleAndCheck() async throws -> [FaultSoak.Invariant] {
+        world.disk.free()
         try await world.smtp.setDataReply(nil)
         if !world.smtp.isRunning { try await world.smtp.restart() }
         if !world.dovecot.isRunning { try await world.dovecot.restart() }

@@ -21,6 +21,7 @@ public struct FaultSoak: Sendable {
         case smtpTemporary = "SMTP answering 4xx"
         case smtpPermanent = "SMTP answering 5xx"
         case smtpGone = "SMTP server gone"
+        case diskFull = "disk full under the store"
 
         public static func < (lhs: Fault, rhs: Fault) -> Bool {
             allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -103,6 +104,8 @@ extension FaultSoak {
         let bus: DBusDaemon
         let notifications: RecordingNotificationServer
         let home: URL
+        /// The small filesystem the home is on, filled for the `diskFull` fault.
+        let disk: SmallFilesystem
         let environment: [String: String]
         var daemon: ChildProcess?
         /// Daemon runs that ended by our SIGKILL, and their output.
@@ -116,20 +119,24 @@ extension FaultSoak {
             let smtp = try await SMTPTestServer.start(user: user, password: password, certificates: dovecot.certificates)
             let bus = try await DBusDaemon.start()
             let notifications = try await RecordingNotificationServer.start(on: bus)
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-soak-\(UUID().uuidString.prefix(8))")
+            // The home on a tmpfs of its own (root, as CI), so the disk can really fill under the store.
+            let disk = try SmallFilesystem(size: 96 << 20)
+            let home = disk.directory.appendingPathComponent("home")
             var environment = bus.environment()
             environment["VAULTMAIL_HOME"] = home.path
-            return World(tool: tool, dovecot: dovecot, smtp: smtp, bus: bus, notifications: notifications, home: home, environment: environment)
+            return World(tool: tool, dovecot: dovecot, smtp: smtp, bus: bus, notifications: notifications, home: home, disk: disk,
+                         environment: environment)
         }
 
         private init(tool: String, dovecot: DovecotServer, smtp: SMTPTestServer, bus: DBusDaemon, notifications: RecordingNotificationServer,
-                     home: URL, environment: [String: String]) {
+                     home: URL, disk: SmallFilesystem, environment: [String: String]) {
             self.tool = tool
             self.dovecot = dovecot
             self.smtp = smtp
             self.bus = bus
             self.notifications = notifications
             self.home = home
+            self.disk = disk
             self.environment = environment
         }
 
@@ -139,7 +146,7 @@ extension FaultSoak {
             smtp.stop()
             try? await dovecot.stop()
             bus.stop()
-            try? FileManager.default.removeItem(at: home)
+            disk.unmount()
         }
 
         var database: String { home.appendingPathComponent("vaultmail.sqlite").path }
