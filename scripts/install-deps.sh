@@ -43,6 +43,8 @@ packages=(
   libopenblas-dev  # COpenBLAS: the matrix products of the on-device embedding model (VaultMailAI)
   cmake g++        # scripts/build-llama.sh builds llama.cpp's shared libraries (CLlama) from source
   qemu-user        # qemu-x86_64: the processor-portability tests run the tool on emulated older processors
+  iproute2         # `ip netns`/veth: the sealed-network test's namespace (SealedNetwork, docs/privacy.md)
+  tcpdump          # records every packet that leaves the sealed network
 )
 
 "$(dirname "$0")/apt-install-missing.sh" "${packages[@]}"

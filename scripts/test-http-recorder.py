@@ -2,7 +2,7 @@
 """A recording HTTP(S) server for VaultMail's tests: one-click unsubscribe (issue 33) and the
 daemon's image proxy (issue 30).
 
-Listens on 127.0.0.1 (port 0: the kernel picks one) with the given certificate (or plain HTTP
+Listens on 127.0.0.1 or --host (port 0: the kernel picks one) with the given certificate (or plain HTTP
 with --plain), reads each request exactly as it arrived (request line, headers in order, the
 body by Content-Length), prints it as one JSON line ({"event": "request", ...}), and answers:
 the status configured for its path (--status PATH=CODE[:LOCATION]), else the file configured for
@@ -102,6 +102,7 @@ def main():
     parser.add_argument("--cert")
     parser.add_argument("--key")
     parser.add_argument("--plain", action="store_true")
+    parser.add_argument("--host", default="127.0.0.1", help="the local address to listen on")
     parser.add_argument("--status", action="append", default=[])
     parser.add_argument("--file", action="append", default=[])
     arguments = parser.parse_args()
@@ -125,7 +126,7 @@ def main():
         context.load_cert_chain(arguments.cert, arguments.key)
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", 0))
+    listener.bind((arguments.host, 0))
     listener.listen(16)
     emit({"event": "ready", "port": listener.getsockname()[1]})
     while True:

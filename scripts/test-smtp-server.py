@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A real SMTP server (Debian's python3-aiosmtpd) for VaultMail's tests, on 127.0.0.1 only.
+"""A real SMTP server (Debian's python3-aiosmtpd) for VaultMail's tests, on 127.0.0.1 (and any --also-listen address).
 
 Two listeners: one plain (EHLO, STARTTLS, then AUTH) and one with implicit TLS. AUTH PLAIN and
 LOGIN check one user whose password comes from the environment (VAULTMAIL_SMTP_PASSWORD, never
@@ -141,7 +141,8 @@ class Handler:
         if settings["data_reply"] and settings["data_reply"] != "hang-up":
             return settings["data_reply"]
         counter["messages"] += 1
-        path = os.path.join(self.out_dir, "%06d.eml" % counter["messages"])
+        # The process id keeps the files of a restarted server (which counts from 1 again) apart.
+        path = os.path.join(self.out_dir, "%d-%06d.eml" % (os.getpid(), counter["messages"]))
         with open(path, "wb") as handle:
             handle.write(envelope.original_content)
         emit({"event": "message", "mail_from": envelope.mail_from, "rcpt_tos": envelope.rcpt_tos,
@@ -176,6 +177,7 @@ async def main():
     parser.add_argument("--user")
     parser.add_argument("--introspection-url")
     parser.add_argument("--exclude-auth", action="append", default=[])
+    parser.add_argument("--also-listen", action="append", default=[], help="a further local address to listen on (same ports)")
     args = parser.parse_args()
 
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -187,11 +189,11 @@ async def main():
     loop = asyncio.get_running_loop()
     plain = await loop.create_server(
         lambda: RecordingSMTP(handler, "plain", tls_context=context, auth_require_tls=True, **common),
-        host="127.0.0.1", port=args.port, reuse_address=True)
+        host=["127.0.0.1"] + args.also_listen, port=args.port, reuse_address=True)
     # Implicit TLS: the connection is encrypted from the start, so AUTH needs no STARTTLS.
     implicit = await loop.create_server(
         lambda: RecordingSMTP(handler, "tls", auth_require_tls=False, **common),
-        host="127.0.0.1", port=args.tls_port, ssl=context, reuse_address=True)
+        host=["127.0.0.1"] + args.also_listen, port=args.tls_port, ssl=context, reuse_address=True)
     emit({"event": "ready", "port": plain.sockets[0].getsockname()[1],
           "tls_port": implicit.sockets[0].getsockname()[1]})
     await read_commands()

@@ -16,12 +16,13 @@ public final class BrowserSession: @unchecked Sendable {
     /// `language`: the browser's language (its interface and `Accept-Language`), a BCP 47 tag.
     /// `loopbackHosts`: host names that resolve to 127.0.0.1 (a test's server standing in for
     /// remote ones, `http://cdn.shop.test:PORT/…`); every other name still resolves nowhere.
+    /// `inside`: a command prefix the driver (and so the browser) runs under, e.g. `ip netns exec NAME`.
     public static func start(driver: String, width: Int = 1280, height: Int = 800, language: String = "en-US",
-                             loopbackHosts: [String] = []) async throws -> BrowserSession {
+                             loopbackHosts: [String] = [], inside prefix: [String] = []) async throws -> BrowserSession {
         // A driver that is gone makes a write fail with EPIPE instead of killing the test run.
         signal(SIGPIPE, SIG_IGN)
-        let session = try BrowserSession(process: ChildProcess("/usr/bin/python3", [driver, "\(width)", "\(height)", language,
-                                                                                    loopbackHosts.joined(separator: ",")]))
+        let command = prefix + ["/usr/bin/python3", driver, "\(width)", "\(height)", language, loopbackHosts.joined(separator: ",")]
+        let session = try BrowserSession(process: ChildProcess(command[0], Array(command.dropFirst())))
         _ = try await session.nextAnswer(timeout: .seconds(120))
         return session
     }

@@ -47,15 +47,17 @@ public final class RecordingHTTPSServer: Sendable {
         try await self.init(tls: true, statuses: statuses, files: [:], certificates: certificates)
     }
 
-    /// Starts a plain HTTP server serving `files` (by path: bytes and content type).
-    public convenience init(plainFiles files: [String: (Data, String)], statuses: [String: (Int, String?)] = [:]) async throws {
-        try await self.init(tls: false, statuses: statuses, files: files, certificates: nil)
+    /// Starts a plain HTTP server serving `files` (by path: bytes and content type), on `host`.
+    public convenience init(plainFiles files: [String: (Data, String)], statuses: [String: (Int, String?)] = [:],
+                            host: String = "127.0.0.1") async throws {
+        try await self.init(tls: false, statuses: statuses, files: files, certificates: nil, host: host)
     }
 
-    private init(tls: Bool, statuses: [String: (Int, String?)], files: [String: (Data, String)], certificates: TestCertificates?) async throws {
+    private init(tls: Bool, statuses: [String: (Int, String?)], files: [String: (Data, String)], certificates: TestCertificates?,
+                 host: String = "127.0.0.1") async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-https-\(UUID().uuidString)")
         let dir = directory
-        var arguments = [Self.scriptPath]
+        var arguments = [Self.scriptPath, "--host", host]
         if tls {
             let certs: TestCertificates
             if let certificates { certs = certificates } else {

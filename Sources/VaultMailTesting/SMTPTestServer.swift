@@ -1,7 +1,7 @@
 import Foundation
 
 /// A real SMTP server for tests: `scripts/test-smtp-server.py` run by Debian's
-/// `/usr/bin/python3` with `python3-aiosmtpd`, on 127.0.0.1 only.
+/// `/usr/bin/python3` with `python3-aiosmtpd`, on 127.0.0.1 (and any address of `alsoListeningOn`).
 ///
 /// It listens on two ports picked at random below the kernel's ephemeral range (see
 /// `candidatePorts`; another is tried when one is taken): plain with STARTTLS (`port`) and
@@ -65,6 +65,8 @@ public final class SMTPTestServer: @unchecked Sendable {
     public let certificates: TestCertificates
     public var caFile: String { certificates.caFile }
     public let directory: URL
+    /// Listened on besides 127.0.0.1.
+    public let addresses: [String]
     private let certificate: Certificate
     private let lock = NSLock()
     private var process: ChildProcess?
@@ -78,10 +80,12 @@ public final class SMTPTestServer: @unchecked Sendable {
         .appendingPathComponent("scripts/test-smtp-server.py").path
 
     /// Starts a server presenting `certificate` from `certificates` (made fresh when nil).
+    /// `alsoListeningOn`: further local IP addresses it listens on (same ports); `certificates`
+    /// must name them (`TestCertificates.make(in:addresses:)`).
     public static func start(
         user: String = "ada", password: String = "correct horse battery staple", token: String? = nil,
         introspection: URL? = nil, excludedMechanisms: [String] = [], certificate: Certificate = .trusted,
-        certificates: TestCertificates? = nil
+        certificates: TestCertificates? = nil, alsoListeningOn addresses: [String] = []
     ) async throws -> SMTPTestServer {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("vaultmail-smtp-\(UUID().uuidString.prefix(8))")
@@ -102,7 +106,8 @@ public final class SMTPTestServer: @unchecked Sendable {
                 ports = Self.candidatePorts()
                 process = try launch(
                     directory: directory, certificates: certs, certificate: certificate, user: user, password: password,
-                    token: token, introspection: introspection, excludedMechanisms: excludedMechanisms, ports: ports)
+                    token: token, introspection: introspection, excludedMechanisms: excludedMechanisms, addresses: addresses,
+                    ports: ports)
                 do {
                     _ = try await process.waitForLine(timeout: .seconds(60)) { $0.contains("\"ready\"") }
                     break
@@ -115,7 +120,8 @@ public final class SMTPTestServer: @unchecked Sendable {
             let (port, tlsPort) = ports
             let server = SMTPTestServer(
                 port: port, tlsPort: tlsPort, user: user, password: password, token: token, introspection: introspection,
-                excludedMechanisms: excludedMechanisms, certificates: certs, directory: directory, certificate: certificate)
+                excludedMechanisms: excludedMechanisms, certificates: certs, directory: directory, certificate: certificate,
+                addresses: addresses)
             server.lock.withLock { server.process = process }
             return server
         } catch {
@@ -126,8 +132,10 @@ public final class SMTPTestServer: @unchecked Sendable {
 
     private init(
         port: Int, tlsPort: Int, user: String, password: String, token: String?, introspection: URL?,
-        excludedMechanisms: [String], certificates: TestCertificates, directory: URL, certificate: Certificate
+        excludedMechanisms: [String], certificates: TestCertificates, directory: URL, certificate: Certificate,
+        addresses: [String]
     ) {
+        self.addresses = addresses
         self.port = port
         self.tlsPort = tlsPort
         self.user = user
@@ -147,7 +155,7 @@ public final class SMTPTestServer: @unchecked Sendable {
 
     private static func launch(
         directory: URL, certificates: TestCertificates, certificate: Certificate, user: String, password: String,
-        token: String?, introspection: URL?, excludedMechanisms: [String], ports: (Int, Int)?
+        token: String?, introspection: URL?, excludedMechanisms: [String], addresses: [String], ports: (Int, Int)?
     ) throws -> ChildProcess {
         let (cert, key): (String, String) =
             switch certificate {
@@ -167,6 +175,7 @@ public final class SMTPTestServer: @unchecked Sendable {
         if let (port, tlsPort) = ports { arguments += ["--port", String(port), "--tls-port", String(tlsPort)] }
         if let introspection { arguments += ["--introspection-url", introspection.absoluteString] }
         for mechanism in excludedMechanisms { arguments += ["--exclude-auth", mechanism] }
+        for address in addresses { arguments += ["--also-listen", address] }
         return try ChildProcess("/usr/bin/python3", arguments, environment: environment)
     }
 
@@ -197,7 +206,7 @@ public final class SMTPTestServer: @unchecked Sendable {
             let process = try Self.launch(
                 directory: directory, certificates: certificates, certificate: certificate, user: user,
                 password: password, token: token, introspection: introspection, excludedMechanisms: excludedMechanisms,
-                ports: (port, tlsPort))
+                addresses: addresses, ports: (port, tlsPort))
             do {
                 _ = try await process.waitForLine(timeout: .seconds(60)) { $0.contains("\"ready\"") }
                 lock.withLock { self.process = process }

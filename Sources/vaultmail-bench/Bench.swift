@@ -43,6 +43,8 @@ struct Bench {
         // Evaluations on third-party data read from paths given after the subcommand (issue 35).
         if requested.first == "eval-summaries" { await evaluation(SummaryEvaluation.run, requested) }
         if requested.first == "shield-newsletters" { await evaluation(ShieldNewsletters.run, requested) }
+        // The fault-injection soak (issue 34): `soak --seed N --faults K`.
+        if requested.first == "soak" { await evaluation(SoakBench.run, requested) }
         // "--lists PATH" is an option of the ai and writing suites, not a suite.
         for (position, name) in requested.enumerated() where !name.hasPrefix("--") && (position == 0 || requested[position - 1] != "--lists") {
             guard let suite = suites[name] else {

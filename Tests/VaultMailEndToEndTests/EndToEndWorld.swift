@@ -29,11 +29,17 @@ final class EndToEndWorld {
     private(set) var environment: [String: String]
     let otherClient: OtherIMAPClient
     private(set) var daemon: ChildProcess?
+    /// The sealed network the tool, the daemon and the browser run in (issue 34), if any.
+    let network: SealedNetwork?
+    /// Where the tool finds the servers: 127.0.0.1, or this machine's end of the sealed network.
+    var serverHost: String { network?.hostAddress ?? "127.0.0.1" }
 
     /// Starts the world, runs `body` in it and takes it down, whether `body` succeeds or not.
-    static func with(_ body: (EndToEndWorld) async throws -> Void) async throws {
+    /// `sealedIn`: the tool, the daemon and the browser run in that network namespace, and the
+    /// servers listen on its host address too.
+    static func with(sealedIn network: SealedNetwork? = nil, _ body: (EndToEndWorld) async throws -> Void) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build the tool first (`swift build`): \(binary) is missing")
-        let world = try await EndToEndWorld()
+        let world = try await EndToEndWorld(network: network)
         do {
             try await body(world)
         } catch {
@@ -43,9 +49,12 @@ final class EndToEndWorld {
         await world.takeDown()
     }
 
-    private init() async throws {
-        dovecot = try await DovecotServer.start(users: [Self.user: Self.password])
-        smtp = try await SMTPTestServer.start(user: Self.user, password: Self.password, certificates: dovecot.certificates)
+    private init(network: SealedNetwork?) async throws {
+        self.network = network
+        let addresses = network.map { [$0.hostAddress] } ?? []
+        dovecot = try await DovecotServer.start(users: [Self.user: Self.password], alsoListeningOn: addresses)
+        smtp = try await SMTPTestServer.start(user: Self.user, password: Self.password, certificates: dovecot.certificates,
+                                              alsoListeningOn: addresses)
         bus = try await DBusDaemon.start()
         notifications = try await RecordingNotificationServer.start(on: bus)
         home = FileManager.default.temporaryDirectory.appendingPathComponent("vaultmail-e2e-\(UUID().uuidString.prefix(8))")
@@ -78,7 +87,8 @@ final class EndToEndWorld {
     func vaultmail(_ arguments: [String], input: String? = nil, errors: Bool = true, emulating processor: String? = nil,
                    timeout: Duration = .seconds(120)) async throws -> Output {
         let (program, prefix) = processor.map { (Self.qemu, ["-cpu", $0, Self.binary]) } ?? (Self.binary, [])
-        let result = try await ProcessCapture.run(program, prefix + arguments, environment: environment, input: input.map { Data($0.utf8) },
+        let command = inside(program, prefix + arguments)
+        let result = try await ProcessCapture.run(command.program, command.arguments, environment: environment, input: input.map { Data($0.utf8) },
                                                   includeErrors: errors, timeout: timeout)
         return Output(status: result.status, text: String(decoding: result.output, as: UTF8.self))
     }
@@ -86,8 +96,8 @@ final class EndToEndWorld {
     /// `vaultmail account add work` against this world's servers, over TLS with the test CA.
     func addAccount(name: String = "work", user: String = user, imapPort: Int? = nil, passwordCommand: String = "echo \(password)") async throws {
         let added = try await vaultmail([
-            "account", "add", name, "--email", "\(user)@localhost", "--imap", "127.0.0.1:\(imapPort ?? dovecot.imapsPort)",
-            "--smtp", "127.0.0.1:\(smtp.tlsPort)", "--security", "tls", "--ca-file", dovecot.caFile, "--user", user,
+            "account", "add", name, "--email", "\(user)@localhost", "--imap", "\(serverHost):\(imapPort ?? dovecot.imapsPort)",
+            "--smtp", "\(serverHost):\(smtp.tlsPort)", "--security", "tls", "--ca-file", dovecot.caFile, "--user", user,
             "--password-command", passwordCommand,
         ])
         try #require(added.status == 0, "account add failed: \(added.text)")
@@ -100,7 +110,8 @@ final class EndToEndWorld {
     func startDaemon(_ options: [String] = [], accounts: Bool = true) async throws -> ChildProcess {
         // The web app on a free port, unless the test says otherwise: a fixed one may be taken.
         let web = options.contains("--web-port") || options.contains("--no-web") ? [] : ["--web-port", "0"]
-        let process = try ChildProcess(Self.binary, ["daemon"] + options + web, environment: environment)
+        let command = inside(Self.binary, ["daemon"] + options + web)
+        let process = try ChildProcess(command.program, command.arguments, environment: environment)
         daemon = process
         if !accounts {
             try await waitForLog("web app at http://127.0.0.1:")
@@ -109,6 +120,11 @@ final class EndToEndWorld {
         try await waitForLog("first sync done")
         try await waitForLog("IDLE on the inbox")
         return process
+    }
+
+    /// `program arguments`, inside the sealed network when the world has one.
+    func inside(_ program: String, _ arguments: [String]) -> (program: String, arguments: [String]) {
+        network?.command(program, arguments) ?? (program, arguments)
     }
 
     /// Sends SIGTERM and waits (at most 10 s) for the daemon to exit, by the kernel's account.

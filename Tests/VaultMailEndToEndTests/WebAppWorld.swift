@@ -28,7 +28,8 @@ extension EndToEndWorld {
     /// A browser signed in through `vaultmail open --no-browser`'s page, on the unified inbox.
     /// `loopbackHosts`: names that resolve to 127.0.0.1 in the browser (remote servers stood in for).
     func signedInBrowser(width: Int = 1280, height: Int = 800, landing: String = "/mail", loopbackHosts: [String] = []) async throws -> BrowserSession {
-        let browser = try await BrowserSession.start(driver: Self.browserDriver, width: width, height: height, loopbackHosts: loopbackHosts)
+        let browser = try await BrowserSession.start(driver: Self.browserDriver, width: width, height: height, loopbackHosts: loopbackHosts,
+                                                     inside: network.map { ["/usr/sbin/ip", "netns", "exec", $0.name] } ?? [])
         let opened = try await vaultmail(["open", "--no-browser"], errors: false)
         try #require(opened.status == 0, "vaultmail open failed: \(opened.text)")
         try await browser.get("file://" + opened.text.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -52,6 +52,8 @@ public final class DovecotServer: Sendable {
     public let logFile: String
     public let configFile: String
     private let passwdFile: String
+    /// Listened on besides 127.0.0.1.
+    private let addresses: [String]
     private let mailUID: UInt32
     private let mailGID: UInt32
 
@@ -70,19 +72,23 @@ public final class DovecotServer: Sendable {
     /// `oauth2Introspection`, when given, is an RFC 7662 endpoint (`OAuthTestServer`'s) that
     /// Dovecot's `oauth2` passdb asks about every XOAUTH2 / OAUTHBEARER token; passwords still
     /// log in through the passwd-file.
+    ///
+    /// `alsoListeningOn`: further local IP addresses it listens on (same ports), which the
+    /// trusted certificate names too — a sealed network namespace's way to the server.
     public static func start(
         certificate: Certificate = .trusted, users: [String: String] = [:], capabilities: [String]? = nil,
-        oauth2Introspection: URL? = nil
+        oauth2Introspection: URL? = nil, alsoListeningOn addresses: [String] = []
     ) async throws -> DovecotServer {
         let directory = try makeDirectory()
         do {
-            let certificates = try TestCertificates.make(in: directory.appendingPathComponent("tls"))
+            let certificates = try TestCertificates.make(in: directory.appendingPathComponent("tls"), addresses: addresses)
             var lastError: (any Error)?
             for _ in 0..<5 {
                 let ports = try freePorts(count: 2)
                 let server = try DovecotServer(
                     directory: directory, certificates: certificates, certificate: certificate,
-                    capabilities: capabilities, oauth2Introspection: oauth2Introspection, imapPort: ports[0], imapsPort: ports[1])
+                    capabilities: capabilities, oauth2Introspection: oauth2Introspection, addresses: addresses, imapPort: ports[0],
+                    imapsPort: ports[1])
                 do {
                     for (user, password) in users.sorted(by: { $0.key < $1.key }) {
                         try server.addUser(user, password: password)
@@ -109,9 +115,10 @@ public final class DovecotServer: Sendable {
 
     private init(
         directory: URL, certificates: TestCertificates, certificate: Certificate, capabilities: [String]?,
-        oauth2Introspection: URL? = nil, imapPort: Int, imapsPort: Int
+        oauth2Introspection: URL? = nil, addresses: [String] = [], imapPort: Int, imapsPort: Int
     ) throws {
         self.directory = directory
+        self.addresses = addresses
         self.certificates = certificates
         self.imapPort = imapPort
         self.imapsPort = imapsPort
@@ -368,6 +375,7 @@ public final class DovecotServer: Sendable {
         let internalGroup = isRoot ? "dovecot" : Self.groupName(of: getgid())
         let chroot = isRoot ? "" : "\n  chroot ="
         let path = directory.path
+        let listenAddresses = (["127.0.0.1"] + addresses).joined(separator: ", ")
         let capabilityLine = capabilities.map { "\n  imap_capability = " + $0.joined(separator: " ") } ?? ""
         return """
             # Written by VaultMailTesting.DovecotServer for one test run.
@@ -375,7 +383,7 @@ public final class DovecotServer: Sendable {
             base_dir = \(path)/run
             state_dir = \(path)/state
             log_path = \(logFile)
-            listen = 127.0.0.1
+            listen = \(listenAddresses)
             protocols = imap
             default_internal_user = \(internalUser)
             default_login_user = \(loginUser)
@@ -406,11 +414,11 @@ public final class DovecotServer: Sendable {
             }
             service imap-login {\(chroot)
               inet_listener imap {
-                address = 127.0.0.1
+                address = \(listenAddresses)
                 port = \(imapPort)
               }
               inet_listener imaps {
-                address = 127.0.0.1
+                address = \(listenAddresses)
                 port = \(imapsPort)
                 ssl = yes
               }

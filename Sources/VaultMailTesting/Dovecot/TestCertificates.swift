@@ -14,13 +14,14 @@ public struct TestCertificates: Sendable {
     public let wrongHostCertificate: String
     public let wrongHostKey: String
 
-    /// Creates every file in `directory`.
-    public static func make(in directory: URL) throws -> TestCertificates {
+    /// Creates every file in `directory`. `addresses`: further IP addresses the trusted server
+    /// certificate names (a test's server reached from a sealed network namespace).
+    public static func make(in directory: URL, addresses: [String] = []) throws -> TestCertificates {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
         let openssl = "/usr/bin/openssl"
         let newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        let names = "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1"
+        let names = "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1" + addresses.map { ",IP:\($0)" }.joined()
         let serverExtensions = [
             "basicConstraints=critical,CA:FALSE", "keyUsage=critical,digitalSignature",
             "extendedKeyUsage=serverAuth",
