@@ -12,7 +12,9 @@ import VaultMailTesting
 /// image's server, asked by the daemon — and no DNS question was asked at all (the servers are
 /// configured by address; Chromium resolves nothing). Loopback is not recorded: it never
 /// leaves the machine.
-@Suite("Privacy in a sealed network namespace (issue 34)", .serialized)
+@Suite("Privacy in a sealed network namespace (issue 34)", .serialized,
+       .enabled(if: ProcessInfo.processInfo.environment["VAULTMAIL_PROOF_TESTS"] == "1",
+                    "not yet reliable on a loaded 2-core machine, so not in `make test` yet: `make proof` runs it (docs/robustness.md)"))
 struct SealedNetworkTests {
     /// A 2×1 PNG.
     static let photo = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR42mP8z8DAwMDAAAAWBAEBsxs8pQAAAABJRU5ErkJggg==")!
