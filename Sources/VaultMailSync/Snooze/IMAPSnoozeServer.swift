@@ -153,7 +153,7 @@ public struct IMAPSnoozeServer: SnoozeServer {
         if await imap.capabilities.condstore { current = try await claim(current, now: now, on: imap) }
         guard !current.isEmpty else { return [] }
         var present = current.map(\.uid)
-        var clearing = Set(current.flatMap(\.flags).filter { SnoozeTime.isKeyword($0.name) })
+        var clearing = Set(current.flatMap(\.flags).filter(Self.isSnoozeOrClaim))
         if waking { clearing.insert(.seen) }
         let known = try await syncStore.uidMap(folderId: snoozed.id)
         let result: IMAPCopyResult?
@@ -182,27 +182,27 @@ public struct IMAPSnoozeServer: SnoozeServer {
     static let claimLease: TimeInterval = 5 * 60
 
     /// The CONDSTORE claim (RFC 7162): each message's snooze keyword replaced by a time
-    /// `claimLease` ahead, in one `UID STORE uid (UNCHANGEDSINCE <its mod-sequence>) FLAGS.SILENT`.
-    /// Of several clients that read the message at the same mod-sequence only one succeeds, the
-    /// others are told MODIFIED and leave it; a client that reads it after the claim sees it due
-    /// only when the lease ends; one already expunged by another client is left out after a
-    /// NOOP. Returns the messages this client claimed, with their flags as stored now. A message
-    /// the server gives no mod-sequence is not claimed but returned as it is.
+    /// `claimLease` ahead and a keyword of this claim's own (`claimKeyword`), in one
+    /// `UID STORE uid (UNCHANGEDSINCE <its mod-sequence>) FLAGS.SILENT`. Of several clients that
+    /// read the message at the same mod-sequence only one succeeds, the others are told MODIFIED
+    /// and leave it. (The claim's own keyword matters: Dovecot does not count a store that
+    /// leaves the flags as they already are as a conflict, and two clients claiming in the
+    /// same second would otherwise store the same flags, and both succeed.) A client that
+    /// reads the message after the claim sees it due only when the lease ends; one already
+    /// expunged by another client is left out after a NOOP. Returns the messages this client
+    /// claimed, with their flags as stored now. A message the server gives no mod-sequence is
+    /// not claimed but returned as it is.
     private func claim(_ messages: [IMAPMessageFlags], now: Date, on imap: IMAPConnection) async throws -> [IMAPMessageFlags] {
         // From this machine's clock too: a `now` in the past must not give a lease already over.
-        let start = max(now, Date())
-        var lease = SnoozeTime.until(start.addingTimeInterval(Self.claimLease))
-        // The claim must change the flags, or the mod-sequence may not move.
-        if messages.contains(where: { $0.flags.contains(IMAPFlag(lease.keyword)) }) {
-            lease = .until(start.addingTimeInterval(Self.claimLease + 1))
-        }
+        let lease = SnoozeTime.until(max(now, Date()).addingTimeInterval(Self.claimLease))
+        let mine: Set<IMAPFlag> = [IMAPFlag(lease.keyword), IMAPFlag(Self.claimKeyword())]
         var claimed: [IMAPMessageFlags] = []
         for message in messages.sorted(by: { $0.uid < $1.uid }) {
             guard let modSeq = message.modSeq else {
                 claimed.append(message)
                 continue
             }
-            let flags = message.flags.filter { !SnoozeTime.isKeyword($0.name) && $0 != .recent }.union([IMAPFlag(lease.keyword)])
+            let flags = message.flags.filter { !Self.isSnoozeOrClaim($0) && $0 != .recent }.union(mine)
             do {
                 let modified = try await imap.storeFlags(flags, .replace, uids: UIDSet([message.uid]), unchangedSince: modSeq)
                 if modified.isEmpty { claimed.append(IMAPMessageFlags(uid: message.uid, flags: flags)) }
@@ -220,10 +220,24 @@ public struct IMAPSnoozeServer: SnoozeServer {
         return claimed.filter { here.contains($0.uid) }
     }
 
+    /// What every claim's own keyword starts with; it is followed by 16 random hex digits.
+    static let claimKeywordPrefix = "$VaultMailClaim-"
+
+    /// A new claim's own keyword.
+    static func claimKeyword() -> String {
+        claimKeywordPrefix + String(UInt64.random(in: 1...UInt64.max), radix: 16)
+    }
+
+    /// A snooze keyword, or a claim's own keyword (left by a client that died before its MOVE).
+    static func isSnoozeOrClaim(_ flag: IMAPFlag) -> Bool {
+        SnoozeTime.isKeyword(flag.name)
+            || flag.name.prefix(claimKeywordPrefix.count).caseInsensitiveCompare(claimKeywordPrefix) == .orderedSame
+    }
+
     /// The selected mailbox's messages `uids` carry `time`'s keyword and no other snooze keyword.
     private func mark(_ uids: some Collection<UInt32>, with time: SnoozeTime, on imap: IMAPConnection) async throws {
         let current = try await imap.fetchFlags(UIDSet(uids))
-        let stale = Set(current.flatMap(\.flags).filter { SnoozeTime.isKeyword($0.name) && $0.name != time.keyword })
+        let stale = Set(current.flatMap(\.flags).filter { Self.isSnoozeOrClaim($0) && $0.name != time.keyword })
         if !stale.isEmpty { try await imap.storeFlags(stale, .remove, uids: UIDSet(uids)) }
         try await imap.storeFlags([IMAPFlag(time.keyword)], .add, uids: UIDSet(uids))
     }
