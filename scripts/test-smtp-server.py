@@ -14,6 +14,7 @@ Everything that happens is one JSON object per line on stdout:
   {"event": "command", "listener": ..., "verb": "EHLO"}   (the verb only: arguments may hold credentials)
   {"event": "auth", "mechanism": "PLAIN", "login": "ada", "success": true}
   {"event": "message", "mail_from": ..., "rcpt_tos": [...], "path": ..., "size": N}
+  {"event": "refused", "reply": "554 ...", "subject": ...}   (a message refused by data_reply)
   {"event": "done"}                                        (after each command read on stdin)
 Commands on stdin, one JSON object per line:
   {"set": "data_reply", "value": "451 4.3.0 Try again later"}   (null: accept again)
@@ -25,6 +26,8 @@ Commands on stdin, one JSON object per line:
 import argparse
 import asyncio
 import base64
+import email.parser
+import email.policy
 import json
 import os
 import ssl
@@ -139,6 +142,8 @@ class Handler:
 
     async def handle_DATA(self, server, session, envelope):
         if settings["data_reply"] and settings["data_reply"] != "hang-up":
+            parsed = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(envelope.original_content)
+            emit({"event": "refused", "reply": settings["data_reply"], "subject": str(parsed.get("Subject", ""))})
             return settings["data_reply"]
         counter["messages"] += 1
         # The process id keeps the files of a restarted server (which counts from 1 again) apart.

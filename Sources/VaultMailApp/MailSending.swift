@@ -23,19 +23,21 @@ public struct MailSending: Sendable {
     ///   - transport, remoteMailbox: SMTP and IMAP unless given (tests pass doubles).
     ///   - openPGP: the OpenPGP engine messages are encrypted and signed with (issue 32,
     ///     `OpenPGPWriting`); without it every message goes plain.
+    ///   - runId: the sender's run id; the daemon's starts with `OutboxSender.daemonRunPrefix`.
     public init(
         database: AppDatabase, credentials: any CredentialProvider,
         undoDelaySeconds: @escaping @Sendable () async -> Int,
         clock: any WallClock = SystemWallClock(), sleeper: any Clock<Duration> = ContinuousClock(),
         backoff: RetryBackoff = .standard, pollInterval: Duration = .seconds(60), connections: IMAPConnectionPool? = nil,
-        transport: (any MailTransport)? = nil, remoteMailbox: (any RemoteMailbox)? = nil, openPGP: (any OpenPGPEngine)? = nil
+        transport: (any MailTransport)? = nil, remoteMailbox: (any RemoteMailbox)? = nil, openPGP: (any OpenPGPEngine)? = nil,
+        runId: String = UUID().uuidString.lowercased()
     ) {
         let imap = remoteMailbox ?? IMAPRemoteMailbox(
             connections: connections ?? IMAPConnectionPool(credentials: credentials))
         sender = OutboxSender(
             outbox: GRDBOutboxRepository(database: database), accounts: GRDBAccountRepository(database: database),
             transport: transport ?? SMTPMailTransport(credentials: credentials),
-            remoteMailbox: imap, clock: clock, backoff: backoff)
+            remoteMailbox: imap, clock: clock, backoff: backoff, runId: runId)
         compose = ComposeEmailService(
             sender: sender, openPGP: openPGP.map { OpenPGPWriting(engine: $0, emails: GRDBEmailRepository(database: database)) },
             sleeper: sleeper, undoDelaySeconds: undoDelaySeconds)
@@ -46,10 +48,11 @@ public struct MailSending: Sendable {
     public init(
         database: AppDatabase, settings: SettingsStore, credentials: any CredentialProvider,
         clock: any WallClock = SystemWallClock(), sleeper: any Clock<Duration> = ContinuousClock(),
-        backoff: RetryBackoff = .standard, connections: IMAPConnectionPool? = nil, openPGP: (any OpenPGPEngine)? = nil
+        backoff: RetryBackoff = .standard, connections: IMAPConnectionPool? = nil, openPGP: (any OpenPGPEngine)? = nil,
+        runId: String = UUID().uuidString.lowercased()
     ) {
         self.init(
             database: database, credentials: credentials, undoDelaySeconds: { await MainActor.run { settings.undoSendDelaySeconds } },
-            clock: clock, sleeper: sleeper, backoff: backoff, connections: connections, openPGP: openPGP)
+            clock: clock, sleeper: sleeper, backoff: backoff, connections: connections, openPGP: openPGP, runId: runId)
     }
 }

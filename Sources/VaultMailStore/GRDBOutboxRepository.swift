@@ -265,12 +265,12 @@ public struct GRDBOutboxRepository: OutboxRepository {
         }
     }
 
-    public func interruptedEntries(currentRunId: String, now: Date) async throws -> [OutboxEntry] {
+    public func interruptedEntries(currentRunId: String, now: Date, endedRunPrefix: String?) async throws -> [OutboxEntry] {
         try await writer.read { db in
             try Self.entries(db, where: """
                 e.sendState = 'sending' AND (o.claimedBy IS NULL OR o.claimedBy <> ?)
-                AND (o.nextAttemptAt IS NULL OR o.nextAttemptAt <= ?)
-                """, [currentRunId, now.millis])
+                AND (o.nextAttemptAt IS NULL OR o.nextAttemptAt <= ? OR (? IS NOT NULL AND substr(o.claimedBy, 1, length(?)) = ?))
+                """, [currentRunId, now.millis, endedRunPrefix, endedRunPrefix, endedRunPrefix])
         }
     }
 

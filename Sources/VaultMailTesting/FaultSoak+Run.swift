@@ -344,6 +344,7 @@ extension FaultSoak.Run {
         let received = world.smtp.messages.map { String(decoding: $0.raw, as: UTF8.self) }
         var sendViolations: [String] = []
         var waiting = 0
+        var endings: [String: Int] = [:]
         for send in sends {
             let arrivals = received.filter { $0.contains("Subject: \(send.subject)\r\n") || $0.contains("Subject: \(send.subject)\n") }
             let ok: Bool
@@ -351,9 +352,23 @@ extension FaultSoak.Run {
             case .once where arrivals.isEmpty:
                 // Not lost while it still waits in the Outbox for the daemon's next retry: after
                 // several 4xx or outages that retry is up to 30 minutes away (RetryBackoff).
-                let state = try world.sql("SELECT sendState FROM email WHERE subject = '\(send.subject)'").first?.first
-                ok = acceptQueued && state == "queued"
-                if ok { waiting += 1 }
+                let row = try world.sql("""
+                    SELECT e.sendState, IFNULL(replace(o.lastError, char(10), ' '), '') FROM email e
+                    LEFT JOIN outgoing o ON o.emailId = e.id WHERE e.subject = '\(send.subject)'
+                    """).first
+                let state = row?.first ?? "(not in the store)"
+                let reason = row.map { $0.count > 1 ? $0[1] : "" } ?? ""
+                let refused = world.smtp.refusals.contains { $0.subject == send.subject && $0.reply.hasPrefix("5") }
+                if acceptQueued && state == "queued" {
+                    ok = true
+                    waiting += 1
+                } else if let ending = FaultSoak.rightEnding(ofQueuedSend: state, reason: reason, refusedForGood: refused) {
+                    ok = true
+                    endings[ending, default: 0] += 1
+                } else {
+                    ok = false
+                    sendViolations.append("\(send.subject): \(state) in the store, \(refused ? "refused" : "never refused") by the server; kept reason: \(reason.prefix(300))")
+                }
             case .once: ok = arrivals.count == 1
             case .never: ok = arrivals.isEmpty
             case .atMostOnce: ok = arrivals.count <= 1
@@ -373,6 +388,7 @@ extension FaultSoak.Run {
         }
         activity["notifications of soak mail"] = announced.values.reduce(0, +)
         activity["sends still queued for their next retry"] = waiting
+        for ending in FaultSoak.queuedSendEndings { activity[ending] = endings[ending, default: 0] }
         activity["sends arrived"] = sends.filter { send in received.contains { $0.contains("Subject: \(send.subject)") } }.count
         let twice = announced.filter { $0.value > 1 }.map { "\($0.key): \($0.value) notifications" }.sorted()
 

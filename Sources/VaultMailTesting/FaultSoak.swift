@@ -57,6 +57,26 @@ public struct FaultSoak: Sendable {
         }
     }
 
+    /// How a send the tool left queued ("the daemon sends it by itself") may rightly end without
+    /// arriving, named for the report; nil when its ending is a defect. Two endings are right:
+    /// - a retry of the daemon met the soak's own 5xx (`refusedForGood`, which only the SMTP
+    ///   server's record can tell): refused for good, so `failed` with "Not sent", never retried;
+    /// - the daemon was killed while the message was going out: its fate is unknown, so `failed`
+    ///   with "Maybe sent" (`NotSentAdvice.fateUnknown`), never sent twice by itself.
+    /// Any other `failed`, or a message stuck `sending`, breaks the promise.
+    public static func rightEnding(ofQueuedSend state: String, reason: String, refusedForGood: Bool) -> String? {
+        guard state == "failed" else { return nil }
+        if NotSentAdvice.fateUnknown(reason) { return queuedSendEndings[1] }
+        if refusedForGood { return queuedSendEndings[0] }
+        return nil
+    }
+
+    /// The names `rightEnding(ofQueuedSend:reason:refusedForGood:)` gives, counted in the report.
+    static let queuedSendEndings = [
+        "queued sends refused for good on the daemon's retry (the soak's 5xx)",
+        "queued sends ended maybe sent (the daemon or the server stopped mid-send)",
+    ]
+
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }

@@ -280,6 +280,13 @@ public final class SMTPTestServer: @unchecked Sendable {
         }
     }
 
+    /// The subjects of the messages refused so far by `setDataReply`, with the reply they got.
+    public var refusals: [(subject: String, reply: String)] {
+        events.filter { $0["event"] as? String == "refused" }.map {
+            (subject: $0["subject"] as? String ?? "", reply: $0["reply"] as? String ?? "")
+        }
+    }
+
     /// Waits until at least `count` messages arrived and returns them all.
     @discardableResult
     public func waitForMessages(count: Int, timeout: Duration = .seconds(60)) async throws -> [ReceivedMessage] {

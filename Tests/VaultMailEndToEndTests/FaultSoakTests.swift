@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VaultMailCore
 import VaultMailTesting
 
 /// The fault-injection soak's short form (issue 34): two seeds of ten faults each against
@@ -16,5 +17,20 @@ struct FaultSoakTests {
         let report = try await FaultSoak(tool: EndToEndWorld.binary, seed: seed, faults: 10).run()
         #expect(report.faults.values.reduce(0, +) == 10)
         #expect(report.holds, "\(report)")
+    }
+}
+
+/// The soak's rule for a send the tool left queued and that never arrived (issue 34, seed 3):
+/// only a refusal for good on the daemon's retry or an unknown fate is a right ending.
+@Suite("Fault soak: how a queued send may end (issue 34)")
+struct FaultSoakSendRuleTests {
+    @Test("Issue 34: a queued send that ends failed is right only when the server refused it for good or its fate is unknown")
+    func queuedSendEndings() {
+        let refusal = "The server refused the message: 554 5.7.1 Refused by the soak's policy"
+        #expect(FaultSoak.rightEnding(ofQueuedSend: "failed", reason: refusal, refusedForGood: true) != nil)
+        #expect(FaultSoak.rightEnding(ofQueuedSend: "failed", reason: refusal, refusedForGood: false) == nil, "failed without a refusal is a defect")
+        #expect(FaultSoak.rightEnding(ofQueuedSend: "failed", reason: NotSentAdvice.maybeDelivered + " connection lost", refusedForGood: false) != nil)
+        #expect(FaultSoak.rightEnding(ofQueuedSend: "sending", reason: "", refusedForGood: true) == nil, "stuck sending is a defect")
+        #expect(FaultSoak.rightEnding(ofQueuedSend: "queued", reason: "", refusedForGood: false) == nil, "still queued is the caller's rule")
     }
 }

@@ -30,7 +30,8 @@ struct SealedNetworkTests {
         try await EndToEndWorld.with(sealedIn: network) { world in
             // The control: a name looked up inside is a DNS question the capture records.
             let control = network.command("/usr/bin/getent", ["hosts", "control.sealed.test"])
-            #expect(try await ProcessCapture.run(control.program, control.arguments).status != 0, "control.sealed.test resolved")
+            let lookup = try await ProcessCapture.run(control.program, control.arguments)
+            #expect(lookup.status != 0, "control.sealed.test resolved: \(String(decoding: lookup.output, as: UTF8.self))")
 
             // The model manager's offline install, from files: the embedding model and the writer.
             let miniLM = try AIModelFixture.installedMiniLMDirectory()
@@ -70,15 +71,23 @@ struct SealedNetworkTests {
             defer { browser.stop() }
             try await world.openRow(browser, containing: "Garden photos")
             try await world.waitForFrame(browser)
-            #expect(try await browser.count("#conversation .images-bar a[data-images]") == 1, "Show images is offered")
+            let offered = try await browser.count("#conversation .images-bar a[data-images]")
+            #expect(offered == 1, "Show images offered \(offered) times")
             try await network.settle()
             #expect(images.requests.isEmpty, "fetched before the user allowed it: \(images.requests.map(\.target))")
             let imageServer = "\(network.hostAddress).\(images.port)"
-            #expect(!network.attempts.contains { $0.destination == imageServer }, "a connection to the image's server before images were allowed")
+            let early = network.attempts.filter { $0.destination == imageServer }
+            #expect(early.isEmpty, "connections to the image's server before images were allowed:\n\(early.map(\.line).joined(separator: "\n"))")
 
             // Allowed: the daemon fetches it (its User-Agent, not Chromium's), and the frame shows it.
             try await browser.click(".images-bar a[data-images]")
-            try await world.eventually("the photo fetched", timeout: .seconds(30)) { !images.requests.isEmpty }
+            do {
+                try await world.eventually("the photo fetched", timeout: .seconds(30)) { !images.requests.isEmpty }
+            } catch {
+                // What was seen instead: whether anything reached for the image's server at all.
+                Issue.record("the photo was not fetched within 30 s; packets to the image's server: \(network.attempts.filter { $0.destination == imageServer }.map(\.line)); everything recorded: \(network.attempts.map(\.line).suffix(30))")
+                throw error
+            }
             let fetched = images.requests
             #expect(fetched.map(\.target) == ["/photos/garden.png"] && fetched.allSatisfy { $0.header("User-Agent") == "Mozilla/5.0" },
                     "\(fetched.map { "\($0.target) \($0.headers)" })")

@@ -57,6 +57,8 @@ struct SendCommandEndToEndTests {
             #expect(!refused.text.contains("retries it") && !refused.text.contains("retried automatically"), "\(refused.text)")
             let outbox = try await world.vaultmail(["outbox"])
             #expect(outbox.text.contains("failed") && outbox.text.contains("Refused"), "\(outbox.text)")
+            // The test server's record of what it refused (the soak reads it to tell its own 554 from a defect).
+            #expect(world.smtp.refusals.map(\.subject) == ["Refused"] && world.smtp.refusals.first?.reply.hasPrefix("554") == true)
 
             try await world.smtp.hangUpAfterData()
             let unknown = try await world.vaultmail(["send", "--account", "work", "--to", "alan@example.org", "--subject", "Unknown fate"], input: "Hi\n")

@@ -35,7 +35,8 @@ struct FakeSending {
 
     init(
         database: AppDatabase, account: Account, folders: [Folder], transport: RecordingMailTransport,
-        remote: RecordingRemoteMailbox, clock: FixedClock, undoDelay: Int, sleeper: any Clock<Duration> = ContinuousClock()
+        remote: RecordingRemoteMailbox, clock: FixedClock, undoDelay: Int, sleeper: any Clock<Duration> = ContinuousClock(),
+        runId: String = UUID().uuidString.lowercased()
     ) {
         self.database = database
         self.account = account
@@ -45,14 +46,14 @@ struct FakeSending {
         self.clock = clock
         sending = MailSending(
             database: database, credentials: FixedCredentialProvider(everyAccount: "unused"), undoDelaySeconds: { undoDelay }, clock: clock,
-            sleeper: sleeper, transport: transport, remoteMailbox: remote)
+            sleeper: sleeper, transport: transport, remoteMailbox: remote, runId: runId)
     }
 
     /// The same store and servers seen by a new process (new run id), as after a restart.
-    func restarted(undoDelay: Int = 0) -> FakeSending {
+    func restarted(undoDelay: Int = 0, runId: String = UUID().uuidString.lowercased()) -> FakeSending {
         FakeSending(
             database: database, account: account, folders: folders, transport: transport, remote: remote, clock: clock,
-            undoDelay: undoDelay)
+            undoDelay: undoDelay, runId: runId)
     }
 
     /// A saved draft's id.

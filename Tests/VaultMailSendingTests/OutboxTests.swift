@@ -339,6 +339,31 @@ struct OutboxTests {
         #expect(await fake.transport.sent.count == 1)
     }
 
+    @Test("Issue 34, E-12: a daemon killed mid-send is not waited for: the next daemon takes over its claim at once (nothing transmitted yet → sent once); the tool's claim keeps its lease")
+    func killedDaemonsClaim() async throws {
+        let fake = try await FakeSending.make()
+        let outbox = fake.outbox
+        let now = fake.clock.now
+        let lease = now.addingTimeInterval(15 * 60)
+        let daemons = try await fake.draft(subject: "claimed by a killed daemon")
+        try await fake.compose.queueForSending(emailId: daemons)
+        _ = try await outbox.claim(emailId: daemons, runId: OutboxSender.daemonRunPrefix + "killed", now: now, ignoringSchedule: true, leaseUntil: lease)
+        let tools = try await fake.draft(subject: "claimed by the tool")
+        try await fake.compose.queueForSending(emailId: tools)
+        _ = try await outbox.claim(emailId: tools, runId: "tool-run", now: now, ignoringSchedule: true, leaseUntil: lease)
+
+        // Another tool run leaves both alone while the leases last.
+        #expect(await fake.restarted().processor.processNow().sent.isEmpty)
+        // The next daemon: the dead daemon's claim is its own to settle now; the tool's is not.
+        let daemon = fake.restarted(runId: OutboxSender.daemonRunPrefix + "next")
+        let report = await daemon.processor.processNow()
+        #expect(report.sent == [daemons])
+        #expect(await fake.transport.sent.map { GMimeMessageParser().parse($0.message).subject } == ["claimed by a killed daemon"])
+        #expect(try await fake.state(tools) == .sending)
+        #expect(await daemon.processor.processNow().sent.isEmpty, "sent once")
+        #expect(await fake.transport.sent.count == 1)
+    }
+
     @Test("AC-F-07: two processes on one store (the daemon and the command-line tool): one's send is never taken over by the other")
     func twoProcesses() async throws {
         let tool = try await FakeSending.make()

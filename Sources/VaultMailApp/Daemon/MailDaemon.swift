@@ -74,8 +74,10 @@ public final class MailDaemon {
         let settings = SettingsStore(storage: GRDBSettingsStorage(database: database))
         // One OpenPGP engine (issue 32) reads and writes: its agents are stopped once, at the end.
         let openPGPEngine = AppDependencies.openPGPEngine(home: home)
+        // The one daemon of this home (its lock): claims of an earlier daemon run are a dead run's.
         let sending = MailSending(database: database, settings: settings, credentials: accountCredentials,
-                                  connections: services.connections, openPGP: openPGPEngine)
+                                  connections: services.connections, openPGP: openPGPEngine,
+                                  runId: OutboxSender.daemonRunPrefix + UUID().uuidString.lowercased())
         var desktop = options.desktop
         // A restarted daemon still answers the notifications the one before it posted (AC-N-20, E-12).
         desktop.rememberedIn = desktop.rememberedIn ?? home.directory.appendingPathComponent("notifications.json")

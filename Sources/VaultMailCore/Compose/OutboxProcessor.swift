@@ -40,7 +40,9 @@ public actor OutboxProcessor {
         var report = Report()
         let outbox = sender.outbox
         do {
-            for entry in try await outbox.interruptedEntries(currentRunId: sender.runId, now: sender.clock.now) {
+            // The daemon's claims of an earlier daemon run are that dead run's (`daemonRunPrefix`).
+            let ended = sender.runId.hasPrefix(OutboxSender.daemonRunPrefix) ? OutboxSender.daemonRunPrefix : nil
+            for entry in try await outbox.interruptedEntries(currentRunId: sender.runId, now: sender.clock.now, endedRunPrefix: ended) {
                 record(try await sender.recover(entry), entry.id, into: &report)
             }
             for entry in try await outbox.dueEntries(now: sender.clock.now) {

@@ -41,6 +41,11 @@ public struct OutboxSender: Sendable {
     /// claim as interrupted; longer than any send takes (connect, AUTH and each reply have
     /// their own time limits).
     public let claimLease: TimeInterval
+    /// How the daemon's run ids begin. Only one daemon runs on a VaultMail home at a time (it
+    /// holds the home's lock), so a daemon finds a claim of another daemon run interrupted at
+    /// once, without waiting out its lease: a daemon killed mid-send is not waited for (issue 34,
+    /// soak seed 3). The tool's claims keep their lease: it may still be at work.
+    public static let daemonRunPrefix = "daemon-"
     private let transmissions = Transmissions()
 
     public init(

@@ -55,8 +55,10 @@ public protocol OutboxRepository: Sendable {
     func dueEntries(now: Date) async throws -> [OutboxEntry]
     /// `sending` messages claimed by a run other than `currentRunId` whose claim expired at
     /// `now`: interrupted by a crash or a restart. (A claim of another live process — the
-    /// command-line tool beside the daemon — is left alone until its lease is over.)
-    func interruptedEntries(currentRunId: String, now: Date) async throws -> [OutboxEntry]
+    /// command-line tool beside the daemon — is left alone until its lease is over.) A claim
+    /// of a run whose id starts with `endedRunPrefix` counts as interrupted whatever its lease:
+    /// the daemon's runs, of which only one lives at a time (`OutboxSender.daemonRunPrefix`).
+    func interruptedEntries(currentRunId: String, now: Date, endedRunPrefix: String?) async throws -> [OutboxEntry]
     /// Sent messages whose filing is still pending.
     func pendingFilings() async throws -> [OutboxEntry]
     /// The earliest `nextAttemptAt` of a queued message or of a claim that will expire.

@@ -100,7 +100,11 @@ struct FolderSynchronizer: Sendable {
         state.lastSyncedUID = highest
         if reachesBack { state.historyWindowDays = account.syncWindowDays }
 
-        // Known messages: removals and flags.
+        // Known messages: removals and flags. Copies our own moves linked above the checkpoint
+        // (COPYUID) were never fetched: their flags are read with the others, or a change made
+        // to them on the server (before the move, or since) falls below the HIGHESTMODSEQ stored
+        // at the end and is never read (issue 34, soak seed 2).
+        let linkedAbove = known.keys.filter { $0 > last }
         if !knownBefore.isEmpty {
             let stillThere = if let everyUID { everyUID.filter { $0 <= last } } else { try await imap.searchUIDs(in: UIDSet(1...last)) }
             let onServer = Set(stillThere)
@@ -110,15 +114,18 @@ struct FolderSynchronizer: Sendable {
                 report.removed += detached.count
                 report.detachedEmailIds += detached
             }
+        }
+        if !knownBefore.isEmpty || !linkedAbove.isEmpty {
+            let top = max(last, linkedAbove.max() ?? 0)
             var flags: [IMAPMessageFlags] = []
             if capabilities.condstore, let since = state.highestModSeq, let current = status.highestModSeq {
                 if current != since {
-                    flags = try await imap.fetchFlags(UIDSet(1...last), changedSince: since)
+                    flags = try await imap.fetchFlags(UIDSet(1...top), changedSince: since)
                 }
-            } else if let lowest = knownBefore.keys.min() {
-                flags = try await imap.fetchFlags(UIDSet(lowest...last))
+            } else if let lowest = known.keys.min() {
+                flags = try await imap.fetchFlags(UIDSet(lowest...top))
             }
-            let updates = flags.filter { knownBefore[$0.uid] != nil }
+            let updates = flags.filter { known[$0.uid] != nil }
                 .map { ServerFlags(uid: $0.uid, isRead: $0.isSeen, isStarred: $0.isFlagged) }
             if !updates.isEmpty {
                 report.flagChanges += try await syncStore.applyServerFlags(folderId: folder.id, updates)

@@ -124,6 +124,35 @@ extension DovecotSyncTests {
             #expect(try fixture.emailCount() == 1)
         }
 
+        /// Issue 34, soak seed 2: a deleted message's Trash copy is linked by COPYUID above Trash's
+        /// checkpoint, so it is never fetched; its server flags must still reach the store, whether
+        /// they changed before the move (a star done on the server whose local write failed on a
+        /// full disk) or after it (another client), before HIGHESTMODSEQ moves past the change.
+        @Test("AC-F-08: a flag set on the server before or after a delete reaches the Trash copy in the store",
+              arguments: ["before the move", "on the Trash copy"])
+        func flagOfDeletedMessageSyncs(when: String) async throws {
+            let fixture = try await Self.synced(["t-0"])
+            let thread = try await Self.thread(of: "t-0", fixture)
+            let other = try await fixture.otherClient()
+            defer { Task { await other.logout() } }
+            if when == "before the move" {
+                _ = try await other.select("INBOX")
+                try await other.storeFlags([.flagged], .add, uids: UIDSet([1]))
+            }
+            try await fixture.repository.deleteThread(id: thread)
+            let trash = try await fixture.folder(.trash)
+            let uid = try #require(try await fixture.syncStore.uidMap(folderId: trash.id).first { $0.value == TestMessage.emailId("t-0") }?.key)
+            if when == "on the Trash copy" {
+                _ = try await other.select("Trash")
+                try await other.storeFlags([.flagged], .add, uids: UIDSet([uid]))
+            }
+            #expect(try await Self.serverFlags("Trash", fixture)[uid]?.contains(.flagged) == true)
+            for _ in 0..<2 {
+                #expect(try await fixture.sync.syncAccount(accountId: "acct-ada").isEmpty)
+                #expect(try await fixture.store.getEmail(id: TestMessage.emailId("t-0"))?.isStarred == true)
+            }
+        }
+
         @Test("AC-F-08: moveToFolder moves on the server (MOVE, or COPY + \\Deleted + EXPUNGE) and locally")
         func move() async throws {
             let fixture = try await Self.synced(["m-0"])
