@@ -202,7 +202,7 @@ struct OpenPGPSendingTests {
                 Attachment(emailId: original.id, filename: "", mimeType: "application/pgp-encrypted", sizeBytes: 10, partId: "1"),
                 Attachment(emailId: original.id, filename: "encrypted.asc", mimeType: "application/octet-stream", sizeBytes: 900, partId: "2"),
             ])])
-            let writing = OpenPGPWriting(engine: world.engine, emails: repository)
+            let writing = OpenPGPWriting(engine: world.engine, emails: repository, peers: GRDBAutocryptPeerRepository(database: world.database))
             let account = world.fixture.account.id
 
             let withKey = await writing.plan(accountId: account, recipients: ["alice@example.org"], threadId: "thread-enc",
