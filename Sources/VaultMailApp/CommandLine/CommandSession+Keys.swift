@@ -1,6 +1,5 @@
 import Foundation
 import VaultMailCore
-import VaultMailStore
 
 /// `vaultmail key` (issue 32): an account's OpenPGP key, through Core's `OpenPGPKeys`.
 extension CommandSession {
@@ -14,12 +13,11 @@ extension CommandSession {
         var peerLines: [String] = []
         do {
             key = try await keys.existingKey(for: account)
-            for peer in try await GRDBAutocryptPeerRepository(database: dependencies.database).allPeers(accountId: account.id) {
-                guard let data = peer.targetKey, let source = peer.source else { continue }
-                let fingerprint = (try? await keys.importPublicKeys(data, for: account))?.first?.fingerprint ?? "(unreadable key)"
-                peerLines.append("  \(peer.address)  \(fingerprint)  prefer-encrypt \(peer.preferMutual ? "mutual" : "nopreference")"
-                    + "  last seen \(peer.lastSeen.formatted(.iso8601))  from \(source.rawValue)"
-                    + "  recommendation \(AutocryptRecommendation.of(peer))")
+            for peer in try await keys.knownPeers(for: account) {
+                peerLines.append("  \(peer.state.address)  \(peer.fingerprint ?? "(a key GnuPG cannot read)")"
+                    + "  prefer-encrypt \(peer.state.preferMutual ? "mutual" : "nopreference")"
+                    + "  last seen \(peer.state.lastSeen.formatted(.iso8601))  from \(peer.source.rawValue)"
+                    + "  recommendation \(peer.recommendation)")
             }
             await keys.close()
         } catch {

@@ -6,8 +6,8 @@ public struct CryptoPlan: Sendable, Equatable {
     public var encrypt: Bool
     /// Signed with the account's key.
     public var sign: Bool
-    /// Whether encrypting was the recommendation: every recipient has a key, or the message
-    /// answers encrypted mail.
+    /// Whether encrypting is the default: Autocrypt recommends *encrypt* for every recipient
+    /// (`recommendation`), or the message answers encrypted mail.
     public var recommended: Bool
     /// It answers a message that came encrypted: it is encrypted unless the person turns that off.
     public var answersEncrypted: Bool

@@ -49,8 +49,8 @@ public struct AutocryptPeerState: Sendable, Hashable {
     }
 
     /// The state after receiving a message from the peer (Level 1 §2.3, "Updating Autocrypt
-    /// Peer State"), or `state` unchanged; nil when there was no state and the message changes
-    /// nothing to keep (it never is: a message always makes `lastSeen`).
+    /// Peer State"), or `state` unchanged (a message from someone else, or older than their last
+    /// header); nil only when there was no state and the message names no sender.
     ///
     /// - The effective date is the message's Date, or when it arrived if that is earlier (a
     ///   Date in the future counts as the arrival).
