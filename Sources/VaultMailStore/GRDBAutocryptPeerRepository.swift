@@ -27,9 +27,11 @@ public struct GRDBAutocryptPeerRepository: AutocryptPeerRepository {
     public func receiveGossip(_ headers: [AutocryptHeader], effectiveDate: Date, accountId: String) async throws {
         guard !headers.isEmpty else { return }
         try await writer.write { db in
+            let own = try String.fetchOne(db, sql: "SELECT email FROM account WHERE id = ?", arguments: [accountId])?.lowercased()
             var states = try db.autocryptPeers(accountId: accountId, addresses: headers.map { $0.address.lowercased() })
             for header in headers {
                 let address = header.address.lowercased()
+                guard address != own else { continue }  // the account's own key, gossiped back to it
                 let next = AutocryptPeerState.gossiping(header, effectiveDate: effectiveDate, into: states[address])
                 guard next != states[address] else { continue }
                 states[address] = next

@@ -40,7 +40,7 @@ struct AutocryptPeerStoreTests {
         #expect(try await peers.allPeers(accountId: "acct-other").isEmpty)
     }
 
-    @Test("Gossip is kept for the peer, the newest only, beside their own key")
+    @Test("Gossip is kept for the peer, the newest only; gossip about the account's own address is not")
     func gossipIsKept() async throws {
         let store = try await StoreFixture()
         let peers = GRDBAutocryptPeerRepository(database: store.database)
@@ -48,7 +48,10 @@ struct AutocryptPeerStoreTests {
         try await peers.receiveGossip([gossip], effectiveDate: Self.t0, accountId: "acct-work")
         try await peers.receiveGossip([AutocryptHeader(address: "bob@example.org", preferMutual: false, keyData: [1, 2])],
                                       effectiveDate: Self.t0.addingTimeInterval(-60), accountId: "acct-work")
+        let own = try #require(try await store.accounts.getAccount(id: "acct-work")).email
+        try await peers.receiveGossip([AutocryptHeader(address: own, preferMutual: false, keyData: Self.key)], effectiveDate: Self.t0, accountId: "acct-work")
         let bob = try #require(try await peers.peers(accountId: "acct-work", addresses: ["bob@example.org"])["bob@example.org"])
+        #expect(try await peers.allPeers(accountId: "acct-work").map(\.address) == ["bob@example.org"], "not the account's own address")
         #expect(bob.gossipKey == Self.key && bob.gossipTimestamp == Self.t0 && bob.publicKey == nil && bob.source == .gossip)
     }
 }

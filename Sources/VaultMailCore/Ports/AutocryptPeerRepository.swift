@@ -9,6 +9,6 @@ public protocol AutocryptPeerRepository: Sendable {
     /// Every peer the account knows, by address.
     func allPeers(accountId: String) async throws -> [AutocryptPeerState]
     /// Applies `AutocryptPeerState.gossiping` for each header (from an encrypted message of
-    /// `effectiveDate`) and keeps the result.
+    /// `effectiveDate`) and keeps the result; gossip about the account's own address is left out.
     func receiveGossip(_ headers: [AutocryptHeader], effectiveDate: Date, accountId: String) async throws
 }
