@@ -16,6 +16,6 @@ extension AppDependencies {
     /// Reading OpenPGP mail over `engine`, from the messages' sources in `database`.
     public static func openPGPReading(engine: any OpenPGPEngine, database: AppDatabase) -> OpenPGPReading {
         OpenPGPReading(engine: engine, sources: GRDBEmailRepository(database: database), parser: GMimeMessageParser(),
-                       structure: GMimeMessageParser())
+                       structure: GMimeMessageParser(), peers: GRDBAutocryptPeerRepository(database: database))
     }
 }

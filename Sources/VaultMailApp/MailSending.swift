@@ -39,7 +39,8 @@ public struct MailSending: Sendable {
             transport: transport ?? SMTPMailTransport(credentials: credentials),
             remoteMailbox: imap, clock: clock, backoff: backoff, runId: runId)
         compose = ComposeEmailService(
-            sender: sender, openPGP: openPGP.map { OpenPGPWriting(engine: $0, emails: GRDBEmailRepository(database: database)) },
+            sender: sender, openPGP: openPGP.map { OpenPGPWriting(engine: $0, emails: GRDBEmailRepository(database: database),
+                                                                      peers: GRDBAutocryptPeerRepository(database: database)) },
             sleeper: sleeper, undoDelaySeconds: undoDelaySeconds)
         processor = OutboxProcessor(sender: sender, sleeper: sleeper, pollInterval: pollInterval)
     }

@@ -122,6 +122,10 @@ struct MessageReader {
             attachments: attachments,
             isSpamTagged: Self.isSpamTagged(flag: kept["x-spam-flag"], status: kept["x-spam-status"]),
             keptHeaders: kept,
+            // A report (a bounce quoting the message) says nothing of its sender's key (Autocrypt Level 1 §2.3).
+            autocryptHeaders: first("content-type")?.lowercased().hasPrefix("multipart/report") == true
+                ? [] : headers.filter { $0.name == "autocrypt" }.map(\.value),
+            autocryptGossipHeaders: headers.filter { $0.name == "autocrypt-gossip" }.map(\.value),
             problems: problems
         )
     }

@@ -29,6 +29,7 @@ extension AppDatabase {
         // Issue 31: stems, `_` inside words. v6 creates the current index; a store made before
         // has its index made again, once, with progress.
         migrator.registerMigration("v17-search-stems") { db in try recreateSearchIndex(db, progress: searchProgress) }
+        migrator.registerMigration("v18-pgp", migrate: createAutocryptPeers)
         return migrator
     }
 

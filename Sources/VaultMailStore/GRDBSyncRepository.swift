@@ -252,6 +252,7 @@ public struct GRDBSyncRepository: SyncRepository {
             try Self.releaseUIDs(db, folderId: batch.folderId, batch.emails)
             var stored = try db.saveEmails(batch.emails, fingerprints: true)
             try Self.recordContentFingerprints(db, batch.emails)
+            try db.receiveAutocrypt(batch.emails)
             try Self.rethread(db, batch.threadChanges)
             _ = try Self.applyServerFlags(db, folderId: batch.folderId, batch.flags)
             if let checkpoint = batch.checkpoint {

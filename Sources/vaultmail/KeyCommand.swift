@@ -12,7 +12,7 @@ struct KeyCommand: AsyncParsableCommand {
         subcommands: [Status.self, Export.self, Import.self])
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "status", abstract: "The account's key and its fingerprint, or that it has none yet.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "The account's key and its fingerprint (or that it has none yet), and the correspondents' keys learnt from their mail (Autocrypt).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The account's name.") var account: String
         @MainActor func run() async throws { emit(try await global.session().keyStatus(account: account)) }

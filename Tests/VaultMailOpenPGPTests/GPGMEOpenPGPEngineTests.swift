@@ -199,4 +199,48 @@ struct OpenPGPReadingTests {
             #expect(await reading.read(plain) == nil)
         }
     }
+
+    /// Keeps what `OpenPGPReading` hands over, to look at.
+    actor GossipRecorder: AutocryptPeerRepository {
+        var received: [(headers: [AutocryptHeader], date: Date, accountId: String)] = []
+        func peers(accountId: String, addresses: [String]) async throws -> [String: AutocryptPeerState] { [:] }
+        func allPeers(accountId: String) async throws -> [AutocryptPeerState] { [] }
+        func receiveGossip(_ headers: [AutocryptHeader], effectiveDate: Date, accountId: String) async throws {
+            received.append((headers, effectiveDate, accountId))
+        }
+    }
+
+    @Test("Autocrypt key gossip inside decrypted mail is handed to the peer store: only for the message's To and Cc recipients, dated by its effective date")
+    func gossipFromDecryptedMail() async throws {
+        try await GPGMEOpenPGPEngineTests.World.with { world in
+            let peer = try await world.peer(.gnupg)
+            defer { Task { await peer.stop() } }
+            let key = Data([0x98, 0x33, 0x04, 0x01]).base64EncodedString()
+            let entity = Array(([
+                "Content-Type: text/plain; charset=utf-8; protected-headers=\"v1\"", "Subject: Team",
+                "Autocrypt-Gossip: addr=bob@example.org; keydata=\(key)",
+                "Autocrypt-Gossip: addr=mallory@example.org; keydata=\(key)", "", "Hello team.", "",
+            ].joined(separator: "\r\n")).utf8)
+            let raw = PGPMIMEMessage.encrypted(from: OpenPGPPeer.Implementation.gnupg.userId, to: "ada@localhost, bob@example.org",
+                                               messageId: "<gossip@example.org>", armored: try await peer.encrypt(entity, signed: false))
+            let sent = Date(timeIntervalSince1970: 1_790_000_000)
+            var email = MailFixtures.email(accountId: world.account.id, number: 1, subject: "...")
+            email.hasAttachments = true
+            email.toAddresses = [Participant(email: "ada@localhost"), Participant(email: "Bob@example.org")]
+            email.dateSent = sent
+            email.dateReceived = sent.addingTimeInterval(60)
+            let sources = InMemoryMessageSources()
+            await sources.store(Array(raw), emailId: email.id)
+            let recorder = GossipRecorder()
+            let reading = OpenPGPReading(engine: world.engine, sources: sources, parser: GMimeMessageParser(), structure: GMimeMessageParser(),
+                                         peers: recorder)
+
+            let (shown, crypto) = try #require(await reading.read(email))
+            #expect(crypto.state.encryption == .decrypted && shown.subject == "Team")
+            let received = await recorder.received
+            try #require(received.count == 1)
+            #expect(received[0].headers == [AutocryptHeader(address: "bob@example.org", preferMutual: false, keyData: [0x98, 0x33, 0x04, 0x01])])
+            #expect(received[0].date == sent && received[0].accountId == world.account.id)
+        }
+    }
 }

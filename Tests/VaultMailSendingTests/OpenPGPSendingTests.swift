@@ -202,7 +202,7 @@ struct OpenPGPSendingTests {
                 Attachment(emailId: original.id, filename: "", mimeType: "application/pgp-encrypted", sizeBytes: 10, partId: "1"),
                 Attachment(emailId: original.id, filename: "encrypted.asc", mimeType: "application/octet-stream", sizeBytes: 900, partId: "2"),
             ])])
-            let writing = OpenPGPWriting(engine: world.engine, emails: repository)
+            let writing = OpenPGPWriting(engine: world.engine, emails: repository, peers: GRDBAutocryptPeerRepository(database: world.database))
             let account = world.fixture.account.id
 
             let withKey = await writing.plan(accountId: account, recipients: ["alice@example.org"], threadId: "thread-enc",
@@ -237,5 +237,61 @@ struct OpenPGPSendingTests {
     static func keyData(_ value: String) -> [UInt8]? {
         guard let start = value.range(of: "keydata=") else { return nil }
         return Data(base64Encoded: String(value[start.upperBound...].filter { !$0.isWhitespace })).map(Array.init)
+    }
+}
+
+/// Issue 32: the Autocrypt recommendation deciding *Automatic* in `OpenPGPWriting.plan`, with
+/// the real engine and the peer states a store would hold (fixed dates).
+@Suite("OpenPGP writing follows Autocrypt's recommendation (issue 32)", .serialized)
+struct AutocryptWritingTests {
+    /// Peer states as the store would give them.
+    struct FixedPeers: AutocryptPeerRepository {
+        let states: [AutocryptPeerState]
+        func peers(accountId: String, addresses: [String]) async throws -> [String: AutocryptPeerState] {
+            Dictionary(uniqueKeysWithValues: states.filter { addresses.map { $0.lowercased() }.contains($0.address) }.map { ($0.address, $0) })
+        }
+        func allPeers(accountId: String) async throws -> [AutocryptPeerState] { states }
+        func receiveGossip(_ headers: [AutocryptHeader], effectiveDate: Date, accountId: String) async throws {}
+    }
+
+    static let t0 = Date(timeIntervalSince1970: 1_790_000_000)
+
+    @Test("Automatic: mutual and fresh → encrypted; no preference → plain, 'encryption is possible', Encrypt encrypts; stale (over 35 days) or only gossiped → plain with the doubtful key named; a key given with key import still encrypts; no key → named missing")
+    func recommendationDecidesAutomatic() async throws {
+        try await OpenPGPSendingTests.World.with { world in
+            let account = world.fixture.account.id
+            let alice = OpenPGPPeer.Implementation.gnupg.sender.address
+            let bob = OpenPGPPeer.Implementation.sequoia.sender.address
+            let aliceKey = Array(world.gnupg.publicKey.utf8)  // GnuPG reads armored key data as well as binary
+            func plan(_ state: AutocryptPeerState, to recipients: [String] = [alice], choice: CryptoChoice = .automatic) async -> CryptoPlan {
+                await OpenPGPWriting(engine: world.engine, emails: MockEmailRepository(), peers: FixedPeers(states: [state]))
+                    .plan(accountId: account, recipients: recipients, threadId: nil, inReplyTo: nil, choice: choice)
+            }
+            let fresh = AutocryptPeerState(address: alice, lastSeen: Self.t0, autocryptTimestamp: Self.t0, publicKey: aliceKey, preferMutual: true)
+            let mutual = await plan(fresh)
+            #expect(mutual.encrypt && mutual.recommendation == .encrypt)
+
+            var none = fresh
+            none.preferMutual = false
+            let available = await plan(none)
+            #expect(!available.encrypt && available.recommendation == .available && available.summary.contains("encryption is possible"))
+            #expect(await plan(none, choice: CryptoChoice(encrypt: true, sign: false)).encrypt)
+
+            var stale = fresh
+            stale.lastSeen = Self.t0.addingTimeInterval(36 * 24 * 3600)
+            let discouraged = await plan(stale)
+            #expect(!discouraged.encrypt && discouraged.recommendation == .discourage && discouraged.doubtfulKeys == [alice])
+            #expect(discouraged.summary.contains(alice) && discouraged.summary.contains("may be out of date"))
+            let gossiped = await plan(AutocryptPeerState(address: alice, lastSeen: Self.t0, gossipTimestamp: Self.t0, gossipKey: aliceKey))
+            #expect(!gossiped.encrypt && gossiped.recommendation == .discourage)
+
+            // Bob's key was given with key import (the world's keyring): encrypt; with Alice mutual, both are.
+            let both = await plan(fresh, to: [alice, bob])
+            #expect(both.encrypt && both.recommendation == .encrypt)
+            let withAvailable = await plan(none, to: [alice, bob])
+            #expect(!withAvailable.encrypt && withAvailable.recommendation == .available)
+            let missing = await plan(fresh, to: [alice, "carol@example.net"])
+            #expect(!missing.encrypt && missing.missingKeys == ["carol@example.net"] && missing.problem == nil)
+        }
     }
 }

@@ -34,6 +34,10 @@ struct StoreIntegrityTests {
             let snoozes = GRDBSnoozeRepository(database: store.database)
             try await snoozes.set(emailIds: [MailFixtures.email(accountId: account, number: 99).id], time: .until(Date(timeIntervalSince1970: 2_000_000_000)))
             try await snoozes.cameBack(emailIds: [MailFixtures.email(accountId: account, number: 1).id], at: Date())
+            // A correspondent's key passed on by Autocrypt gossip (issue 32).
+            try await GRDBAutocryptPeerRepository(database: store.database).receiveGossip(
+                [AutocryptHeader(address: "peer@example.org", preferMutual: false, keyData: [0x98])],
+                effectiveDate: Date(timeIntervalSince1970: 1_790_000_000), accountId: account)
             // A change waiting for the server (issue 29).
             try await GRDBPendingChangeRepository(database: store.database).add(PendingChange(
                 accountId: account, threadId: "\(account)-T0", subject: "Waiting", action: .archive,

@@ -41,7 +41,7 @@ public final class CommandDependencies {
     public var categories: Categories { Categories(repository: categoryRepository) }
 
     /// The accounts' OpenPGP keys (issue 32).
-    public var openPGPKeys: OpenPGPKeys { OpenPGPKeys(engine: openPGPEngine) }
+    public var openPGPKeys: OpenPGPKeys { OpenPGPKeys(engine: openPGPEngine, peers: GRDBAutocryptPeerRepository(database: database)) }
 
     /// Adding, changing and removing accounts, with secrets in `credentials`.
     public func accountService(credentials: any CredentialStore, oauthConfiguration: OAuthConfiguration,

@@ -120,7 +120,7 @@ extension CommandSession {
         }
         await dependencies.openPGPEngine.close()
         let recipients = (content.to + content.cc + content.bcc).joined(separator: ", ")
-        let protection = plan.map { $0.encrypt ? " Encrypted and signed." : $0.sign ? " Signed, not encrypted." : "" } ?? ""
+        let protection = plan?.sentNote.map { " " + $0 } ?? ""
         do {
             try await compose.executeSend(emailId: draftId)
             return "Sent \"\(content.subject)\" to \(recipients)." + protection + (leftOut.map { " " + $0 } ?? "")

@@ -18,6 +18,39 @@ public struct AutocryptHeader: Sendable, Hashable {
         self.keyData = keyData
     }
 
+    /// Reads one header value (`addr=…; prefer-encrypt=mutual; keydata=…`, Level 1 §2.1), or
+    /// nil when it is not usable: `addr` or `keydata` missing or unreadable, or an attribute
+    /// it does not know that does not start with `_` (those are ignored). A `prefer-encrypt`
+    /// other than `mutual` means no preference. White space in `keydata` is ignored.
+    public static func parse(_ value: String) -> AutocryptHeader? {
+        var address: String?
+        var mutual = false
+        var keyData: [UInt8]?
+        for attribute in value.split(separator: ";") {
+            let trimmed = attribute.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty { continue }
+            guard let equals = trimmed.firstIndex(of: "=") else { return nil }
+            let name = trimmed[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            let text = String(trimmed[trimmed.index(after: equals)...])
+            switch name {
+            case "addr":
+                guard address == nil else { return nil }
+                address = text.trimmingCharacters(in: .whitespaces)
+            case "prefer-encrypt":
+                mutual = text.trimmingCharacters(in: .whitespaces).lowercased() == "mutual"
+            case "keydata":
+                guard keyData == nil else { return nil }
+                let base64 = text.filter { !$0.isWhitespace }
+                guard let data = Data(base64Encoded: base64), !data.isEmpty else { return nil }
+                keyData = [UInt8](data)
+            default:
+                guard name.hasPrefix("_") else { return nil }
+            }
+        }
+        guard let address, address.contains("@"), let keyData else { return nil }
+        return AutocryptHeader(address: address, preferMutual: mutual, keyData: keyData)
+    }
+
     /// The value's tokens for folding (`MIMEEncoding.header`): the attributes, then the base64
     /// key data in pieces of 76 characters (white space in `keydata` is ignored by readers).
     var tokens: [String] {

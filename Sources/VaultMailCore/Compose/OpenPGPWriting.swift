@@ -4,9 +4,14 @@
 /// web composer and a reply from a notification all send the same.
 ///
 /// The rule:
-/// - Automatic (`CryptoChoice.automatic`): encrypted when every recipient (To, Cc, Bcc) has a
-///   usable key in the account's keyring, or when the message answers mail that came
-///   encrypted — then a missing key stops the send rather than send the answer in clear.
+/// - Automatic (`CryptoChoice.automatic`): encrypted when Autocrypt's recommendation
+///   (`AutocryptRecommendation`, Level 1 §2.4) is *encrypt* for every recipient (To, Cc, Bcc) —
+///   a key given to the account (`key import`) counts as *encrypt*, a key learnt from their
+///   mail (`AutocryptPeerState`) gives its own: *encrypt* when they prefer `mutual` and their
+///   key is fresh, *available*, *discourage* (over 35 days without their header, or only
+///   gossiped) — or when the message answers mail that came encrypted: then a missing key
+///   stops the send rather than send the answer in clear. *Available* and *discourage* leave
+///   it plain unless the person chooses to encrypt; the plan's summary says it could be.
 /// - Asked to encrypt: encrypted, or not sent (`ComposeError.cannotEncrypt` naming who has no key).
 /// - Asked not to encrypt: plain, signed when asked.
 /// - Encrypted mail is signed and encrypted in one OpenPGP message (RFC 3156 §6.2) to the
@@ -18,13 +23,17 @@
 public struct OpenPGPWriting: Sendable {
     private let engine: any OpenPGPEngine
     private let emails: any EmailRepository
+    private let peers: any AutocryptPeerRepository
 
     /// - Parameters:
     ///   - emails: where the conversation's messages are read, to see whether an answer
     ///     replies to encrypted mail.
-    public init(engine: any OpenPGPEngine, emails: any EmailRepository) {
+    ///   - peers: the Autocrypt peer states learnt from received mail: their keys and the
+    ///     recommendation they give.
+    public init(engine: any OpenPGPEngine, emails: any EmailRepository, peers: any AutocryptPeerRepository) {
         self.engine = engine
         self.emails = emails
+        self.peers = peers
     }
 
     /// What sending a message from `accountId` to `recipients` (addresses, bare or as typed
@@ -88,21 +97,43 @@ public struct OpenPGPWriting: Sendable {
         let addresses = recipients.map { ((try? EmailAddress.parse($0, field: "To").email) ?? $0).lowercased() }
             .filter { !$0.isEmpty && seen.insert($0).inserted }
         let answersEncrypted = await answersEncryptedMail(threadId: threadId, inReplyTo: inReplyTo)
-        let keys: [String: OpenPGPKeyInfo]
+        var keys: [String: OpenPGPKeyInfo] = [:]
+        var each: [String: AutocryptRecommendation] = [:]
         var unavailable: String?
         do {
-            keys = addresses.isEmpty ? [:] : try await engine.encryptionKeys(for: addresses, accountId: accountId)
+            let keyring = addresses.isEmpty ? [:] : try await engine.encryptionKeys(for: addresses, accountId: accountId)
+            let states = (try? await peers.peers(accountId: accountId, addresses: addresses)) ?? [:]
+            for address in addresses {
+                let state = states[address]
+                // A key learnt from Autocrypt goes into the keyring to be encrypted to; one that
+                // cannot be read there is no key.
+                var learnt: OpenPGPKeyInfo?
+                if let data = state?.targetKey { learnt = (try? await engine.importPublicKeys(data, accountId: accountId))?.first }
+                if let given = keyring[address], given.fingerprint != learnt?.fingerprint {
+                    // A key given to the account (`key import`): the person chose it.
+                    keys[address] = given
+                    each[address] = .encrypt
+                } else if let learnt {
+                    keys[address] = learnt
+                    each[address] = AutocryptRecommendation.of(state, repliesToEncrypted: answersEncrypted)
+                } else {
+                    each[address] = .disable
+                }
+            }
         } catch {
             keys = [:]
+            each = [:]
             unavailable = error.plainWords
         }
         let missing = addresses.filter { keys[$0] == nil }
-        let recommended = (!addresses.isEmpty && missing.isEmpty) || answersEncrypted
+        let recommendation = unavailable == nil ? AutocryptRecommendation.combined(addresses.map { each[$0] ?? .disable }) : .disable
+        let recommended = recommendation == .encrypt || answersEncrypted
         let wanted = choice.encrypt ?? recommended
         let problem: ComposeError? = wanted && !missing.isEmpty && unavailable == nil ? .cannotEncrypt(missingKeys: missing) : nil
         let encrypt = wanted && missing.isEmpty && unavailable == nil && !addresses.isEmpty
         let plan = CryptoPlan(encrypt: encrypt, sign: encrypt || choice.sign, recommended: recommended, answersEncrypted: answersEncrypted,
-                              missingKeys: missing, problem: problem, unavailable: unavailable)
+                              missingKeys: missing, problem: problem, unavailable: unavailable, recommendation: recommendation,
+                              doubtfulKeys: addresses.filter { each[$0] == .discourage })
         return (plan, keys)
     }
 

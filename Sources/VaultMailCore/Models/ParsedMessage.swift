@@ -41,6 +41,12 @@ public struct ParsedMessage: Sendable, Hashable {
     /// Raw (unfolded) values of the headers in `ParsedMessage.keptHeaderNames`, keyed by the
     /// lowercased name; the first occurrence wins.
     public var keptHeaders: [String: String]
+    /// The values of every `Autocrypt:` header (unfolded), in order: the sender's key
+    /// (Autocrypt Level 1, issue 32), read into `AutocryptPeerState` when the message is stored.
+    public var autocryptHeaders: [String]
+    /// The values of every `Autocrypt-Gossip:` header (unfolded): others' keys, read from the
+    /// entity inside an encrypted message when it is decrypted (`OpenPGPReading`).
+    public var autocryptGossipHeaders: [String]
     /// What could not be read, in words (for logs and a "shown as best we could" note);
     /// empty for a well-formed message.
     public var problems: [String]
@@ -63,6 +69,8 @@ public struct ParsedMessage: Sendable, Hashable {
         attachments: [ParsedAttachment] = [],
         isSpamTagged: Bool = false,
         keptHeaders: [String: String] = [:],
+        autocryptHeaders: [String] = [],
+        autocryptGossipHeaders: [String] = [],
         problems: [String] = []
     ) {
         self.messageId = messageId
@@ -82,6 +90,8 @@ public struct ParsedMessage: Sendable, Hashable {
         self.attachments = attachments
         self.isSpamTagged = isSpamTagged
         self.keptHeaders = keptHeaders
+        self.autocryptHeaders = autocryptHeaders
+        self.autocryptGossipHeaders = autocryptGossipHeaders
         self.problems = problems
     }
 

@@ -12,9 +12,13 @@ public struct OpenPGPReading: Sendable {
     private let sources: any MessageSourceRepository
     private let parser: any MessageParser
     private let structure: any OpenPGPStructureReader
+    private let peers: (any AutocryptPeerRepository)?
 
+    /// - Parameter peers: where the `Autocrypt-Gossip:` headers found inside decrypted mail are
+    ///   kept (Autocrypt Level 1 key gossip); nil to leave them unread.
     public init(engine: any OpenPGPEngine, sources: any MessageSourceRepository, parser: any MessageParser,
-                structure: any OpenPGPStructureReader) {
+                structure: any OpenPGPStructureReader, peers: (any AutocryptPeerRepository)? = nil) {
+        self.peers = peers
         self.engine = engine
         self.sources = sources
         self.parser = parser
@@ -35,6 +39,17 @@ public struct OpenPGPReading: Sendable {
         return nil
     }
 
+    /// Keeps the keys gossiped inside a decrypted message (Level 1 §2.3, key gossip): only
+    /// those for the message's To and Cc recipients, dated by the message's effective date.
+    private func learnGossip(_ inner: ParsedMessage, of email: Email) async {
+        guard let peers, !inner.autocryptGossipHeaders.isEmpty else { return }
+        let recipients = Set((email.toAddresses + email.ccAddresses).map { $0.email.lowercased() })
+        let gossip = inner.autocryptGossipHeaders.compactMap(AutocryptHeader.parse)
+            .filter { recipients.contains($0.address.lowercased()) }
+        let effective = AutocryptReceipt(from: email.fromAddress, date: email.dateSent, arrived: email.dateReceived, headers: []).effectiveDate
+        try? await peers.receiveGossip(gossip, effectiveDate: effective, accountId: email.accountId)
+    }
+
     // MARK: PGP/MIME
 
     private func readMIME(_ payload: OpenPGPPayload, of email: Email) async -> (email: Email, crypto: OpenedCrypto) {
@@ -53,7 +68,9 @@ public struct OpenPGPReading: Sendable {
                     signature = await engine.verify(content, signature: detached, accountId: email.accountId)
                     entity = content
                 }
-                let shown = Self.showing(parser.parse(entity), in: email, protectedSubject: true)
+                let inner = parser.parse(plaintext)
+                await learnGossip(inner, of: email)
+                let shown = Self.showing(entity == plaintext ? inner : parser.parse(entity), in: email, protectedSubject: true)
                 return (shown, OpenedCrypto(state: MessageCrypto(encryption: .decrypted, signature: signature), structuralPartIds: structural))
             }
         case .signed(let content, let detached):

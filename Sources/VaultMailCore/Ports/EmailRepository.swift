@@ -7,12 +7,18 @@ public struct IncomingEmail: Sendable {
     public var links: [EmailFolder]
     public var attachments: [Attachment]
     public var rawSource: [UInt8]?
+    /// What the message says of its sender's Autocrypt key (issue 32): the store updates the
+    /// sender's `AutocryptPeerState` with it in the same write; nil for mail it must not learn
+    /// from (the account's own).
+    public var autocrypt: AutocryptReceipt?
 
-    public init(email: Email, links: [EmailFolder], attachments: [Attachment] = [], rawSource: [UInt8]? = nil) {
+    public init(email: Email, links: [EmailFolder], attachments: [Attachment] = [], rawSource: [UInt8]? = nil,
+                autocrypt: AutocryptReceipt? = nil) {
         self.email = email
         self.links = links
         self.attachments = attachments
         self.rawSource = rawSource
+        self.autocrypt = autocrypt
     }
 }
 

@@ -49,7 +49,8 @@ struct FetchedMessage: Sendable {
         }
         incoming = IncomingEmail(
             email: email, links: [EmailFolder(emailId: id, folderId: folderId, uid: message.uid)],
-            attachments: attachments, rawSource: raw.isEmpty ? nil : raw)
+            attachments: attachments, rawSource: raw.isEmpty ? nil : raw,
+            autocrypt: sender.map { AutocryptReceipt(from: $0.email, date: parsed.date, arrived: email.dateReceived, headers: parsed.autocryptHeaders) })
     }
 
     /// The content fingerprint (`EmailIdentity`) that tells this message from another with
