@@ -43,7 +43,9 @@ struct CommandSessionTests {
                                  hasAttachments: true, snippet: "and a preview\nwith a newline", participants: participants)
         let row = ThreadRow.render(thread, dates: RelativeDate(now: MailFixtures.referenceDate, timeZone: TimeZone(identifier: "UTC")!))
         #expect(row.count == 80)
-        #expect(row.hasPrefix("●★+ abababab"))
+        #expect(row.hasPrefix("●★+  abababab"))
+        let muted = ThreadRow.render(thread, dates: RelativeDate(now: MailFixtures.referenceDate, timeZone: TimeZone(identifier: "UTC")!), muted: true)
+        #expect(muted.hasPrefix("●★+⊘ abababab") && muted.count == 80, "NOTIF-11: \(muted)")
         #expect(row.contains("John, Sarah (3)"))
         #expect(row.hasSuffix("12:00 PM"))
         #expect(!row.contains("\n"))
@@ -83,7 +85,8 @@ struct CommandSessionTests {
         #expect(Set(page.keys) == ["threads", "nextCursor", "hasMore"], "nextCursor is there, null on the last page")
         let first = try #require((page["threads"] as? [[String: Any]])?.first)
         #expect(Set(first.keys) == ["id", "accountId", "subject", "participants", "snippet", "latestDate",
-                                    "messageCount", "unreadCount", "isStarred", "hasAttachments", "category"])
+                                    "messageCount", "unreadCount", "isStarred", "hasAttachments", "category", "isMuted"])
+        #expect(first["isMuted"] as? Bool == false)
         #expect(first["category"] is NSNull, "an uncategorized thread says category: null")
         #expect((first["latestDate"] as? String)?.hasSuffix("Z") == true)
         let shown = try ToolJSON.object(try await session.show("2abc", json: true))
@@ -98,6 +101,27 @@ struct CommandSessionTests {
                 "a plain message: \(crypto)")
         #expect(email["categorySource"] is NSNull, "not categorized yet")
         #expect(email["references"] as? [String] == ["<root@x.org>"])
+    }
+
+    @Test("NOTIF-11: a muted conversation is marked in `threads` (⊘), in `threads --json` and `show --json` (isMuted), and in `show`; the others are not")
+    func mutedMarks() async throws {
+        let (session, home) = try await session()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await session.notificationSettings.mute(threadIds: ["1abc1"])
+        let rows = try await session.threads(CommandSession.ThreadQuery()).split(separator: "\n")
+        #expect(rows.count == 3)
+        for row in rows {
+            #expect(row.contains(" 1abc1 ") == (row.prefix(4).last == "⊘"), "\(row)")
+        }
+        var query = CommandSession.ThreadQuery()
+        query.json = true
+        let threads = try #require(try ToolJSON.object(try await session.threads(query))["threads"] as? [[String: Any]])
+        #expect(Dictionary(uniqueKeysWithValues: threads.map { ($0["id"] as? String ?? "", $0["isMuted"] as? Bool) })
+                == ["0abc0": false, "1abc1": true, "2abc2": false])
+        #expect(try ToolJSON.object(try await session.show("1abc", json: true))["isMuted"] as? Bool == true)
+        #expect(try ToolJSON.object(try await session.show("2abc", json: true))["isMuted"] as? Bool == false)
+        #expect(try await session.show("1abc", json: false).split(separator: "\n")[1].hasSuffix(" · muted"))
+        #expect(!(try await session.show("2abc", json: false).contains("muted")))
     }
 
     @Test("Thread ids can be shortened to a unique prefix; unknown or ambiguous ones say so")

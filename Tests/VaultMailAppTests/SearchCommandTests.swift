@@ -49,7 +49,7 @@ struct SearchCommandTests {
         #expect(rows.count == 10)
         let first = rows[0]
         for key in ["id", "accountId", "subject", "participants", "latestDate", "messageCount", "unreadCount", "isStarred",
-                    "hasAttachments", "matchedEmailId", "highlight"] {
+                    "hasAttachments", "isMuted", "matchedEmailId", "highlight"] {
             #expect(first[key] != nil, "missing \(key)")
         }
         let highlight = try #require(first["highlight"] as? [[String: Any]])

@@ -31,7 +31,7 @@ struct TemplateSafetyTests {
         "Pages/SidebarView.swift": ["composeIcon", "icon", "pending"],
         "Pages/PendingChangesView.swift": ["icon"],
         "Pages/ProblemView.swift": ["detail"],
-        "Pages/ThreadListView.swift": ["archive", "avatars", "buttons", "clipIcon", "delete", "detail", "empty", "head", "highlight", "icon",
+        "Pages/ThreadListView.swift": ["archive", "avatars", "buttons", "clipIcon", "delete", "detail", "empty", "head", "highlight", "icon", "muteIcon",
                                        "markAll", "move", "noticeDetail", "read", "rows", "snooze", "starIcon", "toolbar", "unreadIcon"],
         "Pages/SnoozeMenu.swift": ["icon"],
         "Pages/ToolButton.swift": ["icon"],

@@ -32,6 +32,28 @@ struct WebPagesTests {
         }
     }
 
+    @Test("NOTIF-11: a muted conversation's row carries the struck-through bell and says \"muted\" in its label, in the list, its next pages and search; others do not")
+    func mutedRows() async throws {
+        try await WebFixture.with { web in
+            let id = web.account.id
+            try await web.store([
+                MailFixtures.email(accountId: id, number: 1, threadId: "quiet", subject: "Invoice for March"),
+                MailFixtures.email(accountId: id, number: 2, threadId: "loud", subject: "Invoice for April"),
+            ])
+            let session = try await web.signIn()
+            let muted = try await web.post("/actions", "action=mute&t[]=quiet&csrf=\(session.csrf)", cookie: session.cookie, extra: [("Accept", "application/json")])
+            #expect(muted.status == 200, "\(muted.text)")
+            for path in ["/mail", "/mail/list?box=inbox", "/mail/search?q=invoice"] {
+                let page = try await web.get(path, cookie: session.cookie).text
+                let rows = Dictionary(uniqueKeysWithValues: page.matches(of: /<li class="row[^"]*" data-id="([^"]+)".*?<\/li>/.dotMatchesNewlines()).map { (String($0.1), String($0.0)) })
+                #expect(Set(rows.keys) == ["quiet", "loud"], "\(path)")
+                let quiet = rows["quiet"] ?? "", loud = rows["loud"] ?? ""
+                #expect(quiet.contains("class=\"muted-mark\" title=\"Muted: never notifies\"") && quiet.contains(", muted\""), "\(path): \(quiet)")
+                #expect(!loud.contains("muted-mark") && !loud.contains(", muted\""), "\(path): \(loud)")
+            }
+        }
+    }
+
     @Test("Category tabs appear once mail is categorized and filter the list")
     func categoryTabs() async throws {
         try await WebFixture.with { web in

@@ -49,12 +49,13 @@ extension CommandSession {
                 return render(page.hits.map { messageLines($0, request) }, next: page.nextCursor, request)
             }
             let page = try await search.threads(request.query, account: request.account, options: options)
+            let muted = await mutedThreadIds()
             if request.json {
-                return try ThreadJSON.encode(SearchJSON.Page(query: request.query, results: page.hits.map(SearchJSON.thread),
+                return try ThreadJSON.encode(SearchJSON.Page(query: request.query, results: page.hits.map { SearchJSON.thread($0, muted: muted) },
                                                              nextCursor: page.nextCursor?.encoded, hasMore: page.hasMore))
             }
             let me = Set(try await accountService.all().map(\.email))
-            return render(page.hits.map { threadLines($0, me: me, request) }, next: page.nextCursor, request)
+            return render(page.hits.map { threadLines($0, me: me, muted: muted, request) }, next: page.nextCursor, request)
         } catch SearchError.invalidQuery(let problem) {
             throw CommandError("\(problem.description)\n  \(problem.pointer.replacingOccurrences(of: "\n", with: "\n  "))", usage: true)
         } catch let error as SearchError {
@@ -75,6 +76,7 @@ extension CommandSession {
         let search = dependencies.searchMail
         let me = request.json || request.messages ? [] : Set(try await accountService.all().map(\.email))
         var options = SearchOptions(sort: request.sort, limit: 500)
+        let muted = await mutedThreadIds()
         var written = 0
         if request.json { write("{\n  \"hasMore\" : false,\n  \"query\" : \(try ThreadJSON.encode(request.query)),\n  \"results\" : [") }
         do {
@@ -87,7 +89,7 @@ extension CommandSession {
                     next = page.nextCursor
                 } else {
                     let page = try await search.threads(request.query, account: request.account, options: options)
-                    results = try request.json ? page.hits.map { try ThreadJSON.encode(SearchJSON.thread($0)) } : page.hits.map { threadLines($0, me: me, request).joined(separator: "\n") }
+                    results = try request.json ? page.hits.map { try ThreadJSON.encode(SearchJSON.thread($0, muted: muted)) } : page.hits.map { threadLines($0, me: me, muted: muted, request).joined(separator: "\n") }
                     next = page.nextCursor
                 }
                 for result in results {
@@ -129,12 +131,13 @@ extension CommandSession {
             }
         }
         let page = try await semantic.threads(request.query, account: request.account, options: options)
+        let muted = await mutedThreadIds()
         if request.json {
-            return try ThreadJSON.encode(SearchJSON.Page(query: request.query, results: page.hits.map(SearchJSON.thread),
+            return try ThreadJSON.encode(SearchJSON.Page(query: request.query, results: page.hits.map { SearchJSON.thread($0, muted: muted) },
                                                          nextCursor: page.nextCursor?.encoded, hasMore: page.hasMore))
         }
         let me = Set(try await accountService.all().map(\.email))
-        return render(page.hits.map { threadLines($0, me: me, request) }, next: page.nextCursor, request)
+        return render(page.hits.map { threadLines($0, me: me, muted: muted, request) }, next: page.nextCursor, request)
     }
 
     private func cursor(_ request: SearchRequest) throws -> SearchCursor? {
@@ -164,10 +167,10 @@ extension CommandSession {
         return lines.joined(separator: "\n")
     }
 
-    private func threadLines(_ hit: ThreadSearchHit, me: Set<String>, _ request: SearchRequest) -> [String] {
+    private func threadLines(_ hit: ThreadSearchHit, me: Set<String>, muted: Set<String>, _ request: SearchRequest) -> [String] {
         var thread = hit.thread
         thread.snippet = nil
-        return [ThreadRow.render(thread, dates: dates, me: me), highlightLine(hit.highlight, request)].compactMap { $0 }
+        return [ThreadRow.render(thread, dates: dates, me: me, muted: muted.contains(thread.id)), highlightLine(hit.highlight, request)].compactMap { $0 }
     }
 
     private func messageLines(_ hit: MessageSearchHit, _ request: SearchRequest) -> [String] {

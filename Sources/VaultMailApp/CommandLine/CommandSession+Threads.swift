@@ -34,10 +34,11 @@ extension CommandSession {
         case (.unified(let type, let category), _):
             try await mailboxes.threads(ofType: type, category: category, cursor: cursor, limit: query.limit)
         }
-        if query.json { return try ThreadJSON.encode(ThreadJSON.page(page)) }
+        let muted = await mutedThreadIds()
+        if query.json { return try ThreadJSON.encode(ThreadJSON.page(page, muted: muted)) }
         guard !page.threads.isEmpty else { return "No conversations in \(query.folder)." }
         let me = Set(accounts.map(\.email))
-        var lines = page.threads.map { ThreadRow.render($0, dates: dates, me: me) }
+        var lines = page.threads.map { ThreadRow.render($0, dates: dates, me: me, muted: muted.contains($0.id)) }
         if let next = page.nextCursor { lines.append("More: vaultmail threads --cursor \(next.encoded)") }
         return lines.joined(separator: "\n")
     }
@@ -91,6 +92,11 @@ extension CommandSession {
 
     /// Opening and acting on conversations through Core's `Conversations`, over `repository`
     /// (`services.emails`: the server first).
+    /// The conversations muted for notifications (NOTIF-11), marked in lists and `show`.
+    func mutedThreadIds() async -> Set<String> {
+        Set(await notificationSettings.mutedThreadIds())
+    }
+
     public func conversations(using repository: any EmailRepository) -> Conversations {
         dependencies.conversations(using: repository)
     }
@@ -108,6 +114,7 @@ extension CommandSession {
             throw CommandError("cannot show thread \(id.prefix(ThreadRow.idLength)): \(error)")
         }
         let (thread, messages) = (conversation.thread, conversation.messages)
+        let isMuted = await mutedThreadIds().contains(thread.id)
         if json {
             var rendered: [ThreadJSON.Message] = []
             for email in messages {
@@ -116,9 +123,10 @@ extension CommandSession {
                                                    crypto: conversation.crypto[email.id]))
             }
             await dependencies.openPGPEngine.close()
-            return try ThreadJSON.encode(ThreadJSON.thread(thread, emails: rendered))
+            return try ThreadJSON.encode(ThreadJSON.thread(thread, muted: isMuted, emails: rendered))
         }
-        var out = ["\(thread.subject)", "\(thread.messageCount) message\(thread.messageCount == 1 ? "" : "s") · thread \(thread.id.prefix(ThreadRow.idLength))", ""]
+        let count = "\(thread.messageCount) message\(thread.messageCount == 1 ? "" : "s")"
+        var out = ["\(thread.subject)", "\(count) · thread \(thread.id.prefix(ThreadRow.idLength))\(isMuted ? " · muted" : "")", ""]
         for email in messages {
             let from = email.fromName.map { "\($0) <\(email.fromAddress)>" } ?? email.fromAddress
             out.append("\(email.isRead ? " " : "●")\(email.isStarred ? "★" : " ") From: \(from)")

@@ -60,8 +60,8 @@ public enum SearchJSON {
         (snippet?.segments ?? []).map { Segment(text: $0.text, match: $0.isMatch ? true : nil) }
     }
 
-    public static func thread(_ hit: ThreadSearchHit) -> ThreadHit {
-        ThreadHit(thread: ThreadJSON.thread(hit.thread), matchedEmailId: hit.emailId, highlight: segments(hit.highlight))
+    public static func thread(_ hit: ThreadSearchHit, muted: Set<String>) -> ThreadHit {
+        ThreadHit(thread: ThreadJSON.thread(hit.thread, muted: muted.contains(hit.thread.id)), matchedEmailId: hit.emailId, highlight: segments(hit.highlight))
     }
 
     public static func message(_ hit: MessageSearchHit) -> MessageHit {

@@ -26,6 +26,8 @@ public enum ThreadJSON {
         public var isStarred: Bool
         public var hasAttachments: Bool
         public var category: String?
+        /// Muted for notifications (NOTIF-11).
+        public var isMuted: Bool
         public var emails: [Message]?
 
         /// Every key of the contract, `null` when there is no value; `emails` only in `show`.
@@ -42,6 +44,7 @@ public enum ThreadJSON {
             try keys.encode(isStarred, forKey: .isStarred)
             try keys.encode(hasAttachments, forKey: .hasAttachments)
             try keys.encode(category, forKey: .category)
+            try keys.encode(isMuted, forKey: .isMuted)
             try keys.encodeIfPresent(emails, forKey: .emails)
         }
     }
@@ -152,16 +155,18 @@ public enum ThreadJSON {
 
     static func person(_ participant: Participant) -> Person { Person(name: participant.name, email: participant.email) }
 
-    public static func thread(_ thread: EmailThread, emails: [Message]? = nil) -> Thread {
+    /// `muted`: whether the conversation is muted for notifications.
+    public static func thread(_ thread: EmailThread, muted: Bool, emails: [Message]? = nil) -> Thread {
         Thread(id: thread.id, accountId: thread.accountId, subject: thread.subject,
                participants: thread.participantList.map(person), snippet: thread.snippet,
                latestDate: iso(thread.latestDate), messageCount: thread.messageCount, unreadCount: thread.unreadCount,
                isStarred: thread.isStarred, hasAttachments: thread.hasAttachments, category: thread.aiCategory,
-               emails: emails)
+               isMuted: muted, emails: emails)
     }
 
-    public static func page(_ page: ThreadPage) -> Page {
-        Page(threads: page.threads.map { thread($0) }, nextCursor: page.nextCursor?.encoded, hasMore: page.hasMore)
+    /// `muted`: the ids of the conversations muted for notifications.
+    public static func page(_ page: ThreadPage, muted: Set<String>) -> Page {
+        Page(threads: page.threads.map { thread($0, muted: muted.contains($0.id)) }, nextCursor: page.nextCursor?.encoded, hasMore: page.hasMore)
     }
 
     /// `crypto`: the message's OpenPGP state as it was opened, nil for plain mail; its

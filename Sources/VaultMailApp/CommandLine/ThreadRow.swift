@@ -2,15 +2,15 @@ import Foundation
 import VaultMailCore
 
 /// One line of `vaultmail threads` at 80 columns: markers, short id, sender summary,
-/// subject and preview, relative time. Unread (●), starred (★) and attachments (+) are
-/// symbols, never colour alone.
+/// subject and preview, relative time. Unread (●), starred (★), attachments (+) and muted for
+/// notifications (⊘) are symbols, never colour alone.
 public struct ThreadRow: Sendable {
     public static let width = 80
     public static let idLength = 10
 
     /// `me`: the addresses of the user's accounts, shown as "me" among the participants.
-    public static func render(_ thread: EmailThread, dates: RelativeDate, me: Set<String> = []) -> String {
-        let markers = (thread.isUnread ? "●" : " ") + (thread.isStarred ? "★" : " ") + (thread.hasAttachments ? "+" : " ")
+    public static func render(_ thread: EmailThread, dates: RelativeDate, me: Set<String> = [], muted: Bool = false) -> String {
+        let markers = (thread.isUnread ? "●" : " ") + (thread.isStarred ? "★" : " ") + (thread.hasAttachments ? "+" : " ") + (muted ? "⊘" : " ")
         let id = String(thread.id.prefix(idLength))
         let sender = fit(thread.senderSummary(me: me), 18)
         let time = dates.string(for: thread.latestDate)

@@ -43,6 +43,8 @@ struct ThreadListView {
     var wakeTimes: [String: SnoozeTime] = [:]
     /// The list is a Snoozed folder: its toolbar offers Unsnooze.
     var snoozedBox = false
+    /// The conversations muted for notifications (NOTIF-11): their rows carry the mark.
+    var muted: Set<String> = []
 
     func render() -> Markup {
         struct Model {
@@ -146,10 +148,14 @@ struct ThreadListView {
         var heading: String?
         /// "Until Tue 8:00 AM" in the Snoozed box.
         var wake: String?
+        /// Muted for notifications (NOTIF-11): the bell struck through.
+        var muted = false
 
         func child(named name: String) -> Any? {
             switch name {
             case "wake": wake
+            case "muted": muted
+            case "muteIcon": muted ? Icon.mute.svg() : nil
             case "id": id
             case "at": at
             case "heading": heading
@@ -198,6 +204,7 @@ struct ThreadListView {
         {{#snippet}}<span class="snippet"> — {{snippet}}</span>{{/snippet}}\
         </span><span class="marks" aria-hidden="true">{{#wake}}<span class="wake">{{wake}}</span>{{/wake}}\
         {{#category}}<span class="pill cat-{{category}}">{{categoryTitle}}</span>{{/category}}\
+        {{#muted}}<span class="muted-mark" title="Muted: never notifies">{{{muteIcon}}}</span>{{/muted}}\
         {{#attachments}}<span class="clip" title="Has attachments">{{{clipIcon}}}</span>{{/attachments}}\
         </span><time datetime="{{date}}">{{time}}</time></a>\
         {{#rowActions}}<span class="row-actions">\
@@ -247,6 +254,8 @@ struct ThreadListView {
         if let account { label += ", account \(account)" }
         let wake = wakeTimes[thread.id].map { time in time.date.map { "Until \(dates.wakeTime($0))" } ?? "Someday" }
         if let wake { label += ", snoozed: \(wake.lowercased())" }
+        let muted = self.muted.contains(thread.id)
+        if muted { label += ", muted" }
         let marked = highlight.flatMap { $0.hasMatch ? SearchListState.marked($0, limit: 140) : nil }
         var row = Row(
             id: thread.id, unread: thread.isUnread, open: thread.id == openThread,
@@ -259,6 +268,7 @@ struct ThreadListView {
             clipIcon: Icon.paperclip.svg(), rowActions: .shared, starred: thread.isStarred, starLabel: thread.isStarred ? "Unstar" : "Star",
             starIcon: Icon.star.svg(filled: thread.isStarred), at: Self.millis(thread.latestDate))
         row.wake = wake
+        row.muted = muted
         return row
     }
 

@@ -18,7 +18,7 @@ extension WebApp {
             let context = await screen.context()
             let limit = min(200, max(1, Int(query.limit ?? "") ?? AppConstants.threadListPageSize))
             let cursor = query.cursor.flatMap(ThreadCursor.init(encoded:))
-            var view = self.listView(mailbox, context, query: query, csrf: self.csrf(context: requestContext))
+            var view = await self.listView(mailbox, context, query: query, csrf: self.csrf(context: requestContext))
             view.dateHeadings = await self.mail.preferences.dateHeadings()
             view.headingsAfter = cursor?.date
             if mailbox == .outbox {
@@ -93,7 +93,7 @@ extension WebApp {
         context.session?.csrfToken(secret: secret) ?? ""
     }
 
-    private func listView(_ mailbox: Mailbox, _ context: MailScreen.Context, query: MailQuery, csrf: String) -> ThreadListView {
+    private func listView(_ mailbox: Mailbox, _ context: MailScreen.Context, query: MailQuery, csrf: String) async -> ThreadListView {
         let described = screen.describe(mailbox, context)
         var list = ThreadListView(
             mailbox: mailbox, title: described.title, category: query.cat.flatMap(AICategory.init(rawValue:)),
@@ -101,6 +101,7 @@ extension WebApp {
             accountNames: mailbox.folderId == nil ? context.names : [:], csrf: csrf, moveTargets: described.moveTargets,
             notice: query.notice)
         addSnoozeMenu(&list, context)
+        list.muted = Set(await mail.notificationSettings.mutedThreadIds())
         return list
     }
 
@@ -110,7 +111,7 @@ extension WebApp {
         let csrf = self.csrf(context: requestContext)
         let context = await screen.context(counts: true)
         if context.accounts.isEmpty { return Pages.redirect("/welcome") }
-        var list = listView(mailbox, context, query: query, csrf: csrf)
+        var list = await listView(mailbox, context, query: query, csrf: csrf)
         list.dateHeadings = await mail.preferences.dateHeadings()
         if request.uri.path == "/mail/search" {
             await fillSearch(&list, query: query)

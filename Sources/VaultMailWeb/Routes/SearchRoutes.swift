@@ -25,6 +25,7 @@ extension WebApp {
         var state = SearchListState(query: text)
         state.byMeaning = query.meaning == "1"
         defer { list.search = state }
+        list.muted = Set(await mail.notificationSettings.mutedThreadIds())
         list.title = text.isEmpty ? "Search" : "Results for “\(text)”"
         list.category = nil
         guard !text.isEmpty else { return }
