@@ -124,8 +124,10 @@ extension EndToEndWorld {
             try await browser.js("document.querySelector('.more a').scrollIntoView()")
             try await browser.wait("return document.querySelectorAll('#threads .row').length > \(Int(rows))")
         }
-        try await browser.js("\(find).click()", [text])
-        try await browser.wait("return document.querySelector('#conversation') !== null && document.querySelector('#conv-title').textContent.includes(arguments[0])".replacingOccurrences(of: "arguments[0]", with: "'\(text)'"))
+        // The conversation shown now is marked, so that when the row clicked is that one's, the
+        // wait is for the one the click loads (it replaces the pane), not the one already there.
+        try await browser.js("const c = document.querySelector('#conversation'); if (c) c.dataset.beforeClick = '1'; \(find).click()", [text])
+        try await browser.wait("return document.querySelector('#conversation:not([data-before-click])') !== null && document.querySelector('#conv-title').textContent.includes(arguments[0])".replacingOccurrences(of: "arguments[0]", with: "'\(text)'"))
     }
 
     /// axe-core 4.x on the page, light, dark and at phone width: no serious or critical violation.

@@ -117,12 +117,14 @@ enum AppScript {
       const cat = url.searchParams.get("cat"); if (cat) q.set("cat", cat);
       const images = url.searchParams.get("images"); if (images) q.set("images", images);
       const html = await getHTML("/mail/conversation?" + q);
-      $("#reading-pane").innerHTML = html;
+      // An answer opened while this loaded (Reply pressed at once on the conversation already
+      // shown) stays under it, and keeps the focus.
+      const typing = replacePane(html);
       $("#main").classList.add("thread-open");
       // Read state follows the server (the change event after marking it read), never a guess.
       rows().forEach(r => r.classList.toggle("open", r.dataset.id === t));
       if (push) history.pushState({}, "", url.pathname + url.search);
-      const title = $("#conv-title"); if (title) title.focus({ preventScroll: true });
+      const title = $("#conv-title"); if (title && !typing) title.focus({ preventScroll: true });
       reportViewing();
     } catch (err) { location.href = href; }
   }
@@ -401,14 +403,10 @@ enum AppScript {
         if (html !== null) {
           const open = new Set($$(".msg[open]", conv).map(d => d.closest(".message").id));
           const unfolded = $$(".msg-fold[open]", conv).length > 0;
-          // The composer is put back where it was, with the focus and the cursor: typing goes on.
-          const composer = composing.host, typing = composer && composer.contains(doc.activeElement) ? doc.activeElement : null;
-          const cursor = typing && typeof typing.selectionStart === "number" ? [typing.selectionStart, typing.selectionEnd] : null;
-          const pane = $("#reading-pane"), focus = !typing && pane.contains(doc.activeElement) ? focusPlace(doc.activeElement, pane) : null;
-          pane.innerHTML = html;
-          if (composer) placeComposer(composer);
-          if (typing && typing.isConnected) { typing.focus({ preventScroll: true }); if (cursor) typing.setSelectionRange(cursor[0], cursor[1]); }
-          else if (focus) { const el = atPlace(focus, pane); if (el) el.focus({ preventScroll: true }); }
+          // The focus elsewhere in the pane is put back at its place.
+          const pane = $("#reading-pane"), inComposer = composing.host && composing.host.contains(doc.activeElement);
+          const focus = !inComposer && pane.contains(doc.activeElement) ? focusPlace(doc.activeElement, pane) : null;
+          if (!replacePane(html) && focus) { const el = atPlace(focus, pane); if (el) el.focus({ preventScroll: true }); }
           $$(".message", $("#reading-pane")).forEach(m => { if (open.has(m.id)) $(".msg", m).open = true; });
           if (unfolded) $$(".msg-fold", $("#reading-pane")).forEach(d => { d.open = true; });
         }
@@ -594,6 +592,18 @@ enum AppScript {
     const src = $$("script[src]", page).map(s => s.getAttribute("src")).find(src => !$(`script[src="${CSS.escape(src)}"]`));
     if (!src) return Promise.reject(new Error("no composer script"));
     return new Promise((ok, fail) => { const s = doc.createElement("script"); s.src = src; s.onload = ok; s.onerror = fail; doc.head.append(s); });
+  }
+  // The reading pane's HTML replaced; an open composer is put back under its conversation with
+  // the focus and the cursor where they were, so typing goes on. Whether it kept the focus.
+  function replacePane(html) {
+    const composer = composing.host, typing = composer && composer.contains(doc.activeElement) ? doc.activeElement : null;
+    const cursor = typing && typeof typing.selectionStart === "number" ? [typing.selectionStart, typing.selectionEnd] : null;
+    $("#reading-pane").innerHTML = html;
+    if (composer) placeComposer(composer);
+    if (!typing || !typing.isConnected) return false;
+    typing.focus({ preventScroll: true });
+    if (cursor) typing.setSelectionRange(cursor[0], cursor[1]);
+    return true;
   }
   // Puts the composer under its conversation (again, after a live refresh), hiding the reply bar and the draft it edits.
   function placeComposer(host) {
