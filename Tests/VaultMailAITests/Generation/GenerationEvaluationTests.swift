@@ -12,7 +12,7 @@ import VaultMailTesting
 /// decision — never on wording. The table is printed; each figure fails the test when it falls
 /// below the floor measured when the test was written, less a margin
 /// (`GenerationEvaluationTests.Floors`).
-@Suite("Smart replies and summaries: evaluation set, real model (issue 16)", .serialized, .timeLimit(.minutes(10)))
+@Suite("Smart replies and summaries: evaluation set, real model (issue 16)", .serialized, .timeLimit(.minutes(20)))
 struct GenerationEvaluationTests {
     /// The lowest figure each score may show (%); the measured one is in docs/ai.md.
     enum Floors {
