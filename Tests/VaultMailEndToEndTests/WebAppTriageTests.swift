@@ -69,7 +69,7 @@ struct WebAppTriageTests {
             // New mail appears by server-sent events, without a reload. The inbox is on screen
             // in a focused window: the in-app banner shows it, the desktop banner is held back
             // (AC-N-12, NOTIF-19).
-            try await browser.wait("return document.body.dataset.viewingBox === 'inbox'", timeout: 60)
+            try await Self.waitForViewing("inbox", browser)
             try await browser.js("window.vaultmailMarker = 1")
             try await browser.js(Self.recordBanners)
             try world.deliver(EndToEndWorld.message("Fresh news"))
@@ -105,7 +105,7 @@ struct WebAppTriageTests {
 
             // A list of another folder type on screen: inbox mail raises the desktop banner again.
             try await browser.get(try await browser.url.components(separatedBy: "/mail")[0] + "/mail?box=all:sent")
-            try await browser.wait("return document.body.dataset.viewingBox === 'all:sent'", timeout: 60)
+            try await Self.waitForViewing("all:sent", browser)
             try world.deliver(EndToEndWorld.message("While reading Sent"))
             try await world.waitForNotification(mentioning: "While reading Sent")
             try await world.screenshots(browser, name: "live")
@@ -130,6 +130,18 @@ struct WebAppTriageTests {
     }
 
     /// Whether the notification server was asked to show a banner mentioning `text`.
+    /// Waits until the page says the server was told `box` is on screen; if it never does, the
+    /// failure says whether the page had the focus and was visible (what the report needs).
+    static func waitForViewing(_ box: String, _ browser: BrowserSession) async throws {
+        do {
+            try await browser.wait("return document.body.dataset.viewingBox === '\(box)'", timeout: 60)
+        } catch {
+            let state = try? await browser.string("return 'hasFocus ' + document.hasFocus() + ', ' + document.visibilityState + ', viewingBox ' + document.body.dataset.viewingBox")
+            Issue.record("the page never said \(box) is on screen: \(state ?? "unknown")")
+            throw error
+        }
+    }
+
     static func desktopBanner(_ world: EndToEndWorld, mentioning text: String) -> Bool {
         world.notifications.calls("Notify").contains { (($0["summary"] as? String ?? "") + ($0["body"] as? String ?? "")).contains(text) }
     }

@@ -182,13 +182,19 @@ enum AppScript {
     if (key === state.viewingKey) return;
     const previous = state.viewing;
     state.viewing = watching; state.viewingKey = key;
+    // A report the server did not take is sent again a moment later (else it would believe
+    // nothing is on screen, and raise desktop banners for what the user is looking at).
+    const again = () => { if (state.viewingKey === key) { state.viewingKey = undefined; setTimeout(reportViewing, 5000); } };
     post("/viewing", watching ? { ...watching, state: "open" } : { ...previous, state: "closed" })
       .then(r => {
-        if (!r.ok || state.viewingKey !== key) return;
+        if (!r.ok) return again();
+        if (state.viewingKey !== key) return;
         doc.body.dataset.viewing = watching ? watching.t : "";
         doc.body.dataset.viewingBox = watching ? watching.box : "";
-      }).catch(() => {});
+      }).catch(again);
   }
+  // Also once the page has loaded: the window may take the focus only then.
+  window.addEventListener("load", reportViewing);
   window.addEventListener("focus", reportViewing);
   window.addEventListener("blur", reportViewing);
   doc.addEventListener("visibilitychange", reportViewing);
