@@ -48,7 +48,10 @@ public final class AppDependencies {
         let settings = settingsStore ?? SettingsStore(storage: GRDBSettingsStorage(database: database))
         self.settingsStore = settings
         // 2–3. Filters and the pipeline
-        filterPipeline = NotificationFilterPipeline.standard(settings: settings, clock: clock)
+        //    (a VIP breaks through only when the user's server authenticated the sender: issue 33)
+        filterPipeline = NotificationFilterPipeline.standard(
+            settings: settings, clock: clock,
+            verification: SenderVerification(sources: GRDBEmailRepository(database: database), accounts: accountRepository))
         // 4. The service
         notificationLedger = GRDBNotificationLedger(database: database)
         notificationService = NotificationService(

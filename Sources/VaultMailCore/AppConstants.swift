@@ -5,6 +5,8 @@ public enum AppConstants {
 
     // MARK: - Notification identifiers (NOTIF-03)
     public static let notificationCategoryEmail = "EMAIL_NOTIFICATION"
+    /// The quiet hours' digest (issue 33): no actions.
+    public static let notificationCategoryDigest = "QUIET_HOURS_DIGEST"
     public static let notificationActionMarkRead = "MARK_READ_ACTION"
     public static let notificationActionArchive = "ARCHIVE_ACTION"
     public static let notificationActionDelete = "DELETE_ACTION"

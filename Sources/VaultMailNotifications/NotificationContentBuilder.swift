@@ -7,12 +7,14 @@ public enum NotificationContentBuilder {
     /// or an accented letter is never cut in half.
     public static let bodyLength = 100
 
-    public static func build(from email: Email) -> NotificationContent {
-        let name = email.fromName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    /// What `email`'s notification shows at `level` (issue 33's privacy levels): at `.sender`
+    /// the sender and "New message", at `.none` only "New mail"; the actions stay.
+    public static func build(from email: Email, showing level: NotificationContentLevel = .full) -> NotificationContent {
+        let name = name(of: email)
         return NotificationContent(
-            title: name.isEmpty ? email.fromAddress : name,
-            subtitle: email.subject,
-            body: String((email.snippet ?? "").prefix(bodyLength)),
+            title: level == .none ? "New mail" : name,
+            subtitle: level == .full ? email.subject : level == .sender ? "New message" : "",
+            body: level == .full ? String((email.snippet ?? "").prefix(bodyLength)) : "",
             sound: .default,
             categoryIdentifier: AppConstants.notificationCategoryEmail,
             threadIdentifier: email.threadId,
@@ -23,8 +25,40 @@ public enum NotificationContentBuilder {
     }
 
     /// The request posting `email`'s notification, identified `email-<id>`.
-    public static func request(for email: Email) -> NotificationRequest {
-        NotificationRequest(identifier: NotificationRequest.identifier(forEmailId: email.id), content: build(from: email))
+    public static func request(for email: Email, showing level: NotificationContentLevel = .full) -> NotificationRequest {
+        NotificationRequest(identifier: NotificationRequest.identifier(forEmailId: email.id), content: build(from: email, showing: level))
+    }
+
+    /// The notification summing up what quiet hours held back (issue 33), newest first in
+    /// `emails`: "3 new emails" and who wrote them, as much as `level` shows. It carries no
+    /// email, so it has no actions and a click only dismisses it.
+    public static func quietHoursDigest(_ emails: [Email], showing level: NotificationContentLevel, endedAt: Date) -> NotificationRequest {
+        let count = emails.count == 1 ? "1 new email" : "\(emails.count) new emails"
+        let shown = 3
+        let more = emails.count > shown ? " and \(emails.count - shown) more" : ""
+        let body: String
+        switch level {
+        case .full:
+            body = emails.prefix(shown).map { "\(name(of: $0)): \($0.subject)" }.joined(separator: "\n") + more
+        case .sender:
+            var senders: [String] = []
+            for email in emails where !senders.contains(name(of: email)) { senders.append(name(of: email)) }
+            let others = senders.count > shown ? " and \(senders.count - shown) others" : ""
+            body = "From " + senders.prefix(shown).joined(separator: ", ") + others
+        case .none:
+            body = ""
+        }
+        let content = NotificationContent(
+            title: "While your quiet hours lasted", subtitle: count, body: body, sound: .default,
+            categoryIdentifier: AppConstants.notificationCategoryDigest, threadIdentifier: "quiet-hours",
+            userInfo: NotificationUserInfo(emailId: "", threadId: "", accountId: "", fromAddress: ""),
+            interruptionLevel: .active, date: endedAt)
+        return NotificationRequest(identifier: "quiet-digest-\(Int(endedAt.timeIntervalSince1970))", content: content)
+    }
+
+    private static func name(of email: Email) -> String {
+        let trimmed = email.fromName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return trimmed.isEmpty ? email.fromAddress : trimmed
     }
 
     /// The one category of NOTIF-03: Mark Read, Archive, Delete (destructive) and Reply

@@ -16,19 +16,21 @@ public enum FilterVerdict: Sendable, Equatable {
 /// stopping at the first that says no.
 @MainActor
 public final class NotificationFilterPipeline {
-    private let vipFilter: any NotificationFilter
+    private let vipFilter: VIPContactFilter
     private let filters: [any NotificationFilter]
 
-    public init(vipFilter: any NotificationFilter, filters: [any NotificationFilter]) {
+    public init(vipFilter: VIPContactFilter, filters: [any NotificationFilter]) {
         self.vipFilter = vipFilter
         self.filters = filters
     }
 
     /// The pipeline of the spec, in its order: Account, Spam, FolderType, MutedThread,
-    /// Category, QuietHours, FocusMode behind the VIP override.
-    public static func standard(settings: SettingsStore, clock: any WallClock) -> NotificationFilterPipeline {
+    /// Category, QuietHours, FocusMode behind the VIP override (which, given `verification`,
+    /// needs the sender authenticated by the user's server: issue 33).
+    public static func standard(settings: SettingsStore, clock: any WallClock,
+                                verification: SenderVerification? = nil) -> NotificationFilterPipeline {
         NotificationFilterPipeline(
-            vipFilter: VIPContactFilter(settings: settings),
+            vipFilter: VIPContactFilter(settings: settings, verification: verification),
             filters: [
                 AccountNotificationFilter(settings: settings),
                 SpamNotificationFilter(),
@@ -41,11 +43,22 @@ public final class NotificationFilterPipeline {
     }
 
     public func evaluate(_ email: Email) async -> FilterVerdict {
-        if await vipFilter.shouldNotify(for: email) { return .notify(rule: .vip) }
-        for filter in filters where await !filter.shouldNotify(for: email) {
-            return .suppress(rule: filter.rule)
+        await evaluateExplained(email).verdict
+    }
+
+    /// The verdict and, for mail from a VIP address, what the user's server said of its sender
+    /// (the decision's detail, which `notify why` prints).
+    public func evaluateExplained(_ email: Email) async -> (verdict: FilterVerdict, detail: String?) {
+        var note: String?
+        switch await vipFilter.check(email) {
+        case .notVIP: break
+        case .breaksThrough(let detail): return (.notify(rule: .vip), detail)
+        case .treatedAsAnyone(let detail): note = detail
         }
-        return .notify(rule: .allFilters)
+        for filter in filters where await !filter.shouldNotify(for: email) {
+            return (.suppress(rule: filter.rule), note)
+        }
+        return (.notify(rule: .allFilters), note)
     }
 
     /// The emails that should notify, in the given order.

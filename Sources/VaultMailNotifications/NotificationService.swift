@@ -117,28 +117,33 @@ public final class NotificationService: NotificationServiceProtocol {
 
         let candidates = await qualifying(emails, fromBackground: fromBackground, now: now, decide: decide)
         let fresh = await withoutDuplicates(candidates, decide: decide)
+        // Replies to the user and conversations marked "notify me" come first under the cap.
+        let firsts = await outranking(fresh.map(\.email))
 
-        var banners: [(Email, NotificationRule)] = []
+        var banners: [Candidate] = []
         var inApp: [NotificationContent] = []
-        for (email, rule) in fresh.sorted(by: { $0.0.dateReceived > $1.0.dateReceived }) {
+        for var candidate in Self.ordered(fresh, firsts: firsts) {
+            let email = candidate.email
+            if let first = firsts[email.id] { candidate.detail = [candidate.detail, first].compactMap { $0 }.joined(separator: "; ") }
             if let viewingThreadId, email.threadId == viewingThreadId {
-                decide(email, .badgeOnly, .viewingThread)
+                decide(email, .badgeOnly, .viewingThread, candidate.detail)
             } else if inApp.count >= AppConstants.maxNotificationsPerSync {
-                decide(email, .badgeOnly, .batchLimit)
+                decide(email, .badgeOnly, .batchLimit, candidate.detail)
             } else if email.folderTypes.contains(where: { $0.rawValue == activeFolderType }) || folderOnScreen?.shows(email) == true {
-                decide(email, .badgeOnly, .activeFolder)
+                decide(email, .badgeOnly, .activeFolder, candidate.detail)
                 inApp.append(NotificationContentBuilder.build(from: email))
             } else {
-                banners.append((email, rule))
+                banners.append(candidate)
                 inApp.append(NotificationContentBuilder.build(from: email))
             }
         }
-        for (email, rule) in banners {
+        for candidate in banners {
+            let email = candidate.email
             do {
-                var request = NotificationContentBuilder.request(for: email)
+                var request = NotificationContentBuilder.request(for: email, showing: settings.notificationContent)
                 if !settings.notificationSound { request.content.sound = .none }
                 try await center.add(request)
-                decide(email, .notified, rule)
+                decide(email, .notified, candidate.rule, candidate.detail)
             } catch {
                 deliveredNotificationIds.remove(email.id)
                 lastError = "could not post a notification: \(error)"
@@ -180,9 +185,10 @@ public final class NotificationService: NotificationServiceProtocol {
                 continue
             }
             let rule: NotificationRule
-            switch await filterPipeline.evaluate(email) {
+            let (verdict, note) = await filterPipeline.evaluateExplained(email)
+            switch verdict {
             case .suppress(let filter):
-                decide(email, .suppressed, filter)
+                decide(email, .suppressed, filter, note)
                 continue
             case .notify(let filter): rule = filter == .vip ? .vip : .snoozeEnded
             }
@@ -201,7 +207,7 @@ public final class NotificationService: NotificationServiceProtocol {
         }
         for (email, rule) in banners {
             do {
-                var request = NotificationContentBuilder.request(for: email)
+                var request = NotificationContentBuilder.request(for: email, showing: settings.notificationContent)
                 if !settings.notificationSound { request.content.sound = .none }
                 try await center.add(request)
                 decide(email, .notified, rule)
@@ -229,7 +235,7 @@ public final class NotificationService: NotificationServiceProtocol {
     private func qualifying(
         _ emails: [Email], fromBackground: Bool, now: Date,
         decide: (Email, NotificationOutcome, NotificationRule, String?) -> Void
-    ) async -> [(Email, NotificationRule)] {
+    ) async -> [Candidate] {
         if isFirstLaunch {
             emails.forEach { decide($0, .suppressed, .firstLaunch, nil) }
             return []
@@ -241,7 +247,7 @@ public final class NotificationService: NotificationServiceProtocol {
         let window = TimeInterval(fromBackground
             ? AppConstants.backgroundNotificationRecencySeconds
             : AppConstants.foregroundNotificationRecencySeconds)
-        var passing: [(Email, NotificationRule)] = []
+        var passing: [Candidate] = []
         for email in emails {
             // Mail read before VaultMail first saw it is not news, even from a VIP (issue 34).
             if email.isRead {
@@ -252,9 +258,10 @@ public final class NotificationService: NotificationServiceProtocol {
                 decide(email, .suppressed, .recency, nil)
                 continue
             }
-            switch await filterPipeline.evaluate(email) {
-            case .notify(let rule): passing.append((email, rule))
-            case .suppress(let rule): decide(email, .suppressed, rule, nil)
+            let (verdict, note) = await filterPipeline.evaluateExplained(email)
+            switch verdict {
+            case .notify(let rule): passing.append(Candidate(email: email, rule: rule, detail: note))
+            case .suppress(let rule): decide(email, .suppressed, rule, note)
             }
         }
         return passing
@@ -264,30 +271,65 @@ public final class NotificationService: NotificationServiceProtocol {
     /// earlier run. Survivors are reserved in the set before any await, so a concurrent
     /// batch cannot announce them too.
     private func withoutDuplicates(
-        _ candidates: [(Email, NotificationRule)],
+        _ candidates: [Candidate],
         decide: (Email, NotificationOutcome, NotificationRule, String?) -> Void
-    ) async -> [(Email, NotificationRule)] {
-        var fresh: [(Email, NotificationRule)] = []
+    ) async -> [Candidate] {
+        var fresh: [Candidate] = []
         for candidate in candidates {
-            if deliveredNotificationIds.insert(candidate.0.id) {
+            if deliveredNotificationIds.insert(candidate.email.id) {
                 fresh.append(candidate)
             } else {
-                decide(candidate.0, .suppressed, .duplicate, nil)
+                decide(candidate.email, .suppressed, .duplicate, nil)
             }
         }
         guard !fresh.isEmpty else { return [] }
         let announced: Set<String>
         do {
-            announced = try await ledger.notifiedEmailIds(among: fresh.map(\.0.id))
+            announced = try await ledger.notifiedEmailIds(among: fresh.map(\.email.id))
         } catch {
             lastError = "could not read the notification ledger: \(error)"
             announced = []
         }
-        return fresh.filter { email, _ in
-            guard announced.contains(email.id) else { return true }
-            decide(email, .suppressed, .duplicate, "announced in an earlier session")
+        return fresh.filter { candidate in
+            guard announced.contains(candidate.email.id) else { return true }
+            decide(candidate.email, .suppressed, .duplicate, "announced in an earlier session")
             return false
         }
+    }
+
+    /// An email that passed the filters: the rule that let it through and what to add to its
+    /// decision (what the server said of a VIP, why it came first).
+    struct Candidate {
+        var email: Email
+        var rule: NotificationRule
+        var detail: String?
+    }
+
+    /// Newest first, after the ones in `firsts` (newest first too).
+    static func ordered(_ candidates: [Candidate], firsts: [String: String]) -> [Candidate] {
+        candidates.sorted { a, b in
+            let aFirst = firsts[a.email.id] != nil, bFirst = firsts[b.email.id] != nil
+            return aFirst != bFirst ? aFirst : a.email.dateReceived > b.email.dateReceived
+        }
+    }
+
+    /// Mail that comes before the rest under the limit of banners (issue 33), by email id with
+    /// the reason: an answer to a message the user sent (its In-Reply-To or References names
+    /// one in the conversation's Sent mail), or mail of a conversation marked "notify me".
+    private func outranking(_ emails: [Email]) async -> [String: String] {
+        var firsts: [String: String] = [:]
+        for email in emails {
+            if settings.watchedThreadIds.contains(email.threadId) {
+                firsts[email.id] = "its conversation is marked \u{201C}notify me\u{201D}, so it came before other mail"
+                continue
+            }
+            let named = Set(([email.inReplyTo] + (email.references ?? "").split(whereSeparator: \.isWhitespace).map(String.init))
+                .compactMap { $0?.trimmingCharacters(in: CharacterSet(charactersIn: "<> ")) }.filter { !$0.isEmpty })
+            guard !named.isEmpty, let thread = try? await emailRepository.getEmails(threadId: email.threadId) else { continue }
+            let mine = thread.contains { $0.id != email.id && $0.folderTypes.contains(.sent) && named.contains($0.messageId.trimmingCharacters(in: CharacterSet(charactersIn: "<> "))) }
+            if mine { firsts[email.id] = "it answers a message you sent, so it came before other mail" }
+        }
+        return firsts
     }
 
     private func record(_ decisions: [NotificationDecision]) async {
@@ -296,6 +338,68 @@ public final class NotificationService: NotificationServiceProtocol {
         } catch {
             lastError = "could not record notification decisions: \(error)"
         }
+    }
+
+    // MARK: - The quiet hours' digest (issue 33)
+
+    /// A digest older than this after its quiet hours ended is not posted (the daemon was not
+    /// running then): a morning's summary in the evening is noise.
+    public static let quietDigestWindow: TimeInterval = 12 * 3600
+
+    /// Once the quiet hours have ended, one notification for the mail they held back that is
+    /// still unread in an inbox: how many, and who wrote (as much as the privacy level shows).
+    /// Each quiet period is summed up once, across restarts (`SettingsStore.lastQuietDigest`);
+    /// nothing is posted when nothing waits, notifications are off, or the period ended over
+    /// 12 hours ago. Returns what was posted. The daemon calls it every minute.
+    @discardableResult
+    public func postQuietHoursDigest() async -> NotificationContent? {
+        await queue.run { await self.quietHoursDigest() }
+    }
+
+    private func quietHoursDigest() async -> NotificationContent? {
+        guard settings.quietHoursEnabled,
+              let period = Self.lastQuietPeriod(before: clock.now, start: settings.quietHoursStart,
+                                                end: settings.quietHoursEnd, timeZone: clock.timeZone),
+              (settings.lastQuietDigest.map { $0 < period.upperBound } ?? true)
+        else { return nil }
+        settings.lastQuietDigest = period.upperBound
+        guard settings.notificationsEnabled, clock.now.timeIntervalSince(period.upperBound) <= Self.quietDigestWindow else { return nil }
+        let held: [NotificationDecision]
+        do {
+            held = try await ledger.recentDecisions(limit: AppConstants.maxDeliveredNotificationIds)
+                .filter { $0.rule == .quietHours && period.contains($0.decidedAt) }
+        } catch {
+            lastError = "could not read the notification ledger: \(error)"
+            return nil
+        }
+        guard !held.isEmpty, let emails = try? await emailRepository.getEmails(ids: held.map(\.emailId)) else { return nil }
+        let waiting = emails.filter { !$0.isRead && $0.folderTypes.contains(.inbox) }
+            .sorted { $0.dateReceived > $1.dateReceived }
+        guard !waiting.isEmpty else { return nil }
+        var request = NotificationContentBuilder.quietHoursDigest(waiting, showing: settings.notificationContent,
+                                                                   endedAt: period.upperBound)
+        if !settings.notificationSound { request.content.sound = .none }
+        do {
+            try await center.add(request)
+            return request.content
+        } catch {
+            lastError = "could not post a notification: \(error)"
+            return nil
+        }
+    }
+
+    /// The last quiet period that ended at or before `now`: from `start` to `end` minutes after
+    /// midnight in `timeZone` (overnight when `end` < `start`); nil for an empty range.
+    static func lastQuietPeriod(before now: Date, start: Int, end: Int, timeZone: TimeZone) -> Range<Date>? {
+        guard start != end else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let midnight = calendar.startOfDay(for: now)
+        guard var ending = calendar.date(byAdding: .minute, value: end, to: midnight) else { return nil }
+        if ending > now, let previous = calendar.date(byAdding: .day, value: -1, to: ending) { ending = previous }
+        let length = ((end - start) % 1440 + 1440) % 1440
+        guard let beginning = calendar.date(byAdding: .minute, value: -length, to: ending) else { return nil }
+        return beginning..<ending
     }
 
     // MARK: - Removal (NOTIF-18) and badge (NOTIF-16)

@@ -69,6 +69,12 @@ public struct GRDBEmailRepository: EmailRepository {
         }
     }
 
+    public func getThreadCount(folderId: String) async throws -> Int {
+        try await writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM threadFolder WHERE folderId = ?", arguments: [folderId]) ?? 0
+        }
+    }
+
     public func getUnreadCountsUnified(folderType: FolderType) async throws -> [AICategory?: Int] {
         try await writer.read { db in
             try Self.unreadCounts(db, index: "threadFolder_unread_type", count: "COUNT(DISTINCT threadId)", where: "folderType = ?", [folderType.rawValue])

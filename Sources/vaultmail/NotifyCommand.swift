@@ -5,7 +5,7 @@ struct NotifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notify", abstract: "Which mail notifies, and why.",
         subcommands: [Status.self, On.self, Off.self, Account.self, Category.self, VIP.self, Mute.self, Unmute.self,
-                      Muted.self, QuietHours.self, Why.self, Log.self])
+                      Muted.self, Watch.self, Unwatch.self, Watched.self, Show.self, Authserv.self, QuietHours.self, Why.self, Log.self])
 
     enum Switch: String, ExpressibleByArgument, CaseIterable {
         case on, off
@@ -91,9 +91,48 @@ struct NotifyCommand: AsyncParsableCommand {
         @MainActor func run() async throws { emit(try await global.session().mutedList()) }
     }
 
+    struct Watch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "watch", abstract: "Notify me: a conversation's new mail comes first and passes the category switches.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The thread id (or a unique prefix).") var threadId: String
+        @MainActor func run() async throws { emit(try await global.session().watch(threadId, true)) }
+    }
+
+    struct Unwatch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "unwatch", abstract: "Take \"notify me\" off a conversation.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The thread id (or a unique prefix).") var threadId: String
+        @MainActor func run() async throws { emit(try await global.session().watch(threadId, false)) }
+    }
+
+    struct Watched: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "watched", abstract: "List conversations marked \"notify me\".")
+        @OptionGroup var global: GlobalOptions
+        @MainActor func run() async throws { emit(try await global.session().watchedList()) }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "What a desktop notification shows: full (sender, subject, preview), sender, or none.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "full, sender or none.") var level: String
+        @MainActor func run() async throws { emit(try await global.session().notificationContent(level)) }
+    }
+
+    struct Authserv: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "authserv",
+            abstract: "The name your mail server writes in Authentication-Results; a VIP breaks through only when it vouches for the sender.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The account name.") var account: String
+        @Argument(help: ArgumentHelp("The server's authserv-id (several separated by commas), or auto.", valueName: "name|auto")) var names: String
+        @MainActor func run() async throws { emit(try await global.session().authserv(account, names)) }
+    }
+
     struct QuietHours: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "quiet-hours", abstract: "No notifications between two times (VIPs still notify).")
+            commandName: "quiet-hours", abstract: "No notifications between two times (authenticated VIPs still notify); one digest when they end.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("HH:MM-HH:MM in 24-hour time (e.g. 22:00-07:00), or off.", valueName: "range")) var range: String
         @MainActor func run() async throws { emit(try await global.session().quietHours(range)) }

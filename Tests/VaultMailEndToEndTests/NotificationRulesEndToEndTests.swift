@@ -73,6 +73,70 @@ struct NotificationRulesEndToEndTests {
         }
     }
 
+    @Test("Issue 33: in quiet hours a forged VIP address stays quiet and the one the server authenticated breaks through; `notify why` says which; `notify show sender` hides subjects")
+    func authenticatedVIPs() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.addAccount()
+            try await world.startDaemon()
+            #expect(try await world.vaultmail(["notify", "vip", "add", "boss@example.org"]).status == 0)
+            let named = try await world.vaultmail(["notify", "authserv", "work", "mx.test"])
+            #expect(named.status == 0 && named.text.contains("mx.test"), "\(named.text)")
+            #expect(try await world.vaultmail(["notify", "authserv", "work", "mx test"]).status != 0, "a name with a space is refused")
+            #expect(try await world.vaultmail(["notify", "quiet-hours", MailFixtures.quietHoursAroundNow()]).status == 0)
+            // What a receiving server writes; the forger's own claim of a pass below it counts for nothing.
+            try world.deliver(EndToEndWorld.message("Forged boss", from: "The Boss <boss@example.org>", headers: [
+                "Authentication-Results: mx.test; spf=fail smtp.mailfrom=example.org; dkim=none; dmarc=fail header.from=example.org",
+                "Authentication-Results: example.org; dkim=pass header.d=example.org"]))
+            try world.deliver(EndToEndWorld.message("Real boss", from: "The Boss <boss@example.org>", headers: [
+                "Authentication-Results: mx.test; spf=pass smtp.mailfrom=example.org; dkim=pass header.d=example.org"]))
+            try await world.waitForNotification(mentioning: "Real boss")
+            let forged = try await world.decision(about: "Forged boss")
+            #expect(forged.rule == "quiet-hours" && forged.outcome == "suppressed", "\(forged)")
+            let whyForged = try await world.vaultmail(["notify", "why", forged.emailId])
+            #expect(whyForged.text.contains("not authenticated by mx.test"), "\(whyForged.text)")
+            let whyReal = try await world.vaultmail(["notify", "why", try await world.decision(about: "Real boss").emailId])
+            #expect(whyReal.text.contains("authenticated by mx.test: dkim=pass header.d=example.org"), "\(whyReal.text)")
+
+            #expect(try await world.vaultmail(["notify", "quiet-hours", "off"]).status == 0)
+            #expect(try await world.vaultmail(["notify", "show", "sender"]).status == 0)
+            try world.deliver(EndToEndWorld.message("Salary review", from: "Payroll Office <payroll@example.org>"))
+            let shown = try await world.waitForNotification(mentioning: "Payroll Office")
+            #expect(!((shown["body"] as? String ?? "") + (shown["summary"] as? String ?? "")).contains("Salary"), "\(shown)")
+            let status = try await world.vaultmail(["notify", "status"])
+            #expect(status.text.contains("Sender only") && status.text.contains("mx.test"), "\(status.text)")
+        }
+    }
+
+    @Test("Issue 33: when quiet hours end the daemon posts one digest of the mail they held back; a restarted daemon does not post it again")
+    func quietHoursDigest() async throws {
+        try await EndToEndWorld.with { world in
+            try await world.addAccount()
+            try await world.startDaemon()
+            // From an hour ago to two minute marks from now: they end within one to two minutes.
+            let parts = Calendar.current.dateComponents([.hour, .minute], from: Date())
+            let minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+            let clock = { (m: Int) in String(format: "%02d:%02d", ((m % 1440) + 1440) % 1440 / 60, ((m % 1440) + 1440) % 1440 % 60) }
+            let quiet = try await world.vaultmail(["notify", "quiet-hours", "\(clock(minute - 60))-\(clock(minute + 2))"])
+            #expect(quiet.status == 0, "\(quiet.text)")
+            try world.deliver(EndToEndWorld.message("Night one", from: "Ada <ada@example.org>"))
+            try world.deliver(EndToEndWorld.message("Night two", from: "Bob <bob@example.org>"))
+            #expect(try await world.decision(about: "Night one").rule == "quiet-hours")
+            #expect(try await world.decision(about: "Night two").rule == "quiet-hours")
+
+            let digest = try await world.waitForNotification(mentioning: "2 new emails", timeout: .seconds(300))
+            #expect(digest["summary"] as? String == "While your quiet hours lasted", "\(digest)")
+            let body = digest["body"] as? String ?? ""
+            #expect(body.contains("Ada: Night one") && body.contains("Bob: Night two"), "\(body)")
+
+            #expect(try await world.stopDaemon().status == 0)
+            try await world.startDaemon()
+            try world.deliver(EndToEndWorld.message("Morning mail", from: "Cleo <cleo@example.org>"))
+            try await world.waitForNotification(mentioning: "Morning mail")
+            let digests = world.notifications.calls("Notify").filter { $0["summary"] as? String == "While your quiet hours lasted" }
+            #expect(digests.count == 1, "one digest per quiet period, across the restart")
+        }
+    }
+
     @Test("First sync of a 500-message mailbox raises no notification; 15 new in one go raise 10 banners")
     func firstSyncAndBatchLimit() async throws {
         try await EndToEndWorld.with { world in

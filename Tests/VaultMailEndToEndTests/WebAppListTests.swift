@@ -92,6 +92,40 @@ struct WebAppListTests {
             .map(li => li.classList.contains('date-heading') ? '#' + li.textContent : '@' + li.dataset.at);
         """
 
+    @Test("E-13: each folder keeps the category tab it was left on; back in it from the sidebar, that tab is open; All forgets it")
+    func categoryTabPerFolder() async throws {
+        try await EndToEndWorld.with { world in
+            try world.deliver(EndToEndWorld.message("Spring sale", from: "Shop <news@shop.example>"))
+            try world.deliver(EndToEndWorld.message("Lunch?", from: "Grace Hopper <grace@example.org>"))
+            try await world.addAccount()
+            try await world.startDaemon()
+            let sale = try #require(try await world.inboxThreads().first { $0.subject == "Spring sale" })
+            #expect(try await world.vaultmail(["categorize", sale.id, "promotions"]).status == 0)
+            let browser = try await world.signedInBrowser()
+            defer { browser.stop() }
+            try await browser.wait("return !!document.querySelector('#list-pane .tabs a[href*=\"cat=promotions\"]')", timeout: 60)
+            try await browser.click("#list-pane .tabs a[href*=\"cat=promotions\"]")
+            try await browser.wait("return location.search.includes('cat=promotions') && document.querySelectorAll('#threads .row').length === 1")
+
+            // To Sent and back through the sidebar: the Promotions tab again.
+            try await browser.js("Array.from(document.querySelectorAll('#sidebar a')).find(a => a.textContent.trim().startsWith('Sent')).click()")
+            try await browser.wait("return new URLSearchParams(location.search).get('box') !== 'inbox' && !!document.querySelector('#sidebar')")
+            try await browser.js("document.querySelector('#sidebar a[href^=\"/mail?box=inbox\"]').click()")
+            try await browser.wait("return new URLSearchParams(location.search).get('box') === 'inbox' && location.search.includes('cat=promotions')")
+            #expect(try await browser.string("return document.querySelector('#list-pane .tabs [aria-current]').textContent").contains("Promotions"))
+            #expect(try await browser.number("return document.querySelectorAll('#threads .row').length") == 1)
+
+            // All forgets it: back from Sent, the whole inbox.
+            try await browser.js("Array.from(document.querySelectorAll('#list-pane .tabs a')).find(a => !a.getAttribute('href').includes('cat=')).click()")
+            try await browser.wait("return new URLSearchParams(location.search).get('box') === 'inbox' && !location.search.includes('cat=') && document.querySelectorAll('#threads .row').length === 2")
+            try await browser.js("Array.from(document.querySelectorAll('#sidebar a')).find(a => a.textContent.trim().startsWith('Sent')).click()")
+            try await browser.wait("return new URLSearchParams(location.search).get('box') !== 'inbox'")
+            try await browser.js("document.querySelector('#sidebar a[href^=\"/mail?box=inbox\"]').click()")
+            try await browser.wait("return new URLSearchParams(location.search).get('box') === 'inbox' && document.querySelectorAll('#threads .row').length === 2")
+            #expect(!(try await browser.string("return location.search")).contains("cat="))
+        }
+    }
+
     @Test("Issue 29: date headings, set in Settings, group the list in the browser's locale, each once before its first row; j/k, shift-click ranges and live refresh pass over them; axe clean")
     func dateHeadings() async throws {
         try await EndToEndWorld.with { world in

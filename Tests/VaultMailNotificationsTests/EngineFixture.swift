@@ -14,6 +14,8 @@ final class EngineFixture {
     let ledger = InMemoryNotificationLedger()
     let compose = RecordingComposeEmail()
     let accounts = InMemoryAccountRepository([MailFixtures.account()])
+    /// The stored sources the VIP check reads `Authentication-Results` from (issue 33).
+    let sources = InMemoryMessageSources()
     let folders = MailFixtures.standardFolders(accountId: "acct-work")
     let service: NotificationService
     /// What a reply contains, as the handler asks it.
@@ -22,7 +24,8 @@ final class EngineFixture {
     let coordinator: NotificationSyncCoordinator
 
     init(firstLaunchDone: Bool = true) async throws {
-        let pipeline = NotificationFilterPipeline.standard(settings: settings, clock: clock)
+        let pipeline = NotificationFilterPipeline.standard(
+            settings: settings, clock: clock, verification: SenderVerification(sources: sources, accounts: accounts))
         service = NotificationService(center: center, settingsStore: settings, emailRepository: repository,
                                       filterPipeline: pipeline, ledger: ledger, clock: clock)
         let coordinator = NotificationSyncCoordinator(notificationService: service)

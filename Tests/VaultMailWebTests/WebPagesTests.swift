@@ -54,6 +54,57 @@ struct WebPagesTests {
         }
     }
 
+    @Test("Issue 33: Notify me from a conversation's More menu, listed in Settings and stopped there; what notifications show and the server vouching for VIPs are set in Settings")
+    func notifyMeAndPrivacy() async throws {
+        try await WebFixture.with { web in
+            let id = web.account.id
+            try await web.store([MailFixtures.email(accountId: id, number: 1, threadId: "plan", subject: "Release plan")])
+            let session = try await web.signIn()
+            let before = try await web.get("/mail?box=inbox&t=plan", cookie: session.cookie).text
+            #expect(before.contains("value=\"watch\"") && before.contains("Notify me about replies"), "the More menu offers it")
+            let watched = try await web.post("/actions", "action=watch&t[]=plan&csrf=\(session.csrf)", cookie: session.cookie,
+                                             extra: [("Accept", "application/json")])
+            #expect(watched.status == 200 && watched.text.contains("notify me"), "\(watched.text)")
+            let after = try await web.get("/mail?box=inbox&t=plan", cookie: session.cookie).text
+            #expect(after.contains("value=\"unwatch\"") && after.contains("· notify me"), "the conversation says so")
+
+            let form = "csrf=\(session.csrf)&notifications=1&sound=1&quietStart=22:00&quietEnd=07:00&content=sender&authserv:\(id)=MX.Example.net"
+            let saved = try await web.post("/settings/notifications", form, cookie: session.cookie, extra: [("Accept", "application/json")])
+            #expect(saved.status == 200, "\(saved.text)")
+            let settings = try await web.get("/settings", cookie: session.cookie).text
+            #expect(settings.contains(#"name="content" value="sender" checked"#), "\(settings)")
+            #expect(settings.contains(#"name="authserv:\#(id)" value="mx.example.net""#))
+            #expect(settings.contains("id=\"watched-list\"") && settings.contains("Release plan"))
+
+            let refused = try await web.post("/settings/notifications", form.replacingOccurrences(of: "MX.Example.net", with: "mx%20example"),
+                                             cookie: session.cookie, extra: [("Accept", "application/json")])
+            #expect(refused.status == 400 && refused.text.contains("is not a server name"), "\(refused.text)")
+
+            let stopped = try await web.post("/settings/unwatch", "t=plan&csrf=\(session.csrf)", cookie: session.cookie, extra: [("Accept", "application/json")])
+            #expect(stopped.status == 200, "\(stopped.text)")
+            #expect(!(try await web.get("/settings", cookie: session.cookie).text).contains("Release plan"))
+        }
+    }
+
+    @Test("AC-U-05: Drafts shows how many drafts it holds, read or not; the count follows a new draft")
+    func draftsCount() async throws {
+        try await WebFixture.with { web in
+            let id = web.account.id
+            try await web.store([MailFixtures.email(accountId: id, number: 1, threadId: "d1", subject: "Half a thought", isRead: true),
+                                 MailFixtures.email(accountId: id, number: 2, threadId: "d2", subject: "Another", isRead: true)], in: .drafts)
+            try await web.store([MailFixtures.email(accountId: id, number: 3, threadId: "inbox-1", isRead: true)])
+            let session = try await web.signIn()
+            func draftsEntry() async throws -> String {
+                let page = try await web.get("/mail", cookie: session.cookie).text
+                return String(try #require(page.firstMatch(of: /<li[^>]*><a[^>]*>(?:(?!<\/li>).)*Drafts(?:(?!<\/li>).)*<\/li>/.dotMatchesNewlines())).0)
+            }
+            let entry = try await draftsEntry()
+            #expect(entry.contains(#"<span class="count"><span class="visually-hidden">, </span>2<span class="visually-hidden"> drafts</span></span>"#), "\(entry)")
+            try await web.store([MailFixtures.email(accountId: id, number: 4, threadId: "d3", isRead: true)], in: .drafts)
+            #expect(try await draftsEntry().contains(">3<span class=\"visually-hidden\"> drafts"))
+        }
+    }
+
     @Test("Category tabs appear once mail is categorized and filter the list")
     func categoryTabs() async throws {
         try await WebFixture.with { web in

@@ -38,7 +38,7 @@ extension CommandSession {
     public func vip(add address: String) async throws -> String {
         do {
             let kept = try await notificationSettings.addVIP(address)
-            return "\(kept) is a VIP: their mail always notifies, even in quiet hours or muted threads."
+            return NotificationSettings.vipAdded(kept)
         } catch {
             throw CommandError.presenting(error)
         }
@@ -72,6 +72,50 @@ extension CommandSession {
         return muted ? "Muted \"\(subject)\": it will not notify." : "Unmuted \"\(subject)\"."
     }
 
+    /// `vaultmail notify watch|unwatch THREAD`: "notify me" (issue 33).
+    public func watch(_ prefix: String, _ on: Bool) async throws -> String {
+        let id = try await threadId(prefix)
+        do {
+            if on {
+                try await notificationSettings.watch(threadIds: [id])
+            } else {
+                try await notificationSettings.unwatch(threadIds: [id])
+            }
+        } catch {
+            throw CommandError.presenting(error)
+        }
+        let subject = try await mailboxes.thread(id: id)?.subject ?? id
+        return on ? "You will be notified of replies to \"\(subject)\": they come before other mail, whatever their category."
+            : "\"\(subject)\" notifies like any conversation again."
+    }
+
+    public func watchedList() async throws -> String {
+        let watched = try await notificationSettings.watchedConversations()
+        guard !watched.isEmpty else { return "No conversations are marked \u{201C}notify me\u{201D}." }
+        return watched.map { "\($0.id.prefix(ThreadRow.idLength)) \($0.subject ?? "(no longer stored)")" }.joined(separator: "\n")
+    }
+
+    /// `vaultmail notify show full|sender|none`: what a desktop notification shows (issue 33).
+    public func notificationContent(_ words: String) async throws -> String {
+        do {
+            let level = try await notificationSettings.setContent(words)
+            return "Notifications show: \(level.label)."
+        } catch {
+            throw CommandError.presenting(error)
+        }
+    }
+
+    /// `vaultmail notify authserv ACCOUNT NAME|auto`: the server whose Authentication-Results
+    /// vouch for VIP senders (issue 33).
+    public func authserv(_ accountName: String, _ names: String) async throws -> String {
+        do {
+            let trusted = try await notificationSettings.setAuthservIds(names, accountName: accountName)
+            return "Mail of \(accountName) from a VIP breaks through only when Authentication-Results from \(trusted) say the sender passed."
+        } catch {
+            throw CommandError.presenting(error)
+        }
+    }
+
     public func mutedList() async throws -> String {
         let muted = try await notificationSettings.mutedConversations()
         guard !muted.isEmpty else { return "No muted conversations." }
@@ -90,7 +134,7 @@ extension CommandSession {
             try await notificationSettings.setQuietHours(from: parts[0], to: parts[1])
             try await notificationSettings.setQuietHoursOn(true)
             let overnight = (NotificationSettings.minutes(parts[0]) ?? 0) > (NotificationSettings.minutes(parts[1]) ?? 0)
-            return "Quiet hours: \(parts[0])–\(parts[1])\(overnight ? " (overnight)" : ""); VIPs still notify."
+            return "Quiet hours: \(parts[0])–\(parts[1])\(overnight ? " (overnight)" : ""); authenticated VIPs still notify, and what waited is summed up in one notification when they end."
         } catch {
             throw CommandError.presenting(error)
         }
@@ -184,11 +228,14 @@ extension CommandSession {
         lines.append(current.quietHoursOn
             ? "Quiet hours:   \(Self.clock(current.quietHoursStart))–\(Self.clock(current.quietHoursEnd))"
             : "Quiet hours:   off")
-        lines.append("VIPs:          \(current.vips.count)   Muted conversations: \(current.mutedThreadIds.count)")
+        lines.append("VIPs:          \(current.vips.count)   Muted conversations: \(current.mutedThreadIds.count)   Notify me: \(current.watchedThreadIds.count)")
+        lines.append("Shows:         \(current.content.label)")
         let off = current.categories.filter { !$0.value }.keys.sorted()
         lines.append("Categories off: \(off.isEmpty ? "none" : off.joined(separator: ", "))")
         for account in accounts {
-            lines.append("Account \(account.name): \(current.accounts[account.id] ?? true ? "on" : "off")")
+            let trust = try await notificationSettings.authservTrust(accountId: account.id)
+            lines.append("Account \(account.name): \(current.accounts[account.id] ?? true ? "on" : "off")"
+                + (trust.map { "   VIPs vouched for by: \($0.description)\($0.isConfigured ? "" : " (auto)")" } ?? ""))
         }
         lines.append("Badge:         \(try await mailboxes.inboxUnreadCount()) unread in inboxes")
         return lines

@@ -88,7 +88,9 @@ public final class MailDaemon {
         let replies = SmartReplyUseCase(emails: services.emails, accounts: GRDBAccountRepository(database: database),
                                         generator: generator, embedder: nil, semanticIndex: nil, replyHistory: nil)
         let suggestingCenter = ReplySuggestingNotificationCenter(base: center) { threadId in
-            await ReplySuggestingNotificationCenter.modelReplies(replies, threadId: threadId)
+            // Replies show what the mail is about: only where the notification shows it (issue 33).
+            guard await MainActor.run(body: { settings.notificationContent == .full }) else { return [] }
+            return await ReplySuggestingNotificationCenter.modelReplies(replies, threadId: threadId)
         }
         let app = await AppDependencies(database: database, center: suggestingCenter, composeEmail: sending.compose,
                                         emailRepository: services.emails, settingsStore: settings,
@@ -247,6 +249,16 @@ public final class MailDaemon {
         // Snoozed mail (issue 33): read from each server, overdue mail woken once now, then at its time.
         for account in accounts { await refreshSnoozed(account) }
         let waking = Task { await snoozeWaker.run(snooze) { woken in await self.cameBack(woken) } }
+        // The quiet hours' digest (issue 33): looked for every half minute, posted once per period.
+        let digests = Task { @MainActor [app, logger] in
+            while !Task.isCancelled {
+                if let digest = await app.notificationService.postQuietHoursDigest() {
+                    logger.info("quiet hours ended: posted their digest (\(digest.subtitle))")
+                }
+                try? await Task.sleep(for: .seconds(30))
+            }
+        }
+        defer { digests.cancel() }
         // The tool beside the daemon: what it changes reaches the desktop within a second.
         let following = Task { await self.followOtherProcesses() }
         await catchUpWithOtherProcesses()

@@ -14,15 +14,38 @@ public enum MessageHeaderFields {
         raw.withContiguousStorageIfAvailable(parse(buffer:)) ?? Array(raw).withUnsafeBufferPointer(parse(buffer:))
     }
 
+    /// Every value of the field `name` (lowercase), in the order written (topmost first):
+    /// for fields a message may carry several times, such as `Authentication-Results`.
+    public static func values(named name: String, in raw: some Collection<UInt8>) -> [String] {
+        var found: [String] = []
+        let scan = { (buffer: UnsafeBufferPointer<UInt8>) in
+            scanFields(buffer) { field, value in
+                if field == name { found.append(value()) }
+            }
+        }
+        if raw.withContiguousStorageIfAvailable(scan) == nil { Array(raw).withUnsafeBufferPointer(scan) }
+        return found
+    }
+
     private static func parse(buffer bytes: UnsafeBufferPointer<UInt8>) -> [String: String] {
         var fields: [String: String] = [:]
+        scanFields(bytes) { name, value in
+            if fields[name] == nil { fields[name] = value() }
+        }
+        return fields
+    }
+
+    /// Calls `visit` with each field's lowercased name and a function giving its value.
+    private static func scanFields(_ bytes: UnsafeBufferPointer<UInt8>, visit: (String, () -> String) -> Void) {
         var name: String?
         var value: [UInt8] = []
 
         func finish() {
-            if let name, fields[name] == nil {
-                let text = String(decoding: trimmed(value[...]), as: UTF8.self)
-                fields[name] = value.count <= maximumValueLength ? text : String(text.prefix(maximumValueLength))
+            if let name {
+                visit(name) {
+                    let text = String(decoding: trimmed(value[...]), as: UTF8.self)
+                    return value.count <= maximumValueLength ? text : String(text.prefix(maximumValueLength))
+                }
             }
             name = nil
             value.removeAll(keepingCapacity: true)
@@ -63,7 +86,6 @@ public enum MessageHeaderFields {
             value.append(contentsOf: line[(colon + 1)...])
         }
         finish()
-        return fields
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }

@@ -68,6 +68,11 @@ public struct Mailboxes: Sendable {
         }
     }
 
+    /// Every conversation in a folder, read or not: what Drafts shows beside its name (AC-U-05).
+    public func conversationCount(folderId: String) async throws(ThreadListError) -> Int {
+        try await read { try await emails.getThreadCount(folderId: folderId) }
+    }
+
     /// Unread conversations in every inbox: the badge.
     public func inboxUnreadCount() async throws(ThreadListError) -> Int {
         try await read { try await emails.getInboxUnreadCount() }

@@ -34,6 +34,8 @@ public protocol EmailRepository: Sendable {
     func getUnreadCounts(folderId: String) async throws -> [AICategory?: Int]
     /// Unread threads per category across every account's folders of `folderType`.
     func getUnreadCountsUnified(folderType: FolderType) async throws -> [AICategory?: Int]
+    /// Threads with an email in the folder, read or not (Drafts' count, AC-U-05).
+    func getThreadCount(folderId: String) async throws -> Int
     /// Unread emails linked to at least one inbox folder, counted per email (NOTIF-16).
     func getInboxUnreadCount() async throws -> Int
     /// The unread threads of a list (those its unread counts count), newest first; with
@@ -95,6 +97,18 @@ public protocol EmailRepository: Sendable {
 }
 
 extension EmailRepository {
+    /// Counted a page at a time; a store counts in one query.
+    public func getThreadCount(folderId: String) async throws -> Int {
+        var count = 0
+        var cursor: ThreadCursor?
+        repeat {
+            let page = try await getThreads(folderId: folderId, category: nil, cursor: cursor, limit: 500)
+            count += page.threads.count
+            cursor = page.hasMore ? page.nextCursor : nil
+        } while cursor != nil
+        return count
+    }
+
     /// Every email of the thread, the older ones dropped; a store reads only the page.
     public func getEmails(threadId: String, newest limit: Int) async throws -> (emails: [Email], older: Int) {
         let all = try await getEmails(threadId: threadId)

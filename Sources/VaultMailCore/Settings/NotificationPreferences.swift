@@ -16,9 +16,16 @@ public struct NotificationPreferences: Sendable, Equatable {
     /// Minutes since midnight.
     public var quietHoursStart: Int
     public var quietHoursEnd: Int
+    /// What a desktop notification shows (issue 33).
+    public var content: NotificationContentLevel
+    /// Conversations marked "notify me", sorted (issue 33).
+    public var watchedThreadIds: [String]
 
     public init(on: Bool, sound: Bool, accounts: [String: Bool], categories: [String: Bool], vips: [String], mutedThreadIds: [String],
-                quietHoursOn: Bool, quietHoursStart: Int, quietHoursEnd: Int) {
+                quietHoursOn: Bool, quietHoursStart: Int, quietHoursEnd: Int,
+                content: NotificationContentLevel = .full, watchedThreadIds: [String] = []) {
+        self.content = content
+        self.watchedThreadIds = watchedThreadIds
         self.on = on
         self.sound = sound
         self.accounts = accounts

@@ -75,7 +75,8 @@ public struct NotificationSettings: Sendable {
                 accounts: Dictionary(accountIds.map { ($0, settings.notificationsEnabled(for: $0)) }, uniquingKeysWith: { first, _ in first }),
                 categories: Dictionary(uniqueKeysWithValues: Self.categories.map { ($0.rawValue, settings.notificationCategoryEnabled(for: $0.rawValue)) }),
                 vips: settings.vipContacts.sorted(), mutedThreadIds: settings.mutedThreadIds.sorted(),
-                quietHoursOn: settings.quietHoursEnabled, quietHoursStart: settings.quietHoursStart, quietHoursEnd: settings.quietHoursEnd)
+                quietHoursOn: settings.quietHoursEnabled, quietHoursStart: settings.quietHoursStart, quietHoursEnd: settings.quietHoursEnd,
+                content: settings.notificationContent, watchedThreadIds: settings.watchedThreadIds.sorted())
         }
     }
 
@@ -187,6 +188,11 @@ public struct NotificationSettings: Sendable {
     }
 
     /// The VIPs, sorted.
+    /// What both doors say once `address` is a VIP.
+    public static func vipAdded(_ address: String) -> String {
+        "\(address) is a VIP: their mail always notifies, even in quiet hours or muted threads, once your mail server has authenticated the sender (Why notified? says when it did not)."
+    }
+
     public func vips() async -> [String] {
         await settings.vipContacts.sorted()
     }
@@ -199,6 +205,7 @@ public struct NotificationSettings: Sendable {
         if let missing = threadIds.first(where: { !existing.contains($0) }) { throw NotificationSettingsError.noSuchConversation(missing) }
         try await MainActor.run {
             settings.mutedThreadIds.formUnion(threadIds)
+            settings.watchedThreadIds.subtract(threadIds)
             try saved()
         }
     }
@@ -228,6 +235,84 @@ public struct NotificationSettings: Sendable {
             muted.append((id, try await emails.getThread(id: id)?.subject))
         }
         return muted
+    }
+
+    // MARK: "Notify me" (issue 33)
+
+    /// Marks conversations "notify me": their new mail comes before other mail under the limit
+    /// of banners and passes the category switches (not quiet hours: only an authenticated VIP
+    /// does). A muted one is unmuted. Throws, marking none, when one is not stored.
+    public func watch(threadIds: [String]) async throws {
+        let existing = try await emails.existingThreadIds(among: Set(threadIds))
+        if let missing = threadIds.first(where: { !existing.contains($0) }) { throw NotificationSettingsError.noSuchConversation(missing) }
+        try await MainActor.run {
+            settings.watchedThreadIds.formUnion(threadIds)
+            settings.mutedThreadIds.subtract(threadIds)
+            try saved()
+        }
+    }
+
+    /// Takes the mark off; throws, changing none, when one is not marked.
+    public func unwatch(threadIds: [String]) async throws {
+        try await MainActor.run {
+            if let unmarked = threadIds.first(where: { !settings.watchedThreadIds.contains($0) }) {
+                throw NotificationSettingsError.notWatched(unmarked)
+            }
+            settings.watchedThreadIds.subtract(threadIds)
+            try saved()
+        }
+    }
+
+    /// The conversations marked "notify me", sorted by id, each with its subject (nil when no
+    /// longer stored).
+    public func watchedConversations() async throws -> [(id: String, subject: String?)] {
+        var watched: [(id: String, subject: String?)] = []
+        for id in await settings.watchedThreadIds.sorted() {
+            watched.append((id, try await emails.getThread(id: id)?.subject))
+        }
+        return watched
+    }
+
+    // MARK: What a notification shows (issue 33)
+
+    /// Sets the privacy level from `full`, `sender` or `none`.
+    @discardableResult
+    public func setContent(_ words: String) async throws -> NotificationContentLevel {
+        guard let level = NotificationContentLevel(words: words) else { throw NotificationSettingsError.unknownContentLevel(words) }
+        try await MainActor.run {
+            settings.notificationContent = level
+            try saved()
+        }
+        return level
+    }
+
+    // MARK: Which server vouches for VIPs (issue 33)
+
+    /// Sets the authserv-id(s) whose `Authentication-Results` are trusted for the account's mail
+    /// (`AuthservTrust`); `auto` or empty goes back to names derived from its IMAP host.
+    /// Returns what is trusted now, in words.
+    @discardableResult
+    public func setAuthservIds(_ text: String, accountName: String) async throws -> String {
+        guard let account = try await accounts.getAccount(named: accountName) else {
+            throw NotificationSettingsError.noSuchAccount(accountName)
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let names = trimmed.lowercased() == "auto" ? [] : trimmed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ".-_"))
+        if let bad = names.first(where: { $0.isEmpty || $0.unicodeScalars.contains { !allowed.contains($0) || !$0.isASCII } }) {
+            throw NotificationSettingsError.invalidAuthservId(bad.isEmpty ? trimmed : bad)
+        }
+        return try await MainActor.run {
+            settings.setAuthservIds(names.joined(separator: ","), for: account.id)
+            try saved()
+            return AuthservTrust(imapHost: account.imapHost, configured: settings.authservIds[account.id]).description
+        }
+    }
+
+    /// What is trusted for the account's mail, in words, and whether it was configured.
+    public func authservTrust(accountId: String) async throws -> AuthservTrust? {
+        guard let account = try await accounts.getAccount(id: accountId) else { return nil }
+        return await AuthservTrust(imapHost: account.imapHost, configured: settings.authservIds[account.id])
     }
 
     @MainActor

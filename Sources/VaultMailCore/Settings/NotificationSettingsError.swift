@@ -15,6 +15,14 @@ public enum NotificationSettingsError: Error, Sendable, Equatable, CustomStringC
     case invalidQuietHours(String)
     /// Quiet hours that start when they end.
     case emptyQuietHours
+    /// Not a conversation marked "notify me".
+    case notWatched(String)
+    /// Not one of the privacy levels of notifications.
+    case unknownContentLevel(String)
+    /// Not a server name an `Authentication-Results` field can carry.
+    case invalidAuthservId(String)
+    /// No account has that name.
+    case noSuchAccount(String)
 
     public var description: String {
         switch self {
@@ -37,14 +45,23 @@ public enum NotificationSettingsError: Error, Sendable, Equatable, CustomStringC
             "'\(text)' is not a time of day: write quiet hours as HH:MM in 24-hour time, such as 22:00 and 07:00."
         case .emptyQuietHours:
             "Quiet hours need different start and end times."
+        case .notWatched:
+            "That conversation isn't marked \u{201C}notify me\u{201D}."
+        case .unknownContentLevel(let text):
+            "'\(text)' is not what a notification can show: choose full (sender, subject and preview), sender (the sender only) or none (just \u{201C}New mail\u{201D})."
+        case .invalidAuthservId(let text):
+            "'\(text)' is not a server name: give the name your server writes first in its Authentication-Results header "
+                + "(such as mx.example.com; several separated by commas), or auto."
+        case .noSuchAccount(let name):
+            "There is no account '\(name)'; `vaultmail account list` shows them."
         }
     }
 
     /// True when the request itself was wrong (the tool exits with its usage status).
     public var isBadInput: Bool {
         switch self {
-        case .invalidVIP, .unknownCategory, .invalidQuietHours, .emptyQuietHours: true
-        case .permissionRefused, .notVIP, .noSuchConversation, .notMuted, .notSaved: false
+        case .invalidVIP, .unknownCategory, .invalidQuietHours, .emptyQuietHours, .unknownContentLevel, .invalidAuthservId: true
+        case .permissionRefused, .notVIP, .noSuchConversation, .notMuted, .notSaved, .notWatched, .noSuchAccount: false
         }
     }
 }

@@ -25,6 +25,21 @@ public final class SettingsStore {
     public var mutedThreadIds: Set<String> {
         didSet { persist(mutedThreadIds.sorted(), Keys.mutedThreadIds) }
     }
+    /// Threads marked "notify me" (issue 33): their new mail comes first under the limit of
+    /// banners and passes the category switches.
+    public var watchedThreadIds: Set<String> {
+        didSet { persist(watchedThreadIds.sorted(), Keys.watchedThreadIds) }
+    }
+    /// What a desktop notification shows (issue 33): sender and subject, the sender only, or
+    /// nothing but "New mail".
+    public var notificationContent: NotificationContentLevel {
+        didSet { persist(notificationContent.rawValue, Keys.notificationContent) }
+    }
+    /// The end of the last quiet hours whose digest was posted (issue 33), so a restart never
+    /// posts it twice.
+    public var lastQuietDigest: Date? {
+        didSet { persist(lastQuietDigest?.timeIntervalSince1970, Keys.lastQuietDigest) }
+    }
     public var quietHoursEnabled: Bool {
         didSet { persist(quietHoursEnabled, Keys.quietHoursEnabled) }
     }
@@ -63,6 +78,9 @@ public final class SettingsStore {
     }
     /// Each account's signature, by account id (placed above the quote in the composer).
     public private(set) var signatures: [String: String]
+    /// Each account's configured authserv-id(s) (`AuthservTrust`), by account id; absent: derived
+    /// from its IMAP host.
+    public private(set) var authservIds: [String: String]
     /// Opening a conversation marks it read (else only the explicit action does).
     public var markReadOnOpen: Bool {
         didSet { persist(markReadOnOpen, Keys.markReadOnOpen) }
@@ -107,12 +125,16 @@ public final class SettingsStore {
         notificationCategoryPreferences = load.value(Keys.categoryPreferences) ?? [:]
         vipContacts = Set(load.value([String].self, Keys.vipContacts) ?? [])
         mutedThreadIds = Set(load.value([String].self, Keys.mutedThreadIds) ?? [])
+        watchedThreadIds = Set(load.value([String].self, Keys.watchedThreadIds) ?? [])
+        notificationContent = load.value(String.self, Keys.notificationContent).flatMap(NotificationContentLevel.init(rawValue:)) ?? .full
+        lastQuietDigest = load.value(Double?.self, Keys.lastQuietDigest).flatMap { $0 }.map(Date.init(timeIntervalSince1970:))
         quietHoursEnabled = load.value(Keys.quietHoursEnabled) ?? false
         quietHoursStart = load.value(Keys.quietHoursStart).map(Self.wrapMinutes) ?? AppConstants.defaultQuietHoursStart
         quietHoursEnd = load.value(Keys.quietHoursEnd).map(Self.wrapMinutes) ?? AppConstants.defaultQuietHoursEnd
         undoSendDelaySeconds = load.value(Keys.undoSendDelay) ?? AppConstants.defaultUndoSendDelaySeconds
         imageSenders = Set(load.value([String].self, Keys.imageSenders) ?? [])
         signatures = load.accountValues(String.self, Keys.signature)
+        authservIds = load.accountValues(String.self, Keys.authservId)
         notificationSound = load.value(Keys.notificationSound) ?? true
         markReadOnOpen = load.value(Keys.markReadOnOpen) ?? true
         remoteImages = load.value(String.self, Keys.remoteImages).flatMap(RemoteImagePolicy.init(rawValue:)) ?? .ask
@@ -142,11 +164,19 @@ public final class SettingsStore {
         write { try storage.setAccountValue(trimmed.isEmpty ? nil : try Self.encode(trimmed), forKey: Keys.signature, accountId: accountId) }
     }
 
+    /// Sets (or, empty, removes) the authserv-id(s) trusted for an account's mail.
+    public func setAuthservIds(_ text: String, for accountId: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        authservIds[accountId] = trimmed.isEmpty ? nil : trimmed
+        write { try storage.setAccountValue(trimmed.isEmpty ? nil : try Self.encode(trimmed), forKey: Keys.authservId, accountId: accountId) }
+    }
+
     /// Forgets every setting kept for the account (its notification switch, its signature):
     /// part of removing it (AC-SEC-03), here and in the storage.
     public func forgetAccount(_ accountId: String) {
         notificationPreferences[accountId] = nil
         signatures[accountId] = nil
+        authservIds[accountId] = nil
         for key in Keys.perAccount {
             write { try storage.setAccountValue(nil, forKey: key, accountId: accountId) }
         }
@@ -154,7 +184,7 @@ public final class SettingsStore {
 
     /// The account ids any per-account setting is kept for.
     public var accountsWithSettings: Set<String> {
-        Set(notificationPreferences.keys).union(signatures.keys)
+        Set(notificationPreferences.keys).union(signatures.keys).union(authservIds.keys)
     }
 
     public func notificationCategoryEnabled(for categoryRaw: String) -> Bool {
@@ -210,12 +240,16 @@ public final class SettingsStore {
         notificationCategoryPreferences = stored.notificationCategoryPreferences
         vipContacts = stored.vipContacts
         mutedThreadIds = stored.mutedThreadIds
+        watchedThreadIds = stored.watchedThreadIds
+        notificationContent = stored.notificationContent
+        lastQuietDigest = stored.lastQuietDigest
         quietHoursEnabled = stored.quietHoursEnabled
         quietHoursStart = stored.quietHoursStart
         quietHoursEnd = stored.quietHoursEnd
         undoSendDelaySeconds = stored.undoSendDelaySeconds
         imageSenders = stored.imageSenders
         signatures = stored.signatures
+        authservIds = stored.authservIds
         notificationSound = stored.notificationSound
         markReadOnOpen = stored.markReadOnOpen
         remoteImages = stored.remoteImages
@@ -234,12 +268,16 @@ public final class SettingsStore {
         notificationCategoryPreferences = [:]
         vipContacts = []
         mutedThreadIds = []
+        watchedThreadIds = []
+        notificationContent = .full
+        lastQuietDigest = nil
         quietHoursEnabled = false
         quietHoursStart = AppConstants.defaultQuietHoursStart
         quietHoursEnd = AppConstants.defaultQuietHoursEnd
         undoSendDelaySeconds = AppConstants.defaultUndoSendDelaySeconds
         imageSenders = []
         signatures = [:]
+        authservIds = [:]
         notificationSound = true
         markReadOnOpen = true
         remoteImages = .ask
@@ -284,7 +322,11 @@ public final class SettingsStore {
         static let dateHeadings = "dateHeadings"
         static let autoSummarize = "autoSummarize"
         /// Every key kept per account (`setAccountValue`): what `forgetAccount` removes.
-        static let perAccount = [accountNotifications, signature]
+        static let watchedThreadIds = "watchedThreadIds"
+        static let notificationContent = "notificationContent"
+        static let lastQuietDigest = "lastQuietDigest"
+        static let authservId = "authservId"
+        static let perAccount = [accountNotifications, signature, authservId]
     }
 
     private func persist<T: Encodable>(_ value: T, _ key: String) {

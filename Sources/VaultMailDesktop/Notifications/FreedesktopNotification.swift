@@ -44,7 +44,9 @@ struct FreedesktopNotification {
             .string(options.appIcon),
             .string(content.title),
             .string(lines.joined(separator: "\n")),
-            .stringArray(actions(capabilities: options.capabilities, suggestions: content.suggestedReplies)),
+            // The quiet hours' digest is about no one email: nothing to act on.
+            .stringArray(content.categoryIdentifier == AppConstants.notificationCategoryDigest
+                         ? [] : actions(capabilities: options.capabilities, suggestions: content.suggestedReplies)),
             .vardict(hints(for: content, options: options)),
             .int32(-1),
         ]

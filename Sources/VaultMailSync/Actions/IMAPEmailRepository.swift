@@ -64,6 +64,10 @@ public struct IMAPEmailRepository: EmailRepository {
         try await local.getUnreadCounts(folderId: folderId)
     }
 
+    public func getThreadCount(folderId: String) async throws -> Int {
+        try await local.getThreadCount(folderId: folderId)
+    }
+
     public func getUnreadCountsUnified(folderType: FolderType) async throws -> [AICategory?: Int] {
         try await local.getUnreadCountsUnified(folderType: folderType)
     }

@@ -227,7 +227,7 @@ enum AppScript {
       const timer = setTimeout(async () => {
         job.done = true; state.pending = state.pending.filter(j => j !== job); note.remove();
         try { const reply = await send(fields); if (reply.message) toast(reply.message, { ms: 8000 }); }
-        catch (err) { restore(); errorToast(err, { action: "Retry", onAction: () => perform(action, ids, extra, label), ms: 10000 }); }
+        catch (err) { const again = failedOnly(err, ids); restore(); errorToast(err, { action: "Retry", onAction: () => perform(action, again, extra), ms: 10000 }); }
       }, UNDO_MS);
       const note = toast(label || `${DESTRUCTIVE[action]} ${named}.`, { action: "Undo", ms: UNDO_MS, onAction: () => {
         clearTimeout(timer); job.done = true; state.pending = state.pending.filter(j => j !== job); restore();
@@ -236,7 +236,15 @@ enum AppScript {
       return;
     }
     send(fields).then(reply => { if (reply.message) toast(reply.message); refresh(); })
-      .catch(err => errorToast(err, { action: "Retry", onAction: () => perform(action, ids, extra), ms: 10000 }));
+      .catch(err => { const again = failedOnly(err, ids); refresh(); errorToast(err, { action: "Retry", onAction: () => perform(action, again, extra), ms: 10000 }); });
+  }
+  // E-12: of a batch, the conversations that failed stay (or come back) selected, and Retry acts
+  // on them only; the ones done are done.
+  function failedOnly(err, ids) {
+    const failed = ((err.reply || {}).failed || []).map(f => f.id).filter(id => ids.includes(id));
+    const again = failed.length ? failed : ids;
+    if (ids.length > 1) state.reselect = new Set(again);
+    return again;
   }
   // Actions still waiting for their undo window are sent when the page goes away.
   window.addEventListener("pagehide", () => {
@@ -387,7 +395,7 @@ enum AppScript {
       if (list || $("#list-form .empty")) {
         const count = Math.max(25, Math.min(200, rows().length));
         const html = await getHTML("/mail/list?" + listQuery({ limit: count }));
-        const checked = new Set(selectedIds()), cur = current() ? current().dataset.id : null, focused = doc.activeElement && doc.activeElement.closest(".row");
+        const checked = state.reselect || new Set(selectedIds()), cur = current() ? current().dataset.id : null, focused = doc.activeElement && doc.activeElement.closest(".row");
         if (list) { list.innerHTML = html; }
         else if (html.trim()) { $("#list-form .empty").outerHTML = '<ul class="threads" id="threads" aria-label="Conversations">' + html + "</ul>"; }
         const open = openThreadId();
@@ -399,6 +407,7 @@ enum AppScript {
           if (r.dataset.id === cur) r.classList.add("current");
         });
         if (focused && cur) { const r = $(`#threads .row[data-id="${CSS.escape(cur)}"]`); if (r) $(".row-link", r).focus({ preventScroll: true }); }
+        state.reselect = null;
         watchMore(); updateSelection();
       }
       const conv = $("#conversation");
@@ -539,12 +548,31 @@ enum AppScript {
     else setCurrent(to);
   }
 
+  // ---- E-13: each folder keeps the category tab it was left on (for this tab's session):
+  // the sidebar's links lead back to it; "All" forgets it.
+  function keepTabs() {
+    let tabs = {};
+    try {
+      tabs = JSON.parse(sessionStorage.getItem("vaultmail.tabs") || "{}");
+      if (location.pathname === "/mail" && !params().get("t") && $("#list-pane .tabs")) {
+        const cat = params().get("cat");
+        if (cat) tabs[box()] = cat; else delete tabs[box()];
+        sessionStorage.setItem("vaultmail.tabs", JSON.stringify(tabs));
+      }
+    } catch (_) { return; }
+    $$('#sidebar a[href^="/mail?box="]').forEach(a => {
+      const url = new URL(a.getAttribute("href"), location.href), kept = tabs[url.searchParams.get("box")];
+      if (kept && !url.searchParams.get("cat")) { url.searchParams.set("cat", kept); a.setAttribute("href", url.pathname + url.search); }
+    });
+  }
+  keepTabs();
+
   // ---- counts: the sidebar, the tabs and the title from one snapshot, on each change event ----
   async function refreshCounts() {
     const r = await fetch("/mail/counts?" + listQuery(), { headers: { Accept: "application/json" }, credentials: "same-origin" });
     if (!r.ok) return;
     const counts = await r.json();
-    const side = $("#sidebar"); if (side) side.outerHTML = counts.sidebar;
+    const side = $("#sidebar"); if (side) { side.outerHTML = counts.sidebar; keepTabs(); }
     const tabs = $("#list-pane .tabs"); if (tabs && counts.tabs) tabs.outerHTML = counts.tabs;
     if (location.pathname === "/mail") doc.title = counts.title;
     const markAll = $("#mark-all"); if (markAll) markAll.hidden = !counts.unread || state.pending.some(j => !j.done && j.read);

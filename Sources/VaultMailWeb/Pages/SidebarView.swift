@@ -9,6 +9,8 @@ struct SidebarView {
         /// Unread conversations (Outbox: messages waiting); nil when it could not be counted.
         var count: Int?
         var icon: Icon?
+        /// What `count` counts, for a screen reader ("unread"; Outbox "waiting", Drafts "drafts").
+        var what = "unread"
     }
 
     struct AccountSection {
@@ -39,7 +41,7 @@ struct SidebarView {
         func item(_ entry: Entry) -> Item {
             Item(url: entry.mailbox.url(), current: entry.mailbox == current, icon: (entry.icon ?? .read).svg(),
                  name: entry.name, count: entry.count == 0 ? nil : entry.count, unknown: entry.count == nil,
-                 what: entry.mailbox == .outbox ? "waiting" : "unread")
+                 what: entry.mailbox == .outbox ? "waiting" : entry.what)
         }
         return Self.template.render(Model(
             compose: accounts.isEmpty ? nil : "/compose?return=\(WebForm.escape(current.url()))", composeIcon: Icon.compose.svg(),

@@ -88,7 +88,7 @@ extension WebApp {
     }
 
     func perform(_ verb: String, ids: [String], argument: String, folder: String?) async -> ActionOutcome {
-        if ["archive", "delete", "read", "unread", "star", "unstar", "move", "mute", "unmute"].contains(verb), ids.isEmpty {
+        if ["archive", "delete", "read", "unread", "star", "unstar", "move", "mute", "unmute", "watch", "unwatch"].contains(verb), ids.isEmpty {
             return Self.nothingSelected
         }
         if let outcome = await changeNotifications(verb, ids: ids, argument: argument) { return outcome }
@@ -143,7 +143,7 @@ extension WebApp {
             do {
                 let address = try await mail.notificationSettings.addVIP(argument)
                 await events.publish(.changed)
-                return ActionOutcome(done: 1, message: "\(address) is a VIP: their mail always notifies, even in quiet hours or muted threads.")
+                return ActionOutcome(done: 1, message: NotificationSettings.vipAdded(address))
             } catch {
                 return ActionOutcome(problem: PlainProblem(error), status: .badRequest)
             }
@@ -165,6 +165,20 @@ extension WebApp {
             }
             await events.publish(.changed)
             return ActionOutcome(done: ids.count, message: "\(Self.count(ids.count)) \(verb == "mute" ? "muted: no more notifications for them" : "unmuted").")
+        case "watch", "unwatch":
+            do {
+                if verb == "watch" {
+                    try await mail.notificationSettings.watch(threadIds: ids)
+                } else {
+                    try await mail.notificationSettings.unwatch(threadIds: ids)
+                }
+            } catch {
+                return ActionOutcome(problem: PlainProblem(error), status: .badRequest)
+            }
+            await events.publish(.changed)
+            return ActionOutcome(done: ids.count, message: verb == "watch"
+                ? "\(Self.count(ids.count)) marked \u{201C}notify me\u{201D}: replies come before other mail, whatever their category."
+                : "\(Self.count(ids.count)) notif\(ids.count == 1 ? "ies" : "y") like any conversation again.")
         default:
             return nil
         }

@@ -13,6 +13,8 @@ struct MailScreen {
         /// Unread conversations per category of the folders whose count is shown (inbox,
         /// spam, the user's own), when asked for.
         var unread: [String: [AICategory?: Int]] = [:]
+        /// Every conversation of each Drafts folder (AC-U-05: Drafts shows its count), when asked for.
+        var drafts: [String: Int] = [:]
         /// Whether it was read with its counts (`context(counts: true)`).
         var counted = false
         var me: Set<String> { Set(accounts.map { $0.email.lowercased() }) }
@@ -38,6 +40,9 @@ struct MailScreen {
         for folder in context.folders.values.joined() where Self.showsCount(folder.folderType) {
             context.unread[folder.id] = try? await mail.mailboxes.unreadCounts(folderId: folder.id)
         }
+        for folder in context.folders.values.joined() where folder.folderType == .drafts {
+            context.drafts[folder.id] = try? await mail.mailboxes.conversationCount(folderId: folder.id)
+        }
         return context
     }
 
@@ -49,9 +54,12 @@ struct MailScreen {
         let outbox = try? await mail.mailboxes.outbox(accountId: nil).count
         let sections = context.accounts.map { account in
             SidebarView.AccountSection(account: account, folders: (context.folders[account.id] ?? []).map { folder in
-                SidebarView.Entry(mailbox: .folder(id: folder.id), name: folder.name,
-                                  count: Self.showsCount(folder.folderType) ? context.unread[folder.id]?[nil] ?? nil : 0,
-                                  icon: folder.folderType.icon)
+                folder.folderType == .drafts
+                    ? SidebarView.Entry(mailbox: .folder(id: folder.id), name: folder.name, count: context.counted ? context.drafts[folder.id] ?? nil : 0,
+                                        icon: folder.folderType.icon, what: "drafts")
+                    : SidebarView.Entry(mailbox: .folder(id: folder.id), name: folder.name,
+                                        count: Self.showsCount(folder.folderType) ? context.unread[folder.id]?[nil] ?? nil : 0,
+                                        icon: folder.folderType.icon)
             })
         }
         let top: [SidebarView.Entry] = [
@@ -177,6 +185,7 @@ struct MailScreen {
                                     moveTargets: targets, csrf: csrf, dates: dates, imagesNever: settings.2 == .never,
                                     categoryDecision: decision ?? nil)
         view.olderCount = conversation.olderCount
+        view.isWatched = await mail.notificationSettings.preferences(accountIds: []).watchedThreadIds.contains(thread.id)
         view.summary = await summaryPanel(threadId: thread.id, messageCount: emails.count + conversation.olderCount)
         view.offersReplies = mail.replySuggestions != nil
         view.unsubscribe = try? await mail.unsubscribe?.offer(id: thread.id)

@@ -36,6 +36,10 @@ extension WebApp {
             }
             await apply { try await service.setQuietHours(from: form.quietStart ?? "", to: form.quietEnd ?? "") }
             await apply { try await service.setQuietHoursOn(form.quietHours == "1") }
+            if let content = form.content { await apply { try await service.setContent(content) } }
+            for account in accounts {
+                if let names = form.authserv[account.id] { await apply { try await service.setAuthservIds(names.isEmpty ? "auto" : names, accountName: account.name) } }
+            }
             // Switching on goes through the permission of the notification server (AC-N-02).
             await apply {
                 try await service.setNotifications(
@@ -59,7 +63,7 @@ extension WebApp {
                 if let address = form.remove {
                     message = "\(try await self.mail.notificationSettings.removeVIP(address)) is no longer a VIP."
                 } else {
-                    message = "\(try await self.mail.notificationSettings.addVIP(form.add ?? "")) is a VIP: their mail always notifies, even in quiet hours or muted threads."
+                    message = NotificationSettings.vipAdded(try await self.mail.notificationSettings.addVIP(form.add ?? ""))
                 }
                 failed = false
             } catch {
@@ -71,6 +75,18 @@ extension WebApp {
             let freed = self.mail.storage?.clearImageCache() ?? 0
             return await self.settingsSaved(request, "Cached images cleared: \(AIModelsView.size(Int64(freed))) freed. They are fetched again when a message shows them.",
                                             section: "storage")
+        }
+        router.post("/settings/unwatch") { request, context -> Response in
+            let thread = try context.form(UnmuteForm.self).t ?? ""
+            let message: String, failed: Bool
+            do {
+                try await self.mail.notificationSettings.unwatch(threadIds: [thread])
+                (message, failed) = ("It notifies like any conversation again.", false)
+            } catch {
+                (message, failed) = (PlainWords.of(error), true)
+            }
+            await self.events.publish(.changed)
+            return await self.settingsSaved(request, message, section: "notifications", failed: failed)
         }
         router.post("/settings/unmute") { request, context -> Response in
             let thread = try context.form(UnmuteForm.self).t ?? ""
@@ -112,6 +128,10 @@ extension WebApp {
         var quietHours: String?
         var quietStart: String?
         var quietEnd: String?
+        /// What a notification shows: full, sender or none.
+        var content: String?
+        /// Each account's authserv-id field (`authserv:ID`), by account id; empty: auto.
+        var authserv: [String: String] = [:]
         /// The names of the category and account switches posted as on.
         var switchedOn: Set<String> = []
 
@@ -130,6 +150,11 @@ extension WebApp {
             quietHours = try value("quietHours")
             quietStart = try value("quietStart")
             quietEnd = try value("quietEnd")
+            content = try value("content")
+            for key in fields.allKeys where key.stringValue.hasPrefix("authserv:") {
+                authserv[String(key.stringValue.dropFirst("authserv:".count))] = try fields.decode(String.self, forKey: key)
+                    .trimmingCharacters(in: .whitespaces)
+            }
             for key in fields.allKeys where key.stringValue.hasPrefix("category:") || key.stringValue.hasPrefix("account:") {
                 if try fields.decode(String.self, forKey: key) == "1" { switchedOn.insert(key.stringValue) }
             }
@@ -159,16 +184,23 @@ extension WebApp {
         let accounts = (try? await mail.accountService.all()) ?? []
         let notifications = await mail.notificationSettings.preferences(accountIds: accounts.map(\.id))
         let s = await mail.preferences.general()
-        let values = SettingsView.Values(
+        var values = SettingsView.Values(
             undoDelay: s.undoSendDelaySeconds, markReadOnOpen: s.markReadOnOpen, remoteImages: s.remoteImages, theme: s.theme,
             density: s.listDensity, afterTriage: await mail.preferences.afterTriage(),
             dateHeadings: await mail.preferences.dateHeadings(), notificationsOn: notifications.on, sound: notifications.sound,
             accountNotifications: notifications.accounts, categories: notifications.categories, vips: notifications.vips,
-            quietHoursOn: notifications.quietHoursOn, quietStart: notifications.quietHoursStart, quietEnd: notifications.quietHoursEnd)
-        let muted = ((try? await mail.notificationSettings.mutedConversations()) ?? []).map { conversation in
-            SettingsView.Muted(id: conversation.id, subject: conversation.subject.map { $0.isEmpty ? "(no subject)" : $0 }
-                ?? "A conversation no longer here")
+            quietHoursOn: notifications.quietHoursOn, quietStart: notifications.quietHoursStart, quietEnd: notifications.quietHoursEnd,
+            content: notifications.content)
+        func listed(_ conversations: [(id: String, subject: String?)]) -> [SettingsView.Muted] {
+            conversations.map { conversation in
+                SettingsView.Muted(id: conversation.id, subject: conversation.subject.map { $0.isEmpty ? "(no subject)" : $0 }
+                    ?? "A conversation no longer here")
+            }
         }
+        let muted = listed((try? await mail.notificationSettings.mutedConversations()) ?? [])
+        var trust: [String: AuthservTrust] = [:]
+        for account in accounts { trust[account.id] = try? await mail.notificationSettings.authservTrust(accountId: account.id) }
+        values.authserv = trust
         var asked: NotificationDecision?
         var askedMissing: String?
         if let emailId = query.why, !emailId.isEmpty {
@@ -180,7 +212,7 @@ extension WebApp {
             privacy = SettingsView.PrivacyFacts(status: shield.shield.status, totals: await shield.totals())
         }
         var view = SettingsView(
-            values: values, accounts: accounts, muted: muted, server: await mail.notificationServer(),
+            values: values, accounts: accounts, muted: muted, watched: listed((try? await mail.notificationSettings.watchedConversations()) ?? []), server: await mail.notificationServer(),
             decisions: (try? await mail.notificationHistory.recent(limit: 15)) ?? [], asked: asked, askedMissing: askedMissing,
             notice: query.notice, csrf: csrf, dates: dates, privacy: privacy)
         if let storage = mail.storage {

@@ -23,6 +23,10 @@ struct SettingsView {
         var quietHoursOn: Bool
         var quietStart: Int
         var quietEnd: Int
+        /// What a notification shows (issue 33).
+        var content: NotificationContentLevel = .full
+        /// Which server vouches for each account's VIP senders, by account id (issue 33).
+        var authserv: [String: AuthservTrust] = [:]
     }
 
     struct Muted {
@@ -33,6 +37,8 @@ struct SettingsView {
     var values: Values
     var accounts: [Account]
     var muted: [Muted]
+    /// Conversations marked "notify me" (issue 33).
+    var watched: [Muted] = []
     var server: NotificationServerStatus
     var decisions: [NotificationDecision]
     /// The decision asked about (`why=`), shown first.
@@ -63,7 +69,7 @@ struct SettingsView {
         }
         let body = Self.template.render(Model(
             backIcon: Icon.back.svg(), notice: notice, privacy: privacy != nil, storage: storage != nil,
-            sections: general() + privacySection() + notifications() + vipList() + mutedList() + desktop() + why() + accountList()
+            sections: general() + privacySection() + notifications() + vipList() + mutedList() + watchedList() + desktop() + why() + accountList()
                 + storageSection()))
         return Pages.document(title: "Settings — VaultMail", bodyClass: "app settings-page", csrf: csrf, body: body,
                               scripts: [Assets.settingsScript], display: .init(theme: values.theme, density: values.density))
@@ -157,7 +163,7 @@ struct SettingsView {
         """)
 
     private func notifications() -> Markup {
-        struct Model { var accounts: Markup; var none: Bool; var categories: Markup; var quiet: Markup; var start: String; var end: String }
+        struct Model { var accounts: Markup; var none: Bool; var categories: Markup; var quiet: Markup; var start: String; var end: String; var content: Markup; var servers: Markup }
         let inner = toggle("notifications", "Desktop notifications for new mail", values.notificationsOn,
                            hint: "When off, new mail is still synced and counted on the badge.")
             + toggle("sound", "Play a sound with each notification", values.sound)
@@ -170,8 +176,15 @@ struct SettingsView {
                     toggle("category:\(category.rawValue)", "Notify for \(category.rawValue.capitalized)", values.categories[category.rawValue] ?? true)
                 }.joined(),
                 quiet: toggle("quietHours", "Silence notifications during quiet hours", values.quietHoursOn,
-                              hint: "Except for VIP contacts. Overnight ranges (22:00 to 07:00) work."),
-                start: Self.clock(values.quietStart), end: Self.clock(values.quietEnd)))
+                              hint: "Except for VIP contacts your mail server has authenticated. When they end, one notification sums up what waited. Overnight ranges (22:00 to 07:00) work."),
+                start: Self.clock(values.quietStart), end: Self.clock(values.quietEnd),
+                content: radios("content", "What notifications show", values.content) { $0.label },
+                servers: accounts.map { account in
+                    Self.serverTemplate.render(ServerField(
+                        id: "authserv-\(account.id)", name: "authserv:\(account.id)", account: account.name,
+                        value: values.authserv[account.id].map { $0.isConfigured ? $0.description : "" } ?? "",
+                        auto: values.authserv[account.id].map { $0.isConfigured ? "" : "Now: \($0.description)." } ?? ""))
+                }.joined()))
         return section("notifications", "Notifications", action: "/settings/notifications", inner)
     }
 
@@ -180,7 +193,19 @@ struct SettingsView {
         </fieldset><fieldset class="setting"><legend>Categories</legend>{{{categories}}}\
         </fieldset><fieldset class="setting"><legend>Quiet hours</legend>{{{quiet}}}\
         <div class="times"><label for="quiet-start">Quiet hours start time</label><input type="time" id="quiet-start" name="quietStart" value="{{start}}" required>\
-        <label for="quiet-end">Quiet hours end time</label><input type="time" id="quiet-end" name="quietEnd" value="{{end}}" required></div></fieldset>
+        <label for="quiet-end">Quiet hours end time</label><input type="time" id="quiet-end" name="quietEnd" value="{{end}}" required></div></fieldset>\
+        {{{content}}}\
+        <fieldset class="setting"><legend>Servers that vouch for VIP senders</legend>\
+        <p class="hint-text">A VIP's mail breaks through quiet hours only when the Authentication-Results your server adds say the sender passed, so a forged address cannot. Leave empty to use the names of your IMAP server's domain.</p>\
+        {{{servers}}}</fieldset>
+        """)
+
+    private struct ServerField { var id: String; var name: String; var account: String; var value: String; var auto: String }
+
+    private static let serverTemplate = Template("""
+        <div class="setting"><label for="{{id}}">Server name for {{account}}</label> \
+        <input type="text" id="{{id}}" name="{{name}}" value="{{value}}" placeholder="auto" spellcheck="false" autocomplete="off" aria-describedby="{{id}}-hint">\
+        <p class="hint-text" id="{{id}}-hint">{{auto}} Such as mx.example.com; several separated by commas.</p></div>
         """)
 
     /// A one-button form of a list (remove a VIP, unmute).
@@ -210,12 +235,28 @@ struct SettingsView {
 
     private static let vipTemplate = Template("""
         <section class="settings-section" aria-labelledby="vip-title"><h3 id="vip-title">VIP contacts</h3>\
-        <p class="hint-text">VIP contacts always trigger notifications, even during quiet hours or when their category is off.</p><ul class="plain-list" id="vip-list">\
+        <p class="hint-text">VIP contacts always trigger notifications, even during quiet hours or when their category is off, once your mail server has authenticated the sender.</p><ul class="plain-list" id="vip-list">\
         \(listItem)\
         {{#empty}}<li class="hint-text">No VIP yet. Add one here or with “Mark sender VIP” on a message.</li>{{/empty}}\
         </ul><form method="post" action="/settings/vip" class="inline-form"><input type="hidden" name="csrf" value="{{csrf}}">\
         <label for="vip-add">Add a VIP</label><input type="email" id="vip-add" name="add" placeholder="name@example.com" required><button class="tool">Add</button></form>\
         </section>
+        """)
+
+    private func watchedList() -> Markup {
+        struct Model { var items: [ListItem]; var empty: Bool; var csrf: String }
+        return Self.watchedTemplate.render(Model(items: watched.map { thread in
+            ListItem(label: "Notify me: \(thread.subject)", text: thread.subject, action: "/settings/unwatch", name: "t", value: thread.id,
+                     button: "Stop", aria: "Stop notifying first for \(thread.subject)")
+        }, empty: watched.isEmpty, csrf: csrf))
+    }
+
+    private static let watchedTemplate = Template("""
+        <section class="settings-section" aria-labelledby="watched-title"><h3 id="watched-title">Notify me about replies</h3>\
+        <p class="hint-text">New mail in these conversations comes before other mail when many arrive at once, whatever its category. Replies to mail you sent always do.</p><ul class="plain-list" id="watched-list">\
+        \(listItem)\
+        {{#empty}}<li class="hint-text">None. Choose “Notify me about replies” under More in a conversation.</li>{{/empty}}\
+        </ul></section>
         """)
 
     private func mutedList() -> Markup {
