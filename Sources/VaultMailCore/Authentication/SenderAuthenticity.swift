@@ -15,9 +15,12 @@ public enum SenderAuthenticity: Sendable, Equatable {
         let fromDomain = fromAddress.split(separator: "@").last.map { $0.lowercased() } ?? ""
         let trusted = fields.compactMap(AuthenticationResults.init).filter { trust.trusts($0.authservId) }
         guard let first = trusted.first else { return .unchecked(trust: trust) }
-        for results in trusted {
-            if let pass = results.checks.first(where: { passes($0, fromDomain: fromDomain) }) {
-                return .authenticated(by: results.authservId, evidence: pass.summary)
+        // The strongest evidence is named: DMARC, then DKIM, then SPF.
+        for method in ["dmarc", "dkim", "spf"] {
+            for results in trusted {
+                if let pass = results.checks.first(where: { $0.method == method && passes($0, fromDomain: fromDomain) }) {
+                    return .authenticated(by: results.authservId, evidence: pass.summary)
+                }
             }
         }
         let said = first.checks.map(\.summary).joined(separator: "; ")
