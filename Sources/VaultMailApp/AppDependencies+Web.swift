@@ -47,6 +47,7 @@ extension AppDependencies {
                                                  accessTokens: accessTokens, oauthTimeout: oauthTimeout, onSignedInAgain: onSignedInAgain),
             notificationServer: notificationServer, clock: clock)
         mail.categories = Categories(repository: GRDBCategoryRepository(database: database))
+        mail.followUp = followUp(clock: clock)
         mail.unsubscribe = Unsubscribe(emails: emailRepository, records: GRDBSubscriptionRepository(database: database),
                                        client: Self.oneClickClient(), sending: compose, clock: clock)
         mail.privacy = trackerShield.map { Privacy(shield: $0, tally: GRDBTrackerTally(database: database)) }

@@ -85,3 +85,10 @@ public final class AppDependencies {
         await notificationService.updateBadgeCount()
     }
 }
+
+extension AppDependencies {
+    /// Follow-up reminders on sent mail (issue 33), over this process's settings.
+    public func followUp(clock: any WallClock = SystemWallClock()) -> FollowUp {
+        FollowUp(settings: settingsStore, emails: emailRepository, accounts: accountRepository, clock: clock)
+    }
+}

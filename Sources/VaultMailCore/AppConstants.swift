@@ -7,6 +7,8 @@ public enum AppConstants {
     public static let notificationCategoryEmail = "EMAIL_NOTIFICATION"
     /// The quiet hours' digest (issue 33): no actions.
     public static let notificationCategoryDigest = "QUIET_HOURS_DIGEST"
+    /// A follow-up reminder (issue 33): opens its conversation, nothing else.
+    public static let notificationCategoryFollowUp = "FOLLOW_UP"
     public static let notificationActionMarkRead = "MARK_READ_ACTION"
     public static let notificationActionArchive = "ARCHIVE_ACTION"
     public static let notificationActionDelete = "DELETE_ACTION"

@@ -56,6 +56,23 @@ public enum NotificationContentBuilder {
         return NotificationRequest(identifier: "quiet-digest-\(Int(endedAt.timeIntervalSince1970))", content: content)
     }
 
+    /// The reminder that nobody answered `email` (issue 33): its subject and to whom, as much as
+    /// `level` shows; a click opens the conversation.
+    public static func followUp(_ reminder: FollowUpReminder, email: Email, showing level: NotificationContentLevel, now: Date) -> NotificationRequest {
+        let to = (email.toAddresses.first.map { ($0.name?.isEmpty == false ? $0.name : nil) ?? $0.email } ?? "")
+            + (email.toAddresses.count > 1 ? " and \(email.toAddresses.count - 1) more" : "")
+        let days = Int(now.timeIntervalSince(reminder.sentAt) / 86_400)
+        let when = days >= 2 ? "\(days) days ago" : days == 1 ? "yesterday" : "earlier today"
+        let content = NotificationContent(
+            title: "No answer yet",
+            subtitle: level == .full ? reminder.subject : "",
+            body: level == .none ? "" : "You wrote to \(to) \(when) and asked to be reminded if nobody answered.",
+            sound: .default, categoryIdentifier: AppConstants.notificationCategoryFollowUp, threadIdentifier: reminder.threadId,
+            userInfo: NotificationUserInfo(emailId: email.id, threadId: reminder.threadId, accountId: email.accountId, fromAddress: email.fromAddress),
+            interruptionLevel: .active, date: now)
+        return NotificationRequest(identifier: "follow-up-\(reminder.threadId)", content: content)
+    }
+
     private static func name(of email: Email) -> String {
         let trimmed = email.fromName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         return trimmed.isEmpty ? email.fromAddress : trimmed

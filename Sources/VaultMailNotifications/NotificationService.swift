@@ -388,6 +388,26 @@ public final class NotificationService: NotificationServiceProtocol {
         }
     }
 
+    // MARK: - Follow-up reminders (issue 33)
+
+    /// Posts a reminder for each conversation nobody answered in time (`FollowUp.due`), as much
+    /// as the privacy level shows; a click opens the conversation. Returns what was posted.
+    @discardableResult
+    public func postFollowUps(_ due: [(reminder: FollowUpReminder, email: Email)]) async -> [NotificationContent] {
+        var posted: [NotificationContent] = []
+        for (reminder, email) in due {
+            var request = NotificationContentBuilder.followUp(reminder, email: email, showing: settings.notificationContent, now: clock.now)
+            if !settings.notificationSound { request.content.sound = .none }
+            do {
+                try await center.add(request)
+                posted.append(request.content)
+            } catch {
+                lastError = "could not post a notification: \(error)"
+            }
+        }
+        return posted
+    }
+
     /// The last quiet period that ended at or before `now`: from `start` to `end` minutes after
     /// midnight in `timeZone` (overnight when `end` < `start`); nil for an empty range.
     static func lastQuietPeriod(before now: Date, start: Int, end: Int, timeZone: TimeZone) -> Range<Date>? {
@@ -434,7 +454,10 @@ public final class NotificationService: NotificationServiceProtocol {
     @discardableResult
     public func withdrawStaleNotifications() async -> [String] {
         var stale: [String] = []
-        let emailIds = await center.deliveredNotifications().map(\.request.content.userInfo.emailId).filter { !$0.isEmpty }
+        // New-mail notifications only: a follow-up reminder is about mail in Sent.
+        let emailIds = await center.deliveredNotifications()
+            .filter { $0.request.content.categoryIdentifier == AppConstants.notificationCategoryEmail }
+            .map(\.request.content.userInfo.emailId).filter { !$0.isEmpty }
         if !emailIds.isEmpty {
             do {
                 // One read for all of them (the store reads 500 ids a query).

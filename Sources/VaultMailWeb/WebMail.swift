@@ -52,6 +52,8 @@ public struct WebMail: Sendable {
     public var unsubscribe: Unsubscribe?
     /// Snoozing conversations on the server and the Snoozed box's wake times (issue 33); nil where none is offered.
     public var snooze: Snooze?
+    /// Follow-up reminders on sent mail (issue 33); nil where none is offered.
+    public var followUp: FollowUp?
     /// Whether the machine is idle: conversations are summarized when opened only then (issue 35).
     public var idleness = MachineIdleness()
     /// The tracker shield and its counts (issue 30); nil: no trackers are removed (images stay

@@ -21,7 +21,7 @@ struct VaultMailCommand: AsyncParsableCommand {
             ReadCommand.self, UnreadCommand.self, StarCommand.self, UnstarCommand.self,
             ArchiveCommand.self, DeleteCommand.self, MoveCommand.self, OutboxCommand.self, DraftsCommand.self, NotifyCommand.self, OpenCommand.self, AICommand.self,
             CategorizeCommand.self, WhyCategoryCommand.self, ReplySuggestCommand.self, SummarizeCommand.self,
-            UnsubscribeCommand.self, SubscriptionsCommand.self, SnoozeCommand.self, UnsnoozeCommand.self, SnoozedCommand.self, KeyCommand.self, StorageCommand.self,
+            UnsubscribeCommand.self, SubscriptionsCommand.self, SnoozeCommand.self, UnsnoozeCommand.self, SnoozedCommand.self, RemindCommand.self, RemindersCommand.self, KeyCommand.self, StorageCommand.self,
         ]
     )
 

@@ -211,10 +211,10 @@ final class EndToEndWorld {
         var id, subject: String
     }
 
-    /// `vaultmail threads --json` for the inbox.
-    func inboxThreads() async throws -> [ThreadSummary] {
+    /// `vaultmail threads --json` for the inbox (or another folder).
+    func inboxThreads(folder: String = "inbox") async throws -> [ThreadSummary] {
         struct Page: Decodable { var threads: [ThreadSummary] }
-        let output = try await vaultmail(["threads", "--limit", "100", "--json"], errors: false)
+        let output = try await vaultmail(["threads", "--folder", folder, "--limit", "100", "--json"], errors: false)
         try #require(output.status == 0, "threads failed: \(output.text)")
         return try ToolJSON.decode(Page.self, from: output.text).threads
     }

@@ -137,6 +137,38 @@ struct NotificationRulesEndToEndTests {
         }
     }
 
+    @Test("Issue 33: a follow-up reminder set with the tool reminds once through a daemon restart when nobody answered, and never when someone did")
+    func followUpReminders() async throws {
+        try await EndToEndWorld.with { world in
+            let me = "Ada <\(EndToEndWorld.address)>"
+            let quoteId = "<quote-\(UUID().uuidString)@example.org>", lunchId = "<lunch-\(UUID().uuidString)@example.org>"
+            try await world.otherClient.appendRead(EndToEndWorld.message("Quote for the roof", from: me, messageId: quoteId), to: "Sent")
+            try await world.otherClient.appendRead(EndToEndWorld.message("Lunch on Friday", from: me, messageId: lunchId), to: "Sent")
+            try await world.addAccount()
+            try await world.startDaemon()
+            let sent = try await world.inboxThreads(folder: "sent")
+            let quote = try #require(sent.first { $0.subject == "Quote for the roof" }), lunch = try #require(sent.first { $0.subject == "Lunch on Friday" })
+            let bad = try await world.vaultmail(["remind", quote.id, "--in", "soon"])
+            #expect(bad.status == 2 && bad.text.contains("3d"), "\(bad.text)")
+            for thread in [quote, lunch] {
+                let set = try await world.vaultmail(["remind", thread.id, "--in", "1m"])
+                #expect(set.status == 0 && set.text.contains("the daemon reminds you"), "\(set.text)")
+            }
+            #expect(try await world.vaultmail(["reminders"]).text.contains("Lunch on Friday"))
+            try world.deliver(EndToEndWorld.message("Re: Lunch on Friday", from: "Grace Hopper <grace@example.org>",
+                                                    headers: ["In-Reply-To: \(lunchId)", "References: \(lunchId)"]))
+            try await world.waitForNotification(mentioning: "Re: Lunch on Friday")
+            #expect(try await world.stopDaemon().status == 0)
+            try await world.startDaemon()
+            let reminded = try await world.waitForNotification(mentioning: "Quote for the roof", timeout: .seconds(180))
+            #expect(reminded["summary"] as? String == "No answer yet", "\(reminded)")
+            let left = try await world.vaultmail(["reminders"]).text
+            #expect(left.contains("No follow-up reminders."), "\(left)")
+            let lunches = world.notifications.calls("Notify").filter { $0["summary"] as? String == "No answer yet" && ($0["body"] as? String ?? "").contains("Lunch") }
+            #expect(lunches.isEmpty, "the answered one reminds of nothing")
+        }
+    }
+
     @Test("First sync of a 500-message mailbox raises no notification; 15 new in one go raise 10 banners")
     func firstSyncAndBatchLimit() async throws {
         try await EndToEndWorld.with { world in

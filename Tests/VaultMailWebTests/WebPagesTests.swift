@@ -105,6 +105,29 @@ struct WebPagesTests {
         }
     }
 
+    @Test("Issue 33: Remind me if nobody answers, in the More menu of a conversation the user wrote in; set, shown, cancelled; refused where the user wrote nothing")
+    func followUpReminder() async throws {
+        try await WebFixture.with { web in
+            let id = web.account.id
+            try await web.store([MailFixtures.email(accountId: id, number: 1, threadId: "roof", from: web.account.email, subject: "Quote for the roof", isRead: true)], in: .sent)
+            try await web.store([MailFixtures.email(accountId: id, number: 2, threadId: "news", subject: "Newsletter")])
+            let session = try await web.signIn()
+            let offered = try await web.get("/mail?box=all:sent&t=roof", cookie: session.cookie).text
+            #expect(offered.contains(#"name="one" value="remind:3d:roof">Remind me in 3 days if nobody answers"#), "\(offered)")
+            #expect(!(try await web.get("/mail?box=inbox&t=news", cookie: session.cookie).text).contains("remind:"), "nothing to wait on")
+
+            let set = try await web.post("/actions", "one=remind:3d:roof&csrf=\(session.csrf)", cookie: session.cookie, extra: [("Accept", "application/json")])
+            #expect(set.status == 200 && set.text.contains("you'll be reminded"), "\(set.text)")
+            let shown = try await web.get("/mail?box=all:sent&t=roof", cookie: session.cookie).text
+            #expect(shown.contains("if nobody answers</span>") && shown.contains(#"value="unremind:roof">Cancel the reminder"#), "\(shown)")
+            let refused = try await web.post("/actions", "one=remind:3d:news&csrf=\(session.csrf)", cookie: session.cookie, extra: [("Accept", "application/json")])
+            #expect(refused.status == 400 && refused.text.contains("You haven't written in that conversation"), "\(refused.text)")
+            let cancelled = try await web.post("/actions", "one=unremind:roof&csrf=\(session.csrf)", cookie: session.cookie, extra: [("Accept", "application/json")])
+            #expect(cancelled.status == 200, "\(cancelled.text)")
+            #expect(try await web.get("/mail?box=all:sent&t=roof", cookie: session.cookie).text.contains("value=\"remind:1d:roof\""))
+        }
+    }
+
     @Test("Category tabs appear once mail is categorized and filter the list")
     func categoryTabs() async throws {
         try await WebFixture.with { web in

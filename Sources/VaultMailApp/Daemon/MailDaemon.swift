@@ -249,11 +249,22 @@ public final class MailDaemon {
         // Snoozed mail (issue 33): read from each server, overdue mail woken once now, then at its time.
         for account in accounts { await refreshSnoozed(account) }
         let waking = Task { await snoozeWaker.run(snooze) { woken in await self.cameBack(woken) } }
-        // The quiet hours' digest (issue 33): looked for every half minute, posted once per period.
+        // The quiet hours' digest and follow-up reminders (issue 33): looked for every half minute,
+        // each posted once.
+        let followUp = app.followUp()
         let digests = Task { @MainActor [app, logger] in
             while !Task.isCancelled {
                 if let digest = await app.notificationService.postQuietHoursDigest() {
                     logger.info("quiet hours ended: posted their digest (\(digest.subtitle))")
+                }
+                do {
+                    let due = try await followUp.due()
+                    if !due.isEmpty {
+                        await app.notificationService.postFollowUps(due)
+                        logger.info("follow-up: \(due.count) conversation(s) got no answer in time; reminded")
+                    }
+                } catch {
+                    logger.warning("follow-up reminders could not be read: \(error)")
                 }
                 try? await Task.sleep(for: .seconds(30))
             }

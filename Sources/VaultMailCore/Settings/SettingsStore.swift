@@ -35,6 +35,10 @@ public final class SettingsStore {
     public var notificationContent: NotificationContentLevel {
         didSet { persist(notificationContent.rawValue, Keys.notificationContent) }
     }
+    /// Follow-up reminders by thread id (issue 33, `FollowUp`).
+    public var followUps: [String: FollowUpReminder] {
+        didSet { persist(followUps, Keys.followUps) }
+    }
     /// The end of the last quiet hours whose digest was posted (issue 33), so a restart never
     /// posts it twice.
     public var lastQuietDigest: Date? {
@@ -126,6 +130,7 @@ public final class SettingsStore {
         vipContacts = Set(load.value([String].self, Keys.vipContacts) ?? [])
         mutedThreadIds = Set(load.value([String].self, Keys.mutedThreadIds) ?? [])
         watchedThreadIds = Set(load.value([String].self, Keys.watchedThreadIds) ?? [])
+        followUps = load.value([String: FollowUpReminder].self, Keys.followUps) ?? [:]
         notificationContent = load.value(String.self, Keys.notificationContent).flatMap(NotificationContentLevel.init(rawValue:)) ?? .full
         lastQuietDigest = load.value(Double?.self, Keys.lastQuietDigest).flatMap { $0 }.map(Date.init(timeIntervalSince1970:))
         quietHoursEnabled = load.value(Keys.quietHoursEnabled) ?? false
@@ -241,6 +246,7 @@ public final class SettingsStore {
         vipContacts = stored.vipContacts
         mutedThreadIds = stored.mutedThreadIds
         watchedThreadIds = stored.watchedThreadIds
+        followUps = stored.followUps
         notificationContent = stored.notificationContent
         lastQuietDigest = stored.lastQuietDigest
         quietHoursEnabled = stored.quietHoursEnabled
@@ -269,6 +275,7 @@ public final class SettingsStore {
         vipContacts = []
         mutedThreadIds = []
         watchedThreadIds = []
+        followUps = [:]
         notificationContent = .full
         lastQuietDigest = nil
         quietHoursEnabled = false
@@ -323,6 +330,7 @@ public final class SettingsStore {
         static let autoSummarize = "autoSummarize"
         /// Every key kept per account (`setAccountValue`): what `forgetAccount` removes.
         static let watchedThreadIds = "watchedThreadIds"
+        static let followUps = "followUps"
         static let notificationContent = "notificationContent"
         static let lastQuietDigest = "lastQuietDigest"
         static let authservId = "authservId"

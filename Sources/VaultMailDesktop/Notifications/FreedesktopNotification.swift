@@ -44,9 +44,12 @@ struct FreedesktopNotification {
             .string(options.appIcon),
             .string(content.title),
             .string(lines.joined(separator: "\n")),
-            // The quiet hours' digest is about no one email: nothing to act on.
-            .stringArray(content.categoryIdentifier == AppConstants.notificationCategoryDigest
-                         ? [] : actions(capabilities: options.capabilities, suggestions: content.suggestedReplies)),
+            // The quiet hours' digest is about no one email: nothing to act on; a follow-up
+            // reminder only opens its conversation.
+            .stringArray(content.categoryIdentifier == AppConstants.notificationCategoryDigest ? []
+                         : content.categoryIdentifier == AppConstants.notificationCategoryFollowUp
+                         ? (options.capabilities.contains("actions") ? [defaultActionKey, "Open"] : [])
+                         : actions(capabilities: options.capabilities, suggestions: content.suggestedReplies)),
             .vardict(hints(for: content, options: options)),
             .int32(-1),
         ]

@@ -26,6 +26,10 @@ struct ConversationView {
     var isMuted: Bool
     /// Marked "notify me" (issue 33).
     var isWatched = false
+    /// Whether the user wrote in the conversation (a follow-up reminder can wait on an answer),
+    /// and the reminder set, if any (issue 33).
+    var offersFollowUp = false
+    var followUp: FollowUpReminder?
     var vips: Set<String>
     var me: Set<String>
     var moveTargets: [Folder]
@@ -61,7 +65,7 @@ struct ConversationView {
     var version: String {
         let vip = messages.filter { vips.contains($0.email.fromAddress.lowercased()) }.count
         let images = messages.filter(\.imagesAllowed).count
-        return "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970)).\(thread.isStarred).\(isMuted).\(isWatched).\(vip).\(images).\(categoryDecision?.category.rawValue ?? "").\(messages.filter { $0.email.isUnsentDraft }.count)"
+        return "\(thread.messageCount).\(Int(thread.latestDate.timeIntervalSince1970)).\(thread.isStarred).\(isMuted).\(isWatched).\(followUp?.due.timeIntervalSince1970 ?? 0).\(vip).\(images).\(categoryDecision?.category.rawValue ?? "").\(messages.filter { $0.email.isUnsentDraft }.count)"
     }
 
     func render() -> Markup {
@@ -175,7 +179,7 @@ struct ConversationView {
     /// it is there) behind "More". The menus are `<details>`, so they open without the script,
     /// and their buttons belong to the conversation's form.
     private func actions() -> Markup {
-        struct Model { var buttons: Markup; var snooze: Markup; var move: Markup; var summary: Markup?; var sparkle: Markup; var moreIcon: Markup; var mute: Markup; var watch: Markup; var category: Markup; var unsubscribe: Markup }
+        struct Model { var buttons: Markup; var snooze: Markup; var move: Markup; var summary: Markup?; var sparkle: Markup; var moreIcon: Markup; var mute: Markup; var watch: Markup; var followUp: Markup; var category: Markup; var unsubscribe: Markup }
         return Self.actionsTemplate.render(Model(buttons: [
             ToolButton(action: "archive", label: "Archive", icon: .archive, key: "e"), ToolButton(action: "delete", label: "Delete", icon: .trash, key: "#"),
             ToolButton(action: "unread", label: "Mark unread", icon: .unread, key: "Shift+U"),
@@ -184,7 +188,7 @@ struct ConversationView {
         summary: summary?.render(), sparkle: Icon.sparkle.svg(), moreIcon: Icon.more.svg(),
         mute: ToolButton(action: isMuted ? "unmute" : "mute", label: isMuted ? "Unmute" : "Mute", icon: .mute, on: isMuted).render(),
         watch: ToolButton(action: isWatched ? "unwatch" : "watch", label: isWatched ? "Stop notifying me first" : "Notify me about replies",
-                          icon: .bell, on: isWatched).render(),
+                          icon: .bell, on: isWatched).render(), followUp: followUpItems(),
         category: CategoryBar(threadId: thread.id, decision: categoryDecision).render(), unsubscribe: unsubscribeItem()))
     }
 
@@ -193,7 +197,7 @@ struct ConversationView {
         {{#summary}}<details class="menu ai-menu"><summary class="tool" title="The conversation's summary, written on this device">{{{sparkle}}}<span class="tool-label">Summary</span></summary>\
         <div class="menu-panel summary-pop">{{{summary}}}</div></details>{{/summary}}\
         <details class="menu more-menu"><summary class="tool" title="More actions">{{{moreIcon}}}<span class="tool-label">More</span></summary>\
-        <div class="menu-panel">{{{mute}}}{{{watch}}}{{{unsubscribe}}}{{{category}}}</div></details></div>
+        <div class="menu-panel">{{{mute}}}{{{watch}}}{{{followUp}}}{{{unsubscribe}}}{{{category}}}</div></details></div>
         """)
 
     /// A participant: the name with the address beside it, or the address alone.

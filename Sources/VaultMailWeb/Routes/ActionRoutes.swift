@@ -92,6 +92,7 @@ extension WebApp {
             return Self.nothingSelected
         }
         if let outcome = await changeNotifications(verb, ids: ids, argument: argument) { return outcome }
+        if let outcome = await followUpAction(verb, argument: argument) { return outcome }
         let result: BatchActionResult
         switch verb {
         case "categorize":
@@ -181,6 +182,25 @@ extension WebApp {
                 : "\(Self.count(ids.count)) notif\(ids.count == 1 ? "ies" : "y") like any conversation again.")
         default:
             return nil
+        }
+    }
+
+    /// `remind:DELAY:THREAD` and `unremind:THREAD` (issue 33); nil for the other verbs.
+    private func followUpAction(_ verb: String, argument: String) async -> ActionOutcome? {
+        guard verb == "remind" || verb == "unremind", let followUp = mail.followUp else { return nil }
+        do {
+            if verb == "unremind" {
+                try await followUp.cancel(threadId: argument)
+                await events.publish(.changed)
+                return ActionOutcome(done: 1, message: "Reminder cancelled.")
+            }
+            let parts = argument.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { return ActionOutcome(message: "Choose when to be reminded.", status: .badRequest) }
+            let reminder = try await followUp.remind(threadId: parts[1], after: parts[0])
+            await events.publish(.changed)
+            return ActionOutcome(done: 1, message: "If nobody answers by \(dates.string(for: reminder.due)), you'll be reminded.")
+        } catch {
+            return ActionOutcome(problem: PlainProblem(error), status: .badRequest)
         }
     }
 

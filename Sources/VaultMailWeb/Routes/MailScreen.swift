@@ -186,6 +186,10 @@ struct MailScreen {
                                     categoryDecision: decision ?? nil)
         view.olderCount = conversation.olderCount
         view.isWatched = await mail.notificationSettings.preferences(accountIds: []).watchedThreadIds.contains(thread.id)
+        if let followUp = mail.followUp {
+            view.offersFollowUp = emails.contains { $0.folderTypes.contains(.sent) || context.me.contains($0.fromAddress.lowercased()) }
+            view.followUp = await followUp.reminder(threadId: thread.id)
+        }
         view.summary = await summaryPanel(threadId: thread.id, messageCount: emails.count + conversation.olderCount)
         view.offersReplies = mail.replySuggestions != nil
         view.unsubscribe = try? await mail.unsubscribe?.offer(id: thread.id)
