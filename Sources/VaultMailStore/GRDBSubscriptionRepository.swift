@@ -65,6 +65,30 @@ public struct GRDBSubscriptionRepository: SubscriptionRepository {
         }
     }
 
+    public func newestListMail(threadIds: [String]) async throws -> [String: (emailId: String, headers: ListHeaders, unsubscribed: Bool)] {
+        guard !threadIds.isEmpty else { return [:] }
+        return try await writer.read { db in
+            var found: [String: (emailId: String, headers: ListHeaders, unsubscribed: Bool)] = [:]
+            for chunk in stride(from: 0, to: threadIds.count, by: 500).map({ Array(threadIds[$0..<min($0 + 500, threadIds.count)]) }) {
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT e.id, e.threadId, h.listId, h.listName, h.listUnsubscribe, h.listUnsubscribePost, u.date AS unsubscribedAt
+                    FROM email e JOIN emailListHeaders h ON h.emailId = e.id
+                    LEFT JOIN unsubscription u ON u.accountId = e.accountId
+                        AND u.senderKey = COALESCE('list:' || h.listId, lower(e.fromAddress))
+                    WHERE e.threadId IN (\(databaseQuestionMarks(count: chunk.count))) AND e.sendState = 'none'
+                    ORDER BY e.dateReceived DESC, e.id
+                    """, arguments: StatementArguments(chunk))
+                while let row = try rows.next() {
+                    let thread: String = row["threadId"]
+                    if found[thread] == nil {
+                        found[thread] = (row["id"], Self.headers(row), (row["unsubscribedAt"] as Int64?) != nil)
+                    }
+                }
+            }
+            return found
+        }
+    }
+
     public func recordUnsubscription(_ record: Unsubscription) async throws {
         try await writer.write { db in
             try db.execute(sql: """

@@ -33,6 +33,16 @@ struct WebUnsubscribeTests {
                 IncomingEmail(email: email, links: [EmailFolder(emailId: email.id, folderId: inbox.id, uid: nil)], rawSource: raw)
             })
             let session = try await web.signIn()
+            // The list's rows: Unsubscribe on the list mail that offers a way VaultMail uses, on no other.
+            func rows() async throws -> [String: String] {
+                let list = try await web.get("/mail?box=inbox", cookie: session.cookie).text
+                return Dictionary(uniqueKeysWithValues: list.matches(of: /<li class="row[^"]*" data-id="([^"]+)".*?<\/li>/.dotMatchesNewlines()).map { (String($0.1), String($0.0)) })
+            }
+            let before = try await rows()
+            #expect(before["7d1e"]?.contains(#"class="row-action unsubscribe-row" href="/unsubscribe?id=\#(list.id)&amp;return=%2Fmail%3Fbox%3Dinbox" aria-label="Unsubscribe from Linus""#) == true,
+                    "\(before["7d1e"] ?? "")")
+            #expect(before["5b0c"]?.contains("unsubscribe-row") == false, "a web page only: not offered")
+            #expect(before["9e3a"]?.contains("unsubscribe-row") == false, "a person's mail")
 
             let page = try await web.get("/mail?box=inbox&t=7d1e", cookie: session.cookie).text
             let href = try #require(page.firstMatch(of: /class="menu-item unsubscribe-item" href="([^"]+)"/)?.1)
@@ -49,6 +59,8 @@ struct WebUnsubscribeTests {
             let sent = try #require(await web.transport.sent.first)
             #expect(sent.envelope.recipients == ["dev-request@lists.example.net"])
             #expect(String(decoding: sent.message, as: UTF8.self).contains("Subject: unsubscribe"))
+
+            #expect(try await rows()["7d1e"]?.contains("unsubscribe-row") == false, "once unsubscribed, the row offers it no more")
 
             let subscriptions = try await web.get("/subscriptions?sort=name", cookie: session.cookie).text
             #expect(subscriptions.contains("<th scope=\"col\" aria-sort=\"ascending\"><a href=\"/subscriptions?sort=name\">Sender</a></th>"))

@@ -10,6 +10,9 @@ public protocol SubscriptionRepository: Sendable {
     func subscriptions(since: Date, recentSince: Date) async throws -> [Subscription]
     /// Remembers that the person unsubscribed from `senderKey` of `accountId` (replacing an earlier record).
     func recordUnsubscription(_ record: Unsubscription) async throws
+    /// For each of these conversations with list mail, its newest received message that has
+    /// list headers, with them and whether the person already unsubscribed from its sender.
+    func newestListMail(threadIds: [String]) async throws -> [String: (emailId: String, headers: ListHeaders, unsubscribed: Bool)]
     /// The record for this sender, nil when the person never unsubscribed.
     func unsubscription(accountId: String, senderKey: String) async throws -> Unsubscription?
 }

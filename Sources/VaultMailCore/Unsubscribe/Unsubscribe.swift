@@ -58,6 +58,17 @@ public struct Unsubscribe: Sendable {
         throw UnsubscribeError.notOffered(reason: "the message has no List-Unsubscribe header: it does not come from a mailing list or newsletter that says how to leave it")
     }
 
+    /// Of these conversations (a page of the list), those whose newest list mail offers a way
+    /// to unsubscribe that VaultMail uses, not taken yet: thread id → that email's id. What the
+    /// list's rows offer; the confirmation and the request are `offer` and `unsubscribe`'s.
+    public func offered(threadIds: [String]) async throws -> [String: String] {
+        try await records.newestListMail(threadIds: threadIds).compactMapValues { entry in
+            if entry.unsubscribed { return nil }
+            if case .notOffered = entry.headers.method { return nil }
+            return entry.emailId
+        }
+    }
+
     /// Unsubscribes as `offer` describes. Throws `.notOffered` (with the reason) when the
     /// sender offers no way VaultMail uses, and what `offer` throws; a request or mail that
     /// did not succeed is a result, not an error (`UnsubscribeResult.succeeded` is false).

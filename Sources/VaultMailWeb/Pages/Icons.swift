@@ -8,6 +8,7 @@ enum Icon: String {
     case read = "M3 9l9 6 9-6M3 9v11h18V9M3 9l9-6 9 6"
     case unread = "M3 6h18v12H3zM3 6l9 7 9-7"
     case mute = "M6 8a6 6 0 0111-3M18 12v3l2 2H8M4 4l16 16M10 20a2 2 0 004 0"
+    case unsubscribe = "M3 6h18v7M3 6v12h11M3 6l9 7 9-7M16 16l5 5M21 16l-5 5"
     case bell = "M6 8a6 6 0 0112 0v5l2 3H4l2-3zM10 20a2 2 0 004 0"
     case vip = "M12 3l3 6 6 .9-4.5 4.3 1 6.3L12 17.5 6.5 20.5l1-6.3L3 9.9 9 9z"
     case back = "M15 5l-7 7 7 7"

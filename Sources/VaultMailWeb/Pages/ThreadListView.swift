@@ -45,6 +45,9 @@ struct ThreadListView {
     var snoozedBox = false
     /// The conversations muted for notifications (NOTIF-11): their rows carry the mark.
     var muted: Set<String> = []
+    /// Conversations of list mail that can be unsubscribed from, with the email that says how
+    /// (issue 33): their rows offer Unsubscribe.
+    var unsubscribable: [String: String] = [:]
 
     func render() -> Markup {
         struct Model {
@@ -150,11 +153,16 @@ struct ThreadListView {
         var wake: String?
         /// Muted for notifications (NOTIF-11): the bell struck through.
         var muted = false
+        /// The email whose list headers say how to unsubscribe, and the confirmation's address (issue 33).
+        var unsubscribe: String?
+        var unsubscribeURL = ""
 
         func child(named name: String) -> Any? {
             switch name {
             case "wake": wake
             case "muted": muted
+            case "unsubscribe": unsubscribe
+            case "unsubscribeURL": unsubscribeURL
             case "muteIcon": muted ? Icon.mute.svg() : nil
             case "id": id
             case "at": at
@@ -212,6 +220,7 @@ struct ThreadListView {
         <button class="row-action" name="one" value="delete:{{id}}" aria-label="Delete: {{subject}}" title="Delete (#)">{{{delete}}}</button>\
         {{#unread}}<button class="row-action" name="one" value="read:{{id}}" aria-label="Mark read: {{subject}}" title="Mark read (Shift+I)">{{{read}}}</button>{{/unread}}\
         {{^unread}}<button class="row-action" name="one" value="unread:{{id}}" aria-label="Mark unread: {{subject}}" title="Mark unread (Shift+U)">{{{unreadIcon}}}</button>{{/unread}}\
+        {{#unsubscribe}}<a class="row-action unsubscribe-row" href="{{unsubscribeURL}}" aria-label="Unsubscribe from {{sender}}" title="Unsubscribe">{{{unsubscribeIcon}}}</a>{{/unsubscribe}}\
         </span>{{/rowActions}}\
         <button class="star{{#starred}} on{{/starred}}" name="one" value="{{#starred}}unstar{{/starred}}{{^starred}}star{{/starred}}:{{id}}" aria-label="{{starLabel}}: {{subject}}" aria-pressed="{{starred}}" title="{{starLabel}} (s)">{{{starIcon}}}</button>\
         </li>{{/rows}}\
@@ -223,6 +232,7 @@ struct ThreadListView {
     private struct RowActions: TemplateModel {
         static let shared = RowActions()
         let archive = Icon.archive.svg(), delete = Icon.trash.svg(), read = Icon.read.svg(), unreadIcon = Icon.unread.svg()
+        let unsubscribeIcon = Icon.unsubscribe.svg()
 
         func child(named name: String) -> Any? {
             switch name {
@@ -230,6 +240,7 @@ struct ThreadListView {
             case "delete": delete
             case "read": read
             case "unreadIcon": unreadIcon
+            case "unsubscribeIcon": unsubscribeIcon
             default: nil
             }
         }
@@ -269,6 +280,10 @@ struct ThreadListView {
             starIcon: Icon.star.svg(filled: thread.isStarred), at: Self.millis(thread.latestDate))
         row.wake = wake
         row.muted = muted
+        if let emailId = unsubscribable[thread.id] {
+            row.unsubscribe = emailId
+            row.unsubscribeURL = "/unsubscribe?id=\(WebForm.escape(emailId))&return=\(WebForm.escape(mailbox.url(category: self.category)))"
+        }
         return row
     }
 

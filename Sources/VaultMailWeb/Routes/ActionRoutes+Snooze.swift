@@ -52,6 +52,10 @@ extension WebApp {
 
     /// When the page's snoozed conversations come back (the Snoozed box's rows).
     func addWakeTimes(_ list: inout ThreadListView, _ page: ThreadPage) async {
+        // Rows of list mail offer Unsubscribe (issue 33).
+        if let unsubscribe = mail.unsubscribe {
+            list.unsubscribable = (try? await unsubscribe.offered(threadIds: page.threads.map(\.id))) ?? [:]
+        }
         guard let snooze = mail.snooze, list.snoozedBox else { return }
         list.wakeTimes = await snooze.times(page.threads.map(\.id))
     }
