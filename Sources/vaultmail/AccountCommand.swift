@@ -6,7 +6,7 @@ import VaultMailCore
 struct AccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account", abstract: "Add, change, list and remove mail accounts.",
-        subcommands: [Add.self, Reauth.self, Change.self, List.self, Remove.self])
+        subcommands: [Add.self, Reauth.self, Change.self, List.self, Default.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -115,6 +115,15 @@ struct AccountCommand: AsyncParsableCommand {
         func run() async throws {
             emit(try await global.session().listAccounts())
         }
+    }
+
+    struct Default: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "default", abstract: "Write new mail from this account unless another is chosen.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The account name.") var name: String
+
+        @MainActor
+        func run() async throws { emit(try await global.session().setDefaultAccount(named: name)) }
     }
 
     struct Remove: AsyncParsableCommand {

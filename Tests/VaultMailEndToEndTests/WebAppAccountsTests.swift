@@ -25,6 +25,71 @@ struct WebAppAccountsTests {
         return report
     }
 
+    @Test("AC-U-12, E-06: three accounts: the unified inbox merges them newest first, each row's and section's mark names its account in one colour; an account's inbox shows its mail only; new mail is written from the default account, or from the account whose folder it was started in")
+    func threeAccounts() async throws {
+        try await EndToEndWorld.with { world in
+            try world.dovecot.addUser("bob", password: EndToEndWorld.password)
+            try world.dovecot.addUser("cleo", password: EndToEndWorld.password)
+            // One message to each (the lists sort by arrival, which may share a second here).
+            try world.deliver(EndToEndWorld.message("Work: quarterly plan"))
+            try world.deliver(EndToEndWorld.message("Home: the boiler"), to: "bob")
+            try world.deliver(EndToEndWorld.message("Club: Saturday's match"), to: "cleo")
+            try await world.addAccount()
+            try await world.addAccount(name: "home", user: "bob")
+            try await world.addAccount(name: "club", user: "cleo")
+            let made = try await world.vaultmail(["account", "default", "home"])
+            #expect(made.status == 0 && made.text.contains("home"), "\(made.text)")
+            #expect(try await world.vaultmail(["account", "list"]).text.contains("bob@localhost"))
+            try await world.startDaemon()
+            try await world.waitForLog("synced club")
+            try await world.waitForLog("synced home")
+            let browser = try await world.signedInBrowser()
+            defer { browser.stop() }
+            try await browser.wait("return document.querySelectorAll('#threads .row').length === 3", timeout: 60)
+
+            // Merged newest first; each row's mark names its account, one colour per account, as the sidebar's sections.
+            let rows = try await browser.js("""
+                return Array.from(document.querySelectorAll('#threads .row')).map(r => {
+                  const mark = r.querySelector('.acct-mark');
+                  return [r.querySelector('.subject').textContent, mark ? mark.getAttribute('title') : '', mark ? mark.className : '', r.dataset.at];
+                });
+                """) as? [[String]] ?? []
+            let arrivals = rows.map { Int64($0[3]) ?? 0 }
+            #expect(arrivals == arrivals.sorted(by: >), "newest first: \(rows)")
+            let owners = Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[1]) })
+            #expect(owners == ["Club: Saturday's match": "club", "Home: the boiler": "home", "Work: quarterly plan": "work"], "\(rows)")
+            #expect(Set(rows.map { $0[2] }).count == 3, "three colours: \(rows)")
+            let sections = try await browser.js("""
+                return Array.from(document.querySelectorAll('#sidebar section.account')).map(s => [s.querySelector('h3').textContent, s.querySelector('.acct-mark').className]);
+                """) as? [[String]] ?? []
+            for row in rows {
+                #expect(sections.contains { $0[0].hasPrefix(row[1]) && $0[1] == row[2] }, "the \(row[1]) section has the row's colour: \(sections)")
+            }
+            #expect(try await browser.string("return document.querySelector('#sidebar a[aria-current]').textContent").contains("All inboxes"))
+            try await world.expectAccessible(browser, page: "the unified inbox of three accounts")
+            try await world.screenshots(browser, name: "three-accounts")
+
+            // New mail from the unified inbox: the default account.
+            let base = try await browser.url.components(separatedBy: "/mail")[0]
+            try await browser.get("\(base)/compose?return=%2Fmail%3Fbox%3Dinbox")
+            try await browser.wait("return document.querySelector('#account') !== null")
+            #expect(try await browser.string("return document.querySelector('#account').selectedOptions[0].textContent").contains("bob@localhost"))
+
+            // Club's own inbox: its mail only, and new mail from there is written from club.
+            try await browser.get("\(base)/mail")
+            try await browser.wait("return document.querySelectorAll('#threads .row').length === 3")
+            try await browser.js("""
+                const club = Array.from(document.querySelectorAll('#sidebar section.account')).find(s => s.querySelector('h3').textContent.startsWith('club'));
+                club.querySelector('a').click();
+                """)
+            try await browser.wait("return document.querySelectorAll('#threads .row').length === 1 && document.querySelector('#threads .row .subject').textContent === \"Club: Saturday's match\"")
+            let clubInbox = try await browser.url
+            try await browser.get("\(base)/compose?return=\(clubInbox.replacingOccurrences(of: base, with: "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
+            try await browser.wait("return document.querySelector('#account') !== null")
+            #expect(try await browser.string("return document.querySelector('#account').selectedOptions[0].textContent").contains("cleo@localhost"))
+        }
+    }
+
     @Test("AC-U-13, AC-F-03: onboarding from the address; each failed step said with what to do; the password in the keyring only; then the mail")
     func onboarding() async throws {
         try await EndToEndWorld.with { world in

@@ -47,11 +47,20 @@ extension CommandSession {
         let all = try await accountService.all()
         guard !all.isEmpty else { return "No accounts. Add one with `vaultmail account add NAME --email … --imap … --smtp …`." }
         var lines: [String] = []
+        let main = try await accountService.defaultAccount()?.id
         for account in all {
             let notify = await notificationSettings.notificationsOn(accountId: account.id) ? "notify on" : "notify off"
-            lines.append("\(ThreadRow.pad(account.name, 12)) \(ThreadRow.pad(account.email, 28)) imap \(account.imapHost):\(account.imapPort)  smtp \(account.smtpHost):\(account.smtpPort)  \(account.security.rawValue)  \(notify)")
+            lines.append("\(ThreadRow.pad(account.name, 12)) \(ThreadRow.pad(account.email, 28)) imap \(account.imapHost):\(account.imapPort)  smtp \(account.smtpHost):\(account.smtpPort)  \(account.security.rawValue)  \(notify)"
+                + (account.id == main && all.count > 1 ? "  default" : ""))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `vaultmail account default NAME`: new mail is written from it when none is chosen (AC-U-12).
+    public func setDefaultAccount(named name: String) async throws -> String {
+        let account = try await account(named: name)
+        try await accountService.setDefault(accountId: account.id)
+        return "New mail is written from \(account.name) (\(account.email)) unless you choose another."
     }
 
     /// `vaultmail account remove`: the account and everything kept for it (AC-SEC-03), through

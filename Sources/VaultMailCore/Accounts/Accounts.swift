@@ -54,6 +54,21 @@ public struct Accounts: Sendable {
         try await repository.getAccount(named: name)
     }
 
+    /// The account new mail is written from when none is chosen (AC-U-12: the composer from the
+    /// unified inbox, `send` without `--account`): the one set as default, else the first of the
+    /// active accounts; nil without one.
+    public func defaultAccount() async throws -> Account? {
+        let active = try await active()
+        let chosen = await settings.defaultAccountId
+        return active.first { $0.id == chosen } ?? active.first
+    }
+
+    /// Makes the account the default for new mail; throws `AccountError.notFound` for no such account.
+    public func setDefault(accountId: String) async throws {
+        guard let account = try await repository.getAccount(id: accountId) else { throw AccountError.notFound(id: accountId) }
+        await MainActor.run { settings.defaultAccountId = account.id }
+    }
+
     /// The account's signature, if it has one.
     public func signature(of accountId: String) async -> String? {
         await settings.signatures[accountId]

@@ -35,6 +35,10 @@ public final class SettingsStore {
     public var notificationContent: NotificationContentLevel {
         didSet { persist(notificationContent.rawValue, Keys.notificationContent) }
     }
+    /// The account new mail is written from when none is chosen (AC-U-12, `Accounts.defaultAccount`).
+    public var defaultAccountId: String? {
+        didSet { persist(defaultAccountId, Keys.defaultAccountId) }
+    }
     /// Follow-up reminders by thread id (issue 33, `FollowUp`).
     public var followUps: [String: FollowUpReminder] {
         didSet { persist(followUps, Keys.followUps) }
@@ -131,6 +135,7 @@ public final class SettingsStore {
         mutedThreadIds = Set(load.value([String].self, Keys.mutedThreadIds) ?? [])
         watchedThreadIds = Set(load.value([String].self, Keys.watchedThreadIds) ?? [])
         followUps = load.value([String: FollowUpReminder].self, Keys.followUps) ?? [:]
+        defaultAccountId = load.value(String?.self, Keys.defaultAccountId).flatMap { $0 }
         notificationContent = load.value(String.self, Keys.notificationContent).flatMap(NotificationContentLevel.init(rawValue:)) ?? .full
         lastQuietDigest = load.value(Double?.self, Keys.lastQuietDigest).flatMap { $0 }.map(Date.init(timeIntervalSince1970:))
         quietHoursEnabled = load.value(Keys.quietHoursEnabled) ?? false
@@ -182,6 +187,7 @@ public final class SettingsStore {
         notificationPreferences[accountId] = nil
         signatures[accountId] = nil
         authservIds[accountId] = nil
+        if defaultAccountId == accountId { defaultAccountId = nil }
         for key in Keys.perAccount {
             write { try storage.setAccountValue(nil, forKey: key, accountId: accountId) }
         }
@@ -247,6 +253,7 @@ public final class SettingsStore {
         mutedThreadIds = stored.mutedThreadIds
         watchedThreadIds = stored.watchedThreadIds
         followUps = stored.followUps
+        defaultAccountId = stored.defaultAccountId
         notificationContent = stored.notificationContent
         lastQuietDigest = stored.lastQuietDigest
         quietHoursEnabled = stored.quietHoursEnabled
@@ -276,6 +283,7 @@ public final class SettingsStore {
         mutedThreadIds = []
         watchedThreadIds = []
         followUps = [:]
+        defaultAccountId = nil
         notificationContent = .full
         lastQuietDigest = nil
         quietHoursEnabled = false
@@ -331,6 +339,7 @@ public final class SettingsStore {
         /// Every key kept per account (`setAccountValue`): what `forgetAccount` removes.
         static let watchedThreadIds = "watchedThreadIds"
         static let followUps = "followUps"
+        static let defaultAccountId = "defaultAccountId"
         static let notificationContent = "notificationContent"
         static let lastQuietDigest = "lastQuietDigest"
         static let authservId = "authservId"

@@ -25,7 +25,9 @@ extension WebApp {
         let returnTo = WebApp.safeReturn(query.returnTo)
         var kind = ComposeKind(rawValue: query.kind ?? "") ?? .new
         var problem = query.problem.map { PlainProblem(words: $0, detail: query.detail) }
-        var content = DraftContent(accountId: await defaultAccount(query, returnTo: returnTo, accounts: accounts) ?? firstAccount.id)
+        var from = await defaultAccount(query, returnTo: returnTo, accounts: accounts)
+        if from == nil { from = (try? await mail.accountService.defaultAccount())?.id }
+        var content = DraftContent(accountId: from ?? firstAccount.id)
         var attachments: [ComposerView.AttachmentItem] = []
         var forwarded: [ComposerView.AttachmentItem] = []
         let signatures = await mail.accountService.signatures()
@@ -98,7 +100,7 @@ extension WebApp {
     }
 
     /// The account a new message is written from: the one asked for, else the one whose
-    /// folder the user came from, else the first.
+    /// folder the user came from (nil: then the default account, AC-U-12).
     private func defaultAccount(_ query: ComposerQuery, returnTo: String, accounts: [Account]) async -> String? {
         if let asked = query.account, accounts.contains(where: { $0.id == asked }) { return asked }
         let back = try? WebForm.decode(MailQuery.self, from: String(returnTo.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""))

@@ -76,6 +76,18 @@ extension WebApp {
             return await self.settingsSaved(request, "Cached images cleared: \(AIModelsView.size(Int64(freed))) freed. They are fetched again when a message shows them.",
                                             section: "storage")
         }
+        router.post("/settings/default-account") { request, context -> Response in
+            let id = try context.form(UnmuteForm.self).id ?? ""
+            let message: String, failed: Bool
+            do {
+                try await self.mail.accountService.setDefault(accountId: id)
+                let name = try await self.mail.accountService.account(id: id)?.name ?? id
+                (message, failed) = ("New mail is written from \(name) unless you choose another.", false)
+            } catch {
+                (message, failed) = (PlainWords.of(error), true)
+            }
+            return await self.settingsSaved(request, message, section: "accounts", failed: failed)
+        }
         router.post("/settings/unwatch") { request, context -> Response in
             let thread = try context.form(UnmuteForm.self).t ?? ""
             let message: String, failed: Bool
@@ -167,9 +179,10 @@ extension WebApp {
         var remove: String?
     }
 
-    /// Unmute one conversation (`t=`).
+    /// Unmute one conversation (`t=`), or name an account (`id=`).
     private struct UnmuteForm: Decodable {
         var t: String?
+        var id: String?
     }
 
     /// JSON for the script, else back to the page's section with the message.
@@ -215,6 +228,7 @@ extension WebApp {
             values: values, accounts: accounts, muted: muted, watched: listed((try? await mail.notificationSettings.watchedConversations()) ?? []), server: await mail.notificationServer(),
             decisions: (try? await mail.notificationHistory.recent(limit: 15)) ?? [], asked: asked, askedMissing: askedMissing,
             notice: query.notice, csrf: csrf, dates: dates, privacy: privacy)
+        view.defaultAccountId = (try? await mail.accountService.defaultAccount())?.id
         if let storage = mail.storage {
             do {
                 view.storage = .success(try await storage.report())

@@ -37,6 +37,8 @@ struct SettingsView {
     var values: Values
     var accounts: [Account]
     var muted: [Muted]
+    /// The account new mail is written from when none is chosen (AC-U-12).
+    var defaultAccountId: String?
     /// Conversations marked "notify me" (issue 33).
     var watched: [Muted] = []
     var server: NotificationServerStatus
@@ -322,16 +324,19 @@ struct SettingsView {
         """)
 
     private func accountList() -> Markup {
-        struct Item { var name: String; var email: String; var url: String }
-        struct Model { var accounts: [Item]; var empty: Bool }
+        struct Item { var name: String; var email: String; var url: String; var id: String; var isDefault: Bool; var canBeDefault: Bool }
+        struct Model { var accounts: [Item]; var empty: Bool; var csrf: String }
         return Self.accountsTemplate.render(Model(accounts: accounts.map { account in
-            Item(name: account.name, email: account.email, url: "/settings/account?id=\(WebForm.escape(account.id))")
-        }, empty: accounts.isEmpty))
+            Item(name: account.name, email: account.email, url: "/settings/account?id=\(WebForm.escape(account.id))", id: account.id,
+                 isDefault: accounts.count > 1 && account.id == defaultAccountId, canBeDefault: accounts.count > 1 && account.id != defaultAccountId)
+        }, empty: accounts.isEmpty, csrf: csrf))
     }
 
     private static let accountsTemplate = Template("""
         <section class="settings-section" id="accounts" aria-labelledby="accounts-title"><h2 id="accounts-title">Accounts</h2><ul class="plain-list">\
-        {{#accounts}}<li><span><strong>{{name}}</strong> {{email}}</span>\
+        {{#accounts}}<li><span><strong>{{name}}</strong> {{email}}{{#isDefault}} <span class="pill">Default for new mail</span>{{/isDefault}}</span>\
+        {{#canBeDefault}}<form method="post" action="/settings/default-account" class="inline-form"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <input type="hidden" name="id" value="{{id}}"><button class="link-button" aria-label="Write new mail from {{name}} by default">Make default</button></form>{{/canBeDefault}}\
         <a class="tool" href="{{url}}" aria-label="Settings of {{name}}">Settings</a></li>{{/accounts}}\
         {{#empty}}<li class="hint-text">No account yet.</li>{{/empty}}\
         </ul><p><a class="tool" href="/welcome?add=1">Add an account</a></p></section>
