@@ -30,6 +30,10 @@ extension AppDatabase {
         // has its index made again, once, with progress.
         migrator.registerMigration("v17-search-stems") { db in try recreateSearchIndex(db, progress: searchProgress) }
         migrator.registerMigration("v18-pgp", migrate: createAutocryptPeers)
+        // Issue 33: a scheduled message's send time, apart from the retry time.
+        migrator.registerMigration("v19-send-later") { db in
+            try db.execute(sql: "ALTER TABLE outgoing ADD COLUMN sendAt INTEGER")
+        }
         return migrator
     }
 
