@@ -30,7 +30,7 @@ struct WebAppSendLaterTests {
             let tomorrow = try #require(choices.first { $0[0] == "tomorrow" })
             #expect(tomorrow[1] == "Tomorrow morning" && !tomorrow[2].isEmpty, "\(tomorrow)")
             try await world.expectAccessible(browser, page: "the Send later menu")
-            try await browser.js("document.querySelector('#send-later').open = true")
+            try await browser.js("const m = document.querySelector('#send-later'); m.open = true; m.scrollIntoView({ block: 'end' })")
             try await world.screenshots(browser, name: "send-later-menu")
             let fits = try await browser.js("""
                 const r = document.querySelector('#send-later .menu-panel').getBoundingClientRect();
