@@ -32,11 +32,16 @@ struct WebAppSendLaterTests {
             try await world.expectAccessible(browser, page: "the Send later menu")
             try await browser.js("const m = document.querySelector('#send-later'); m.open = true; m.scrollIntoView({ block: 'end' })")
             try await world.screenshots(browser, name: "send-later-menu")
-            let fits = try await browser.js("""
-                const r = document.querySelector('#send-later .menu-panel').getBoundingClientRect();
-                return r.left >= 0 && r.right <= window.innerWidth + 1 && r.top >= 0 && r.height > 100
-                """) as? Bool
-            #expect(fits == true, "the open menu lies within the window")
+            for (width, height) in [(1280, 800), (420, 860)] {
+                try await browser.setSize(width: width, height: height)
+                let fits = try await browser.js("""
+                    const m = document.querySelector('#send-later'); m.open = true; m.scrollIntoView({ block: 'end' });
+                    const r = m.querySelector('.menu-panel').getBoundingClientRect();
+                    return r.left >= 0 && r.right <= document.documentElement.clientWidth + 1 && r.top >= 0 && r.height > 100
+                    """) as? Bool
+                #expect(fits == true, "the open menu lies within the window at \(width) px")
+            }
+            try await browser.setSize(width: 1280, height: 800)
 
             // A time already past: refused in Core's words; the draft stays open.
             try await browser.js("""
