@@ -199,7 +199,9 @@ public struct OutboxSender: Sendable {
                     guard known.remoteDraft != nil, try await outbox.returnToDraft(emailId: id) == nil else { continue }
                 }
                 guard !draft.isClaimed, let content = try? await server.content(of: draft, account: account) else { continue }
-                try await takeIn(content, draft: draft, emailId: id, account: account)
+                // One that cannot be taken in (its id is a received message here) is left to the
+                // other devices; it never stops the pass.
+                guard (try? await takeIn(content, draft: draft, emailId: id, account: account)) != nil else { continue }
                 taken.append(id)
             }
             for entry in try await outbox.outbox(accountId: account.id)
