@@ -15,7 +15,7 @@ struct IMAPKeywordClaim {
     let isTimeKeyword: @Sendable (String) -> Bool
 
     /// What every claim's own keyword starts with; it is followed by 16 random hex digits.
-    static let keywordPrefix = "$VaultMailClaim-"
+    static let keywordPrefix = SendAtKeyword.claimPrefix
 
     /// A new claim's own keyword.
     static func newKeyword() -> String {
@@ -36,8 +36,10 @@ struct IMAPKeywordClaim {
     /// client claimed, with their flags as stored now. One already expunged by another client is
     /// left out after a NOOP (Dovecot does not report it MODIFIED, yet the session still lists
     /// it). A message the server gives no mod-sequence is not claimed but returned as it is.
-    func claim(_ messages: [IMAPMessageFlags], lease: String, on imap: IMAPConnection) async throws -> [IMAPMessageFlags] {
-        let mine: Set<IMAPFlag> = [IMAPFlag(lease), IMAPFlag(Self.newKeyword())]
+    /// `keyword`: the claim's own keyword (send later's is the same for one store's attempts at a
+    /// message); a new random one when nil.
+    func claim(_ messages: [IMAPMessageFlags], lease: String, keyword: String? = nil, on imap: IMAPConnection) async throws -> [IMAPMessageFlags] {
+        let mine: Set<IMAPFlag> = [IMAPFlag(lease), IMAPFlag(keyword ?? Self.newKeyword())]
         var claimed: [IMAPMessageFlags] = []
         for message in messages.sorted(by: { $0.uid < $1.uid }) {
             guard let modSeq = message.modSeq else {

@@ -148,6 +148,29 @@ struct SendLaterServerTests {
         #expect(try await GRDBOutboxRepository(database: try fixture.openDatabase()).entry(emailId: deleted)?.state == .draft)
     }
 
+    @Test("a scheduled send that failed after its claim on the server (the SMTP server unreachable) is tried again after its backoff, not after the claim's 15-minute lease: this store knows its own claim; sent once")
+    func retryAfterOwnClaim() async throws {
+        let fixture = try await ServerFixture()
+        let transport = RecordingMailTransport()
+        let sending = MailSending(
+            database: try fixture.openDatabase(), credentials: FixedCredentialProvider(everyAccount: ServerFixture.password),
+            undoDelaySeconds: { 0 }, clock: fixture.clock, transport: transport)
+        let id = try await fixture.draft(sending.compose, subject: "Retried")
+        try await sending.compose.schedule(emailId: id, at: fixture.clock.now.addingTimeInterval(600))
+        await transport.setBehaviour(.fail(MailTransportError(kind: .unreachable, message: "cannot connect to 127.0.0.1:1: refused")))
+        fixture.clock.advance(by: 600)
+        #expect(await sending.processor.processNow().willRetry == [id])
+        // Claimed on the server: the lease and this store's claim keyword.
+        let copy = try #require(try await fixture.messages(in: "Drafts").first)
+        #expect(copy.flags?.contains { $0.name.hasPrefix(SendAtKeyword.claimPrefix) } == true, "\(copy.flags ?? [])")
+        await transport.setBehaviour(.accept)
+        fixture.clock.advance(by: 31)
+        #expect(await sending.processor.processNow().sent == [id])
+        #expect(await transport.sent.count == 1)
+        #expect(try await fixture.messages(in: "Drafts").isEmpty)
+        #expect(try await fixture.messages(in: "Sent").count == 1)
+    }
+
     /// A plain IMAP client deletes the Drafts message with this subject.
     static func deleteFromDrafts(subject: String, fixture: ServerFixture) async throws {
         let imap = try await IMAPConnection.connect(

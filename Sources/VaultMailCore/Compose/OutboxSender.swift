@@ -134,7 +134,8 @@ public struct OutboxSender: Sendable {
         let answer: ScheduledSendClaim
         do {
             answer = try await server.claim(
-                messageId: entry.email.messageId, account: account, now: clock.now, lease: claimLease, requireDue: requireDue)
+                messageId: entry.email.messageId, account: account, now: clock.now, lease: claimLease, requireDue: requireDue,
+                key: SendAtKeyword.claimKeyword(for: entry))
         } catch {
             let reason = PlainProblem(
                 words: "The mail server couldn't be reached to take the scheduled message from its Drafts; VaultMail will try again.",

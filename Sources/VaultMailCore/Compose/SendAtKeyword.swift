@@ -28,6 +28,18 @@ public enum SendAtKeyword {
 
     public static func isKeyword(_ flag: String) -> Bool { date(of: flag) != nil }
 
+    /// What a claim's own keyword starts with (snooze's and send later's claims alike); 16 hex
+    /// digits follow.
+    public static let claimPrefix = "$VaultMailClaim-"
+
+    /// The claim keyword this store uses for a scheduled message: the same for every attempt of
+    /// one queued message in one store (so a retry or a restarted run knows its own claim), another
+    /// in any other store (each took the message in at another moment).
+    public static func claimKeyword(for entry: OutboxEntry) -> String {
+        let queued = entry.queuedAt.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? ""
+        return claimPrefix + StableID.make("send-later-claim\u{1F}", entry.id, "\u{1F}", queued).prefix(16)
+    }
+
     /// `yyyyMMdd'T'HHmmss'Z'` in UTC.
     private static var format: DateFormatter {
         let formatter = DateFormatter()

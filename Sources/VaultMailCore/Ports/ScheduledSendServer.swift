@@ -13,8 +13,11 @@ public protocol ScheduledSendServer: Sendable {
     /// Claims the scheduled copy of `messageId` for sending: on a server with CONDSTORE, in one
     /// conditional store its send-time keyword becomes a lease (`lease` later) and a keyword of
     /// this claim's own, so of two machines exactly one wins. With `requireDue`, only a copy due
-    /// at `now` is claimed (the daemon's pass); without (Send now), whatever its time.
-    func claim(messageId: String, account: Account, now: Date, lease: TimeInterval, requireDue: Bool) async throws -> ScheduledSendClaim
+    /// at `now` is claimed (the daemon's pass); without (Send now), whatever its time. `key` is
+    /// the claim's own keyword (`SendAtKeyword.claimKeyword(for:)`): a claim found with it is this
+    /// store's own earlier one (a send that failed and is retried, a run that stopped before
+    /// sending), taken again at once instead of waiting for its lease.
+    func claim(messageId: String, account: Account, now: Date, lease: TimeInterval, requireDue: Bool, key: String) async throws -> ScheduledSendClaim
     /// Where the copy of `messageId` stands, as `claim` would find it, without claiming it: `.won`
     /// means it is there, scheduled and not claimed.
     func standing(messageId: String, account: Account, now: Date) async throws -> ScheduledSendClaim

@@ -61,18 +61,18 @@ public struct IMAPScheduledSendServer: ScheduledSendServer {
     }
 
     public func claim(
-        messageId: String, account: Account, now: Date, lease: TimeInterval, requireDue: Bool
+        messageId: String, account: Account, now: Date, lease: TimeInterval, requireDue: Bool, key: String
     ) async throws -> ScheduledSendClaim {
-        try await look(messageId: messageId, account: account, now: now, claiming: lease, requireDue: requireDue)
+        try await look(messageId: messageId, account: account, now: now, claiming: lease, requireDue: requireDue, key: key)
     }
 
     public func standing(messageId: String, account: Account, now: Date) async throws -> ScheduledSendClaim {
-        try await look(messageId: messageId, account: account, now: now, claiming: nil, requireDue: false)
+        try await look(messageId: messageId, account: account, now: now, claiming: nil, requireDue: false, key: nil)
     }
 
-    /// Finds the copy of `messageId` and, with a `lease`, claims it.
+    /// Finds the copy of `messageId` and, with a `lease`, claims it with the keyword `key`.
     private func look(
-        messageId: String, account: Account, now: Date, claiming lease: TimeInterval?, requireDue: Bool
+        messageId: String, account: Account, now: Date, claiming lease: TimeInterval?, requireDue: Bool, key: String?
     ) async throws -> ScheduledSendClaim {
         try await connections.withConnection(for: account, reuse: .checkFirst) { imap in
             guard let drafts = try await Self.folderPath(.drafts, on: imap) else {
@@ -85,14 +85,18 @@ public struct IMAPScheduledSendServer: ScheduledSendServer {
             // The earliest time counts; other copies (an older version) are removed when it is filed.
             guard let earliest = timed.min(by: { $0.1 < $1.1 }) else { return .unscheduled }
             let (copy, time) = earliest
-            let claimed = copy.flags.contains { IMAPKeywordClaim.isClaimKeyword($0.name) }
+            // Another store's claim whose lease is not over; this store's own (a failed attempt,
+            // a run that stopped before sending) is taken again at once, its time then being the
+            // lease's, not the send time.
+            let own = key.map { mine in copy.flags.contains { $0.name.caseInsensitiveCompare(mine) == .orderedSame } } ?? false
+            let claimed = copy.flags.contains { IMAPKeywordClaim.isClaimKeyword($0.name) && !own }
             if claimed, time > now { return .taken(until: time) }
-            if requireDue, time > now { return .notDue(time) }
+            if requireDue, time > now, !own { return .notDue(time) }
             guard let lease else { return .won }
             guard await imap.capabilities.condstore, copy.modSeq != nil else { return .unclaimable }
             // From this machine's clock too: a `now` in the past must not give a lease already over.
             let until = max(now, Date()).addingTimeInterval(lease)
-            let won = try await Self.keywordClaim.claim([copy], lease: SendAtKeyword.keyword(for: until), on: imap)
+            let won = try await Self.keywordClaim.claim([copy], lease: SendAtKeyword.keyword(for: until), keyword: key, on: imap)
             guard !won.isEmpty else {
                 let after = try await Self.copies(of: messageId, on: imap)
                 guard let date = SendAtKeyword.date(in: after.flatMap(\.flags).map(\.name)) else {
