@@ -33,6 +33,8 @@ extension AppDatabase {
         // Issue 33: a scheduled message's send time, apart from the retry time.
         migrator.registerMigration("v19-send-later") { db in
             try db.execute(sql: "ALTER TABLE outgoing ADD COLUMN sendAt INTEGER")
+            // The claim keyword this store puts on the scheduled copy on the server (random per queueing).
+            try db.execute(sql: "ALTER TABLE outgoing ADD COLUMN claimKey TEXT")
         }
         return migrator
     }

@@ -132,9 +132,10 @@ public struct GRDBOutboxRepository: OutboxRepository {
             try db.execute(sql: "UPDATE email SET sendState = 'queued', isDraft = 0 WHERE id = ?", arguments: [emailId])
             try db.execute(sql: """
                 UPDATE outgoing SET raw = ?, queuedAt = ?, nextAttemptAt = ?, attemptCount = 0, lastError = NULL,
-                    claimedBy = NULL, dataStartedAt = NULL, transmittedAt = NULL, sendAt = ?
+                    claimedBy = NULL, dataStartedAt = NULL, transmittedAt = NULL, sendAt = ?, claimKey = ?
                 WHERE emailId = ?
-                """, arguments: [Data(rawMessage), now.millis, notBefore.millis, sendAt?.millis, emailId])
+                """, arguments: [Data(rawMessage), now.millis, notBefore.millis, sendAt?.millis,
+                                 sendAt.map { _ in String(UInt64.random(in: 1...UInt64.max), radix: 16) }, emailId])
             try Self.unlink(db, emailId: emailId, fromFoldersOfType: .drafts)
         }
     }
@@ -149,7 +150,7 @@ public struct GRDBOutboxRepository: OutboxRepository {
                 try db.execute(sql: "UPDATE email SET sendState = 'draft', isDraft = 1 WHERE id = ?", arguments: [emailId])
                 try db.execute(sql: """
                     UPDATE outgoing SET raw = NULL, nextAttemptAt = NULL, claimedBy = NULL, dataStartedAt = NULL,
-                        lastError = NULL, attemptCount = 0, sendAt = NULL
+                        lastError = NULL, attemptCount = 0, sendAt = NULL, claimKey = NULL
                     WHERE emailId = ?
                     """, arguments: [emailId])
                 let accountId = try String.fetchOne(db, sql: "SELECT accountId FROM email WHERE id = ?", arguments: [emailId]) ?? ""
@@ -350,7 +351,7 @@ public struct GRDBOutboxRepository: OutboxRepository {
     private static let outgoingColumns = """
         o.attemptCount, o.lastError, o.nextAttemptAt, o.queuedAt, o.raw, o.claimedBy, o.dataStartedAt, \
         o.transmittedAt, o.draftFolder, o.draftUIDValidity, o.draftUID, o.draftSyncError, o.filingPending, \
-        o.filingError, o.sentFolder, o.sentUIDValidity, o.sentUID, o.sendAt
+        o.filingError, o.sentFolder, o.sentUIDValidity, o.sentUID, o.sendAt, o.claimKey
         """
 
     /// Entries whose email and outgoing row (`e`, `o`) match `condition`, oldest first.
@@ -385,6 +386,6 @@ extension OutboxEntry {
             remoteDraft: location("draftFolder", "draftUIDValidity", "draftUID"), draftSyncError: row["draftSyncError"],
             filingPending: row["filingPending"], filingError: row["filingError"],
             sentCopy: location("sentFolder", "sentUIDValidity", "sentUID"),
-            sendAt: (row["sendAt"] as Int64?).map(Date.init(millis:)))
+            sendAt: (row["sendAt"] as Int64?).map(Date.init(millis:)), serverClaimKey: row["claimKey"])
     }
 }

@@ -33,11 +33,11 @@ public enum SendAtKeyword {
     public static let claimPrefix = "$VaultMailClaim-"
 
     /// The claim keyword this store uses for a scheduled message: the same for every attempt of
-    /// one queued message in one store (so a retry or a restarted run knows its own claim), another
-    /// in any other store (each took the message in at another moment).
+    /// one queued message in one store (so a retry or a restarted run knows its own claim), random
+    /// per queueing (`OutboxEntry.serverClaimKey`, kept in the store), so no other store has it.
+    /// Without one, a new random keyword (never taken for this store's own).
     public static func claimKeyword(for entry: OutboxEntry) -> String {
-        let queued = entry.queuedAt.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? ""
-        return claimPrefix + StableID.make("send-later-claim\u{1F}", entry.id, "\u{1F}", queued).prefix(16)
+        claimPrefix + (entry.serverClaimKey ?? String(UInt64.random(in: 1...UInt64.max), radix: 16))
     }
 
     /// `yyyyMMdd'T'HHmmss'Z'` in UTC.

@@ -38,13 +38,17 @@ public struct OutboxEntry: Sendable, Hashable {
     /// of the undo delay, a retry, a claim's lease), so a scheduled message is told from one in
     /// its undo-send window. Nil for a message sent now.
     public var sendAt: Date?
+    /// Send later: what this store's claim keyword on the server ends with (random, chosen when
+    /// the message was queued here), so a retry or a restarted run knows its own claim and no other
+    /// store takes it for its own (`SendAtKeyword.claimKeyword(for:)`).
+    public var serverClaimKey: String?
 
     public init(
         email: Email, attemptCount: Int = 0, lastError: String? = nil, nextAttemptAt: Date? = nil,
         queuedAt: Date? = nil, rawMessage: [UInt8]? = nil, claimedBy: String? = nil, dataStartedAt: Date? = nil,
         transmittedAt: Date? = nil, remoteDraft: RemoteMessageLocation? = nil, draftSyncError: String? = nil,
         filingPending: Bool = false, filingError: String? = nil, sentCopy: RemoteMessageLocation? = nil,
-        sendAt: Date? = nil
+        sendAt: Date? = nil, serverClaimKey: String? = nil
     ) {
         self.email = email
         self.attemptCount = attemptCount
@@ -61,6 +65,7 @@ public struct OutboxEntry: Sendable, Hashable {
         self.filingError = filingError
         self.sentCopy = sentCopy
         self.sendAt = sendAt
+        self.serverClaimKey = serverClaimKey
     }
 
     public var id: String { email.id }
