@@ -1,6 +1,7 @@
 import Foundation
 import VaultMailCore
 import VaultMailIMAP
+import VaultMailMIME
 import VaultMailStore
 import VaultMailSync
 
@@ -32,12 +33,14 @@ public struct MailSending: Sendable {
         transport: (any MailTransport)? = nil, remoteMailbox: (any RemoteMailbox)? = nil, openPGP: (any OpenPGPEngine)? = nil,
         runId: String = UUID().uuidString.lowercased()
     ) {
-        let imap = remoteMailbox ?? IMAPRemoteMailbox(
-            connections: connections ?? IMAPConnectionPool(credentials: credentials))
+        let pool = connections ?? IMAPConnectionPool(credentials: credentials)
+        let imap = remoteMailbox ?? IMAPRemoteMailbox(connections: pool)
+        // Send later on the server (issue 33), with the real IMAP server (not beside a double).
+        let scheduled = remoteMailbox == nil ? IMAPScheduledSendServer(connections: pool, parser: GMimeMessageParser()) : nil
         sender = OutboxSender(
             outbox: GRDBOutboxRepository(database: database), accounts: GRDBAccountRepository(database: database),
             transport: transport ?? SMTPMailTransport(credentials: credentials),
-            remoteMailbox: imap, clock: clock, backoff: backoff, runId: runId)
+            remoteMailbox: imap, scheduledServer: scheduled, clock: clock, backoff: backoff, runId: runId)
         compose = ComposeEmailService(
             sender: sender, openPGP: openPGP.map { OpenPGPWriting(engine: $0, emails: GRDBEmailRepository(database: database),
                                                                       peers: GRDBAutocryptPeerRepository(database: database)) },

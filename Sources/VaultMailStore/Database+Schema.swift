@@ -30,6 +30,12 @@ extension AppDatabase {
         // has its index made again, once, with progress.
         migrator.registerMigration("v17-search-stems") { db in try recreateSearchIndex(db, progress: searchProgress) }
         migrator.registerMigration("v18-pgp", migrate: createAutocryptPeers)
+        // Issue 33: a scheduled message's send time, apart from the retry time.
+        migrator.registerMigration("v19-send-later") { db in
+            try db.execute(sql: "ALTER TABLE outgoing ADD COLUMN sendAt INTEGER")
+            // The claim keyword this store puts on the scheduled copy on the server (random per queueing).
+            try db.execute(sql: "ALTER TABLE outgoing ADD COLUMN claimKey TEXT")
+        }
         return migrator
     }
 

@@ -120,6 +120,10 @@ public struct GRDBOutboxRepository: OutboxRepository {
     // MARK: State changes
 
     public func queue(emailId: String, rawMessage: [UInt8], notBefore: Date, now: Date) async throws {
+        try await queue(emailId: emailId, rawMessage: rawMessage, notBefore: notBefore, now: now, sendAt: nil)
+    }
+
+    public func queue(emailId: String, rawMessage: [UInt8], notBefore: Date, now: Date, sendAt: Date?) async throws {
         try await writer.write { db in
             let state = try Self.state(db, emailId)
             guard state == .draft || state == .failed else {
@@ -128,9 +132,10 @@ public struct GRDBOutboxRepository: OutboxRepository {
             try db.execute(sql: "UPDATE email SET sendState = 'queued', isDraft = 0 WHERE id = ?", arguments: [emailId])
             try db.execute(sql: """
                 UPDATE outgoing SET raw = ?, queuedAt = ?, nextAttemptAt = ?, attemptCount = 0, lastError = NULL,
-                    claimedBy = NULL, dataStartedAt = NULL, transmittedAt = NULL
+                    claimedBy = NULL, dataStartedAt = NULL, transmittedAt = NULL, sendAt = ?, claimKey = ?
                 WHERE emailId = ?
-                """, arguments: [Data(rawMessage), now.millis, notBefore.millis, emailId])
+                """, arguments: [Data(rawMessage), now.millis, notBefore.millis, sendAt?.millis,
+                                 sendAt.map { _ in String(UInt64.random(in: 1...UInt64.max), radix: 16) }, emailId])
             try Self.unlink(db, emailId: emailId, fromFoldersOfType: .drafts)
         }
     }
@@ -145,7 +150,7 @@ public struct GRDBOutboxRepository: OutboxRepository {
                 try db.execute(sql: "UPDATE email SET sendState = 'draft', isDraft = 1 WHERE id = ?", arguments: [emailId])
                 try db.execute(sql: """
                     UPDATE outgoing SET raw = NULL, nextAttemptAt = NULL, claimedBy = NULL, dataStartedAt = NULL,
-                        lastError = NULL, attemptCount = 0
+                        lastError = NULL, attemptCount = 0, sendAt = NULL, claimKey = NULL
                     WHERE emailId = ?
                     """, arguments: [emailId])
                 let accountId = try String.fetchOne(db, sql: "SELECT accountId FROM email WHERE id = ?", arguments: [emailId]) ?? ""
@@ -154,6 +159,15 @@ public struct GRDBOutboxRepository: OutboxRepository {
             default:
                 return state
             }
+        }
+    }
+
+    public func moveSendTime(emailId: String, to sendAt: Date) async throws {
+        try await writer.write { db in
+            try db.execute(sql: """
+                UPDATE outgoing SET sendAt = ?, nextAttemptAt = ?
+                WHERE emailId = ? AND sendAt IS NOT NULL AND emailId IN (SELECT id FROM email WHERE sendState = 'queued')
+                """, arguments: [sendAt.millis, sendAt.millis, emailId])
         }
     }
 
@@ -337,7 +351,7 @@ public struct GRDBOutboxRepository: OutboxRepository {
     private static let outgoingColumns = """
         o.attemptCount, o.lastError, o.nextAttemptAt, o.queuedAt, o.raw, o.claimedBy, o.dataStartedAt, \
         o.transmittedAt, o.draftFolder, o.draftUIDValidity, o.draftUID, o.draftSyncError, o.filingPending, \
-        o.filingError, o.sentFolder, o.sentUIDValidity, o.sentUID
+        o.filingError, o.sentFolder, o.sentUIDValidity, o.sentUID, o.sendAt, o.claimKey
         """
 
     /// Entries whose email and outgoing row (`e`, `o`) match `condition`, oldest first.
@@ -371,6 +385,7 @@ extension OutboxEntry {
             transmittedAt: (row["transmittedAt"] as Int64?).map(Date.init(millis:)),
             remoteDraft: location("draftFolder", "draftUIDValidity", "draftUID"), draftSyncError: row["draftSyncError"],
             filingPending: row["filingPending"], filingError: row["filingError"],
-            sentCopy: location("sentFolder", "sentUIDValidity", "sentUID"))
+            sentCopy: location("sentFolder", "sentUIDValidity", "sentUID"),
+            sendAt: (row["sendAt"] as Int64?).map(Date.init(millis:)), serverClaimKey: row["claimKey"])
     }
 }

@@ -159,6 +159,17 @@ struct OutboxTests {
         #expect(unreadable.description.contains("2026-12-01 09:00"))
         let past = try await #require(throws: ComposeError.self) { _ = try await compose.sendTime(from: "2001-01-01 09:00") }
         #expect(past.description.contains("2001-01-01 09:00 has passed"), "\(past)")
+        // A preset's word, as the web composer's menu posts it (`sendLaterChoices`).
+        let choices = compose.sendLaterChoices()
+        #expect(choices.map(\.word).suffix(2) == ["tomorrow", "next-week"], "\(choices)")
+        #expect(try await compose.sendTime(from: "tomorrow") == choices.first { $0.word == "tomorrow" }?.date)
+        // A message in its undo-send window is not a scheduled one: the send time is kept apart.
+        let undoing = try await FakeSending.make(undoDelay: 600)
+        let waiting = try await undoing.draft(subject: "In its undo window")
+        _ = try await undoing.compose.startSending(emailId: waiting)
+        #expect(try await undoing.compose.scheduled().isEmpty)
+        #expect(try await undoing.outbox.entry(emailId: waiting)?.sendAt == nil)
+        try await undoing.compose.cancel(emailId: waiting)
 
         let id = try await fake.draft(subject: "First")
         await #expect(throws: ComposeError.self) { try await compose.schedule(emailId: id, at: now) }
@@ -176,6 +187,7 @@ struct OutboxTests {
         // Scheduling a waiting message again only moves its time.
         try await compose.schedule(emailId: id, at: now.addingTimeInterval(900))
         #expect(try await compose.scheduled().map(\.nextAttemptAt) == [now.addingTimeInterval(900)])
+        #expect(try await compose.scheduled().map(\.sendAt) == [now.addingTimeInterval(900)])
 
         fake.clock.advance(by: 899)
         #expect((await fake.processor.processNow()).sent.isEmpty)

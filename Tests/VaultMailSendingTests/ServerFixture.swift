@@ -39,14 +39,24 @@ final class ServerFixture: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// The store, opened (again) from its file.
-    func openDatabase() throws -> AppDatabase {
-        try AppDatabase.open(path: directory.appendingPathComponent("store.sqlite").path)
+    /// The store, opened (again) from its file; `home` names another VaultMail home on the same
+    /// account (`addHome`).
+    func openDatabase(home: String = "store") throws -> AppDatabase {
+        try AppDatabase.open(path: directory.appendingPathComponent("\(home).sqlite").path)
+    }
+
+    /// A second VaultMail home (another machine) on the same account: its own store, the account
+    /// and its folders in it. Returns its name for `sending(home:)`.
+    func addHome(_ home: String) async throws -> String {
+        let database = try openDatabase(home: home)
+        try await GRDBAccountRepository(database: database).addAccount(account)
+        try await GRDBEmailRepository(database: database).saveFolders(MailFixtures.standardFolders(accountId: account.id))
+        return home
     }
 
     /// Sending as a freshly started app would compose it: a new store connection and a new run.
-    func sending(undoDelay: Int = 0, secret: String = ServerFixture.password) throws -> (AppDatabase, MailSending) {
-        let database = try openDatabase()
+    func sending(undoDelay: Int = 0, secret: String = ServerFixture.password, home: String = "store") throws -> (AppDatabase, MailSending) {
+        let database = try openDatabase(home: home)
         let sending = MailSending(
             database: database, credentials: FixedCredentialProvider(everyAccount: secret), undoDelaySeconds: { undoDelay }, clock: clock)
         return (database, sending)

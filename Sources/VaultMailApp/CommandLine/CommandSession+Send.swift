@@ -99,8 +99,9 @@ extension CommandSession {
             }
             await dependencies.openPGPEngine.close()
             let short = draftId.prefix(ThreadRow.idLength)
-            return "Scheduled \"\(content.subject)\" to \((content.to + content.cc + content.bcc).joined(separator: ", ")) for "
-                + "\(Snooze.localText(sendAt, timeZone: clock.timeZone)) (\(short)): the daemon sends it then, once, also after a restart. "
+            // Core's words, as the web composer's toast says them (issue 33), then the tool's commands.
+            return ComposeEmailService.scheduledWords(subject: content.subject, time: Snooze.localText(sendAt, timeZone: clock.timeZone))
+                + " To \((content.to + content.cc + content.bcc).joined(separator: ", ")) (\(short)). "
                 + "`vaultmail outbox` lists it; `vaultmail outbox --cancel \(short)` keeps it as a draft to edit."
                 + (leftOut.map { " " + $0 } ?? "")
         }

@@ -81,7 +81,7 @@ extension CommandSession {
         }
         guard !pending.isEmpty else { return "The outbox is empty." }
         // Send later (issue 33): a message waiting for its time says when it goes.
-        let later = Dictionary(try await sending.compose.scheduled(accountId: accountId).compactMap { entry in entry.nextAttemptAt.map { (entry.id, $0) } },
+        let later = Dictionary(try await sending.compose.scheduled(accountId: accountId).compactMap { entry in entry.sendAt.map { (entry.id, $0) } },
                                uniquingKeysWith: { first, _ in first })
         return pending.map { email in
             let to = email.toAddresses.map(\.email).joined(separator: ", ")

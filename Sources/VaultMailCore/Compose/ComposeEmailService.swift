@@ -360,7 +360,18 @@ public actor ComposeEmailService: ComposeEmailUseCase {
 
     /// Undo (AC-U-11) or cancel from the outbox (AC-U-05): a queued or failed message becomes
     /// a draft again. Throws `ComposeError.tooLateToCancel` once it is being sent or sent.
+    /// A scheduled message's copy in the server's Drafts loses its send time first (it becomes an
+    /// ordinary draft there, so no VaultMail elsewhere sends it); when the server cannot be
+    /// reached nothing changes and `ComposeError.scheduleKeptOnServer` says so.
     public func cancel(emailId: String) async throws {
+        if let entry = try await outbox.entry(emailId: emailId), entry.isScheduled, entry.remoteDraft != nil,
+           let server = sender.scheduledServer, let account = try await sender.accounts.getAccount(id: entry.email.accountId) {
+            do {
+                try await server.unschedule(messageId: entry.email.messageId, account: account)
+            } catch {
+                throw ComposeError.scheduleKeptOnServer(emailId: emailId, reason: OutboxSender.describe(error))
+            }
+        }
         if let wait = undoWaits.removeValue(forKey: emailId) { wait.cancel() }
         if let blocking = try await outbox.returnToDraft(emailId: emailId) {
             throw ComposeError.tooLateToCancel(emailId: emailId, state: blocking)
@@ -420,18 +431,41 @@ public actor ComposeEmailService: ComposeEmailUseCase {
     /// goes, `cancel(emailId:)` makes it a draft again to edit. Throws
     /// `ComposeError.sendTimePassed` for a time not in the future, `.tooLateToCancel` when it
     /// is already going out. Encrypted or signed as `crypto` decides, like sending now.
+    ///
+    /// The time is kept on the server too (docs/sending.md "Send later"): the queued bytes are
+    /// APPENDed to the account's Drafts with the keyword `$SendAt-…` (`SendAtKeyword`; a Bcc
+    /// header first when there are Bcc recipients), replacing the draft's copy there, so other
+    /// clients see it and a VaultMail on another machine sends it. When the server cannot be
+    /// reached it is scheduled here only (`OutboxEntry.draftSyncError` says so).
     public func schedule(emailId: String, at date: Date, crypto: CryptoChoice = .automatic) async throws {
         try refusingPast(date)
-        try await serialized(emailId) {
+        let account = try await serialized(emailId) { () async throws -> Account? in
             if try await outbox.entry(emailId: emailId)?.state == .queued, let blocking = try await outbox.returnToDraft(emailId: emailId) {
                 throw ComposeError.tooLateToCancel(emailId: emailId, state: blocking)
             }
-            try await queue(emailId: emailId, notBefore: date, dated: date, crypto: crypto)
+            // No server copy counts until the scheduled one is there (`refreshScheduled` reads a
+            // scheduled message with a copy but no keyword there as cancelled elsewhere).
+            try await outbox.recordRemoteDraft(emailId: emailId, location: nil, error: nil)
+            try await queue(emailId: emailId, notBefore: date, dated: date, crypto: crypto, sendAt: date)
+            guard let entry = try await outbox.entry(emailId: emailId) else { return nil }
+            return try await sender.accounts.getAccount(id: entry.email.accountId)
+        }
+        guard let account, let entry = try await outbox.entry(emailId: emailId), entry.state == .queued,
+              let raw = entry.rawMessage else { return }
+        do {
+            let location = try await sender.remoteMailbox.append(
+                SendAtKeyword.serverCopy(of: raw, bcc: entry.email.bccAddresses), messageId: entry.email.messageId, to: .drafts,
+                flags: ["\\Draft", "\\Seen", SendAtKeyword.keyword(for: date)], replacingCopies: true, account: account)
+            try await outbox.recordRemoteDraft(emailId: emailId, location: location, error: nil)
+        } catch {
+            try await outbox.recordRemoteDraft(
+                emailId: emailId, location: nil,
+                error: "scheduled on this device only; the Drafts folder on the server could not be updated: " + OutboxSender.describe(error))
         }
     }
 
-    /// Messages waiting to be sent later (queued, never tried, due after `now`), soonest first;
-    /// every account's when nil.
+    /// Messages waiting to be sent later (scheduled, queued, due after `now`), soonest first;
+    /// every account's when nil. Not one in its undo-send window (`OutboxEntry.sendAt`).
     public func scheduled(accountId: String? = nil) async throws -> [OutboxEntry] {
         let now = clock.now
         return try await outbox.outbox(accountId: accountId)
@@ -443,12 +477,27 @@ public actor ComposeEmailService: ComposeEmailUseCase {
     /// The time a `send --at` / the composer's "Send later" names: an ISO 8601 date and time
     /// with its offset, or a local one in the clock's time zone (`2026-12-01 09:00`). Throws
     /// `.unreadableSendTime`, `.sendTimePassed`.
+    /// A preset's word (`tomorrow`, `this-evening`, `next-week`: `sendLaterChoices()`) names its time.
     public func sendTime(from text: String) throws(ComposeError) -> Date {
-        guard let date = Snooze.date(from: text.trimmingCharacters(in: .whitespaces), timeZone: clock.timeZone) else {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let date = Snooze.date(from: trimmed, timeZone: clock.timeZone)
+            ?? SendLaterChoice.date(word: trimmed, now: clock.now, timeZone: clock.timeZone) else {
             throw .unreadableSendTime(text)
         }
         try refusingPast(date)
         return date
+    }
+
+    /// The times the composer's "Send later" menu offers now, in the clock's time zone.
+    public nonisolated func sendLaterChoices() -> [SendLaterChoice] {
+        SendLaterChoice.choices(now: sender.clock.now, timeZone: sender.clock.timeZone)
+    }
+
+    /// What the person is told once a message is scheduled, `time` written for them (the tool:
+    /// local `2026-12-01 09:00`; the web app: in the browser's language).
+    public nonisolated static func scheduledWords(subject: String, time: String) -> String {
+        "“\(subject.isEmpty ? "(no subject)" : subject)” will be sent \(time). It waits in the Outbox under Scheduled, "
+            + "and goes from whichever of your devices runs VaultMail then, once."
     }
 
     private func refusingPast(_ date: Date) throws(ComposeError) {
@@ -459,7 +508,7 @@ public actor ComposeEmailService: ComposeEmailUseCase {
 
     /// `draft` or `failed` → `queued` with the message built now (its Date is now, or `dated`),
     /// encrypted or signed as `crypto` and `OpenPGPWriting` decide. Already queued: nothing to do.
-    private func queue(emailId: String, notBefore: Date, dated: Date? = nil, crypto: CryptoChoice) async throws {
+    private func queue(emailId: String, notBefore: Date, dated: Date? = nil, crypto: CryptoChoice, sendAt: Date? = nil) async throws {
         pendingDraftCopies.removeValue(forKey: emailId)?.cancel()
         guard let entry = try await outbox.entry(emailId: emailId) else { throw ComposeError.draftNotFound(id: emailId) }
         switch entry.state {
@@ -468,7 +517,7 @@ public actor ComposeEmailService: ComposeEmailUseCase {
         case .draft, .failed:
             guard !OutboxSender.recipients(of: entry.email).isEmpty else { throw ComposeError.noRecipients(emailId: emailId) }
             let raw = try await sendable(entry.email, date: dated ?? clock.now, crypto: crypto)
-            try await outbox.queue(emailId: emailId, rawMessage: raw, notBefore: notBefore, now: clock.now)
+            try await outbox.queue(emailId: emailId, rawMessage: raw, notBefore: notBefore, now: clock.now, sendAt: sendAt)
         default:
             throw ComposeError.wrongState(emailId: emailId, state: entry.state, action: "queue")
         }

@@ -40,6 +40,8 @@ public actor OutboxProcessor {
         var report = Report()
         let outbox = sender.outbox
         do {
+            // Send later across machines: what the servers' Drafts say is scheduled (issue 33).
+            try await sender.refreshScheduled()
             // The daemon's claims of an earlier daemon run are that dead run's (`daemonRunPrefix`).
             let ended = sender.runId.hasPrefix(OutboxSender.daemonRunPrefix) ? OutboxSender.daemonRunPrefix : nil
             for entry in try await outbox.interruptedEntries(currentRunId: sender.runId, now: sender.clock.now, endedRunPrefix: ended) {

@@ -34,6 +34,10 @@ public struct OutboxSender: Sendable {
     let accounts: any AccountRepository
     let transport: any MailTransport
     let remoteMailbox: any RemoteMailbox
+    /// Send later on the IMAP server (issue 33): the scheduled copy in Drafts, claimed there
+    /// before a scheduled message goes, so two machines never both send it. Nil: scheduled
+    /// messages are sent from this store alone.
+    public let scheduledServer: (any ScheduledSendServer)?
     public let clock: any WallClock
     public let backoff: RetryBackoff
     /// How long a claim (`sending`) keeps other runs away. Another process (the command-line
@@ -50,9 +54,10 @@ public struct OutboxSender: Sendable {
 
     public init(
         outbox: any OutboxRepository, accounts: any AccountRepository, transport: any MailTransport,
-        remoteMailbox: any RemoteMailbox, clock: any WallClock = SystemWallClock(), backoff: RetryBackoff = .standard,
-        claimLease: TimeInterval = 15 * 60, runId: String = UUID().uuidString.lowercased()
+        remoteMailbox: any RemoteMailbox, scheduledServer: (any ScheduledSendServer)? = nil, clock: any WallClock = SystemWallClock(),
+        backoff: RetryBackoff = .standard, claimLease: TimeInterval = 15 * 60, runId: String = UUID().uuidString.lowercased()
     ) {
+        self.scheduledServer = scheduledServer
         self.outbox = outbox
         self.accounts = accounts
         self.transport = transport
@@ -86,6 +91,7 @@ public struct OutboxSender: Sendable {
         guard let raw = entry.rawMessage, !raw.isEmpty else {
             return try await fail(emailId, "the message content is missing; open it as a draft and send it again")
         }
+        if let settled = try await claimOnServer(entry, account: account, requireDue: !ignoringSchedule) { return settled }
         let recipients = OutboxSender.recipients(of: entry.email)
         guard !recipients.isEmpty else {
             return try await fail(emailId, ComposeError.noRecipients(emailId: emailId).description)
@@ -116,6 +122,120 @@ public struct OutboxSender: Sendable {
         try await outbox.markTransmitted(emailId: emailId, at: clock.now)
         _ = await file(emailId: emailId)
         return .sent
+    }
+
+    /// A scheduled message with its copy in the server's Drafts (send later, issue 33) is claimed
+    /// there too before it goes: nil when this machine may send it (it won the claim, or the
+    /// server has no CONDSTORE); otherwise the message (claimed here) is settled as the server
+    /// says: taken by another machine or not due there (queued again for then), made an
+    /// ordinary draft or deleted by another client (a draft again here), sent elsewhere (sent here).
+    private func claimOnServer(_ entry: OutboxEntry, account: Account, requireDue: Bool) async throws -> Outcome? {
+        guard let server = scheduledServer, entry.sendAt != nil, entry.remoteDraft != nil else { return nil }
+        let answer: ScheduledSendClaim
+        do {
+            answer = try await server.claim(
+                messageId: entry.email.messageId, account: account, now: clock.now, lease: claimLease, requireDue: requireDue,
+                key: SendAtKeyword.claimKeyword(for: entry))
+        } catch {
+            let reason = PlainProblem(
+                words: "The mail server couldn't be reached to take the scheduled message from its Drafts; VaultMail will try again.",
+                detail: PlainWords.lines(error)).lines
+            let next = clock.now.addingTimeInterval(backoff.delay(afterFailures: entry.attemptCount + 1))
+            try await outbox.markRetry(emailId: entry.id, reason: reason, nextAttemptAt: next)
+            return .willRetry(reason: reason, at: next)
+        }
+        switch answer {
+        case .won, .unclaimable:
+            return nil
+        case .taken(let until):
+            let reason = "VaultMail on another device is sending it; checking again at the end of its claim"
+            try await outbox.markRetry(emailId: entry.id, reason: reason, nextAttemptAt: until)
+            return .willRetry(reason: reason, at: until)
+        case .notDue(let time):
+            let reason = "its time was changed on another device"
+            try await outbox.markRetry(emailId: entry.id, reason: reason, nextAttemptAt: time)
+            try await outbox.moveSendTime(emailId: entry.id, to: time)
+            return .willRetry(reason: reason, at: time)
+        case .unscheduled, .gone(inSent: false):
+            try await outbox.markRetry(emailId: entry.id, reason: "cancelled on another device", nextAttemptAt: clock.now)
+            _ = try await outbox.returnToDraft(emailId: entry.id)
+            return .notClaimed(.draft)
+        case .gone(inSent: true):
+            try await sentElsewhere(entry.id)
+            return .notClaimed(.sent)
+        }
+    }
+
+    /// Another machine sent it and filed it in Sent: sent here too, with nothing left to file.
+    private func sentElsewhere(_ emailId: String) async throws {
+        try await outbox.markTransmitted(emailId: emailId, at: clock.now)
+        try await outbox.markFiled(emailId: emailId, sentCopy: nil)
+    }
+
+    /// Send later across machines (issue 33): makes this store's outbox agree with the scheduled
+    /// messages in each account's Drafts on the server. One scheduled by another machine (or
+    /// another VaultMail home) is taken in, queued for its time, with the bytes found there; one
+    /// whose time another machine changed follows it; one scheduled here that another machine or
+    /// client cancelled (its keyword removed, the draft deleted) is a draft again here, and one
+    /// sent elsewhere is sent. Returns the email ids taken in. An account whose server cannot be
+    /// reached is left as it is.
+    @discardableResult
+    public func refreshScheduled() async throws -> [String] {
+        guard let server = scheduledServer else { return [] }
+        var taken: [String] = []
+        for account in try await accounts.getAccounts() {
+            guard let onServer = try? await server.scheduled(account: account) else { continue }
+            var seen = Set<String>()
+            for draft in onServer {
+                let id = Email.stableID(accountId: account.id, messageId: draft.messageId)
+                seen.insert(id)
+                let known = try await outbox.entry(emailId: id)
+                if let known, known.state != .draft {
+                    guard known.state == .queued, known.sendAt != nil, !draft.isClaimed else { continue }
+                    if known.remoteDraft == draft.location {
+                        if known.sendAt != draft.sendAt { try await outbox.moveSendTime(emailId: id, to: draft.sendAt) }
+                        continue
+                    }
+                    // Another version (edited and scheduled again elsewhere): taken in anew.
+                    guard known.remoteDraft != nil, try await outbox.returnToDraft(emailId: id) == nil else { continue }
+                }
+                guard !draft.isClaimed, let content = try? await server.content(of: draft, account: account) else { continue }
+                // One that cannot be taken in (its id is a received message here) is left to the
+                // other devices; it never stops the pass.
+                guard (try? await takeIn(content, draft: draft, emailId: id, account: account)) != nil else { continue }
+                taken.append(id)
+            }
+            for entry in try await outbox.outbox(accountId: account.id)
+            where entry.state == .queued && entry.sendAt != nil && entry.remoteDraft != nil && !seen.contains(entry.id) {
+                guard let standing = try? await server.standing(messageId: entry.email.messageId, account: account, now: clock.now)
+                else { continue }
+                switch standing {
+                case .unscheduled, .gone(inSent: false): _ = try await outbox.returnToDraft(emailId: entry.id)
+                case .gone(inSent: true): try await sentElsewhere(entry.id)
+                default: break
+                }
+            }
+        }
+        return taken
+    }
+
+    /// A message scheduled elsewhere, queued here for its time with the bytes from Drafts.
+    private func takeIn(_ content: ScheduledDraftContent, draft: ScheduledDraft, emailId: String, account: Account) async throws {
+        let parsed = content.parsed
+        let root = parsed.references.first ?? parsed.inReplyTo ?? draft.messageId
+        let now = clock.now
+        let email = Email(
+            id: emailId, accountId: account.id, threadId: EmailThread.stableID(accountId: account.id, rootMessageId: root),
+            messageId: draft.messageId, inReplyTo: parsed.inReplyTo,
+            references: parsed.references.isEmpty ? nil : parsed.references.joined(separator: " "),
+            fromAddress: parsed.sender?.email ?? account.email, fromName: parsed.sender?.name ?? account.displayName,
+            toAddresses: parsed.to, ccAddresses: parsed.cc, bccAddresses: parsed.bcc, subject: parsed.subject,
+            bodyPlain: parsed.textPlain, bodyHTML: parsed.textHTML, snippet: parsed.snippet,
+            dateReceived: now, isRead: true, isDraft: true, sendState: .draft, sizeBytes: content.raw.count,
+            hasAttachments: parsed.attachments.contains { !$0.isInline })
+        try await outbox.saveDraft(email, attachments: [])
+        try await outbox.queue(emailId: emailId, rawMessage: content.raw, notBefore: draft.sendAt, now: now, sendAt: draft.sendAt)
+        try await outbox.recordRemoteDraft(emailId: emailId, location: draft.location, error: nil)
     }
 
     /// Settles a message an earlier run left `sending` (see the type's documentation).

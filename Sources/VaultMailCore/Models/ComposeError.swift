@@ -21,6 +21,9 @@ public enum ComposeError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadableSendTime(String)
     /// Send later (issue 33): the time (local text) has passed at `now` (local text).
     case sendTimePassed(time: String, now: String)
+    /// Send later (issue 33): a scheduled message could not be cancelled on the IMAP server (its
+    /// copy in Drafts keeps its send time, so a VaultMail elsewhere would still send it).
+    case scheduleKeptOnServer(emailId: String, reason: String)
     /// Encryption was asked for (or the message answers encrypted mail), but the account has
     /// no OpenPGP key for these recipients (issue 32): it is never sent where one could not read it.
     case cannotEncrypt(missingKeys: [String])
@@ -54,6 +57,9 @@ public enum ComposeError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(text)' is not a time to send at; write 2026-12-01 09:00 (local time) or 2026-12-01T09:00:00+01:00"
         case .sendTimePassed(let time, let now):
             "\(time) has passed (it is \(now)); choose a later time, or send now"
+        case .scheduleKeptOnServer(let id, let reason):
+            "message \(id) is still scheduled: its copy in the server's Drafts keeps its send time, and VaultMail on another "
+                + "device would still send it (\(reason)); try again when the mail server can be reached"
         case .cannotEncrypt(let missing):
             "cannot encrypt the message: no OpenPGP key for \(missing.joined(separator: ", ")); add their keys "
                 + "(`vaultmail key import ACCOUNT FILE`, or a message from them with an Autocrypt header), remove them, or send without encryption (--no-encrypt)"

@@ -34,12 +34,21 @@ public struct OutboxEntry: Sendable, Hashable {
     public var filingError: String?
     /// Where the copy in Sent landed.
     public var sentCopy: RemoteMessageLocation?
+    /// Send later (issue 33): the time the person chose, kept apart from `nextAttemptAt` (the end
+    /// of the undo delay, a retry, a claim's lease), so a scheduled message is told from one in
+    /// its undo-send window. Nil for a message sent now.
+    public var sendAt: Date?
+    /// Send later: what this store's claim keyword on the server ends with (random, chosen when
+    /// the message was queued here), so a retry or a restarted run knows its own claim and no other
+    /// store takes it for its own (`SendAtKeyword.claimKeyword(for:)`).
+    public var serverClaimKey: String?
 
     public init(
         email: Email, attemptCount: Int = 0, lastError: String? = nil, nextAttemptAt: Date? = nil,
         queuedAt: Date? = nil, rawMessage: [UInt8]? = nil, claimedBy: String? = nil, dataStartedAt: Date? = nil,
         transmittedAt: Date? = nil, remoteDraft: RemoteMessageLocation? = nil, draftSyncError: String? = nil,
-        filingPending: Bool = false, filingError: String? = nil, sentCopy: RemoteMessageLocation? = nil
+        filingPending: Bool = false, filingError: String? = nil, sentCopy: RemoteMessageLocation? = nil,
+        sendAt: Date? = nil, serverClaimKey: String? = nil
     ) {
         self.email = email
         self.attemptCount = attemptCount
@@ -55,16 +64,22 @@ public struct OutboxEntry: Sendable, Hashable {
         self.filingPending = filingPending
         self.filingError = filingError
         self.sentCopy = sentCopy
+        self.sendAt = sendAt
+        self.serverClaimKey = serverClaimKey
     }
 
     public var id: String { email.id }
     public var state: SendState { email.sendState }
 
-    /// Send later (issue 33): when a queued message that was never tried goes, if that is
-    /// after `now`; nil for anything else (sending, failed, waiting to retry, due). A message in
-    /// its undo-send window counts too: the store does not tell the two apart yet.
+    /// Send later (issue 33): when a scheduled message goes, while it is queued for a time
+    /// after `now`; nil for anything else (sent now, in its undo-send window, sending, failed,
+    /// waiting to retry, due).
     public func sendsLater(now: Date) -> Date? {
-        guard state == .queued, attemptCount == 0, let at = nextAttemptAt, at > now else { return nil }
+        guard state == .queued, let at = sendAt, at > now else { return nil }
         return at
     }
+
+    /// A scheduled message (`sendAt` set) still waiting in the outbox: queued and not yet tried,
+    /// whether or not its time has come.
+    public var isScheduled: Bool { sendAt != nil && (state == .queued || state == .sending) }
 }

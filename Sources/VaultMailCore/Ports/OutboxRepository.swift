@@ -30,6 +30,11 @@ public protocol OutboxRepository: Sendable {
     /// `draft` or `failed` → `queued` with the bytes to send. The message may go out from
     /// `notBefore` on. Throws `ComposeError.wrongState` from any other state.
     func queue(emailId: String, rawMessage: [UInt8], notBefore: Date, now: Date) async throws
+    /// `queue`, and the time the person chose for it (send later, issue 33; nil: sent now),
+    /// kept apart from the retry time. `returnToDraft` forgets it.
+    func queue(emailId: String, rawMessage: [UInt8], notBefore: Date, now: Date, sendAt: Date?) async throws
+    /// A scheduled message still queued goes at `sendAt` instead (another machine moved its time).
+    func moveSendTime(emailId: String, to sendAt: Date) async throws
     /// `queued` or `failed` → `draft` (undo, cancel). Returns nil when done, else the state
     /// that made it impossible (`sending`, `sent`).
     func returnToDraft(emailId: String) async throws -> SendState?

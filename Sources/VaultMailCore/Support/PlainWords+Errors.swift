@@ -57,6 +57,8 @@ extension ComposeError: PlainWordsError {
             "“\(text)” is not a time. Write it as 2026-12-01 09:00."
         case .sendTimePassed(let time, let now):
             "\(time) has passed (it is \(now)). Choose a later time, or send now."
+        case .scheduleKeptOnServer:
+            "It is still scheduled: the mail server couldn't be reached to take its time off, so it could still be sent from another device. Try again when the server can be reached."
         case .cannotEncrypt(let missing):
             "Can't encrypt it: there is no key for \(missing.joined(separator: ", ")). Add their key, remove them, or turn encryption off to send it readable by anyone on the way."
         }

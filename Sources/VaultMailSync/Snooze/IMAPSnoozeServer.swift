@@ -181,57 +181,20 @@ public struct IMAPSnoozeServer: SnoozeServer {
     /// this much later.
     static let claimLease: TimeInterval = 5 * 60
 
-    /// The CONDSTORE claim (RFC 7162): each message's snooze keyword replaced by a time
-    /// `claimLease` ahead and a keyword of this claim's own (`claimKeyword`), in one
-    /// `UID STORE uid (UNCHANGEDSINCE <its mod-sequence>) FLAGS.SILENT`. Of several clients that
-    /// read the message at the same mod-sequence only one succeeds, the others are told MODIFIED
-    /// and leave it. (The claim's own keyword matters: Dovecot does not count a store that
-    /// leaves the flags as they already are as a conflict, and two clients claiming in the
-    /// same second would otherwise store the same flags, and both succeed.) A client that
-    /// reads the message after the claim sees it due only when the lease ends; one already
-    /// expunged by another client is left out after a NOOP. Returns the messages this client
-    /// claimed, with their flags as stored now. A message the server gives no mod-sequence is
-    /// not claimed but returned as it is.
+    /// The CONDSTORE claim (`IMAPKeywordClaim`, shared with send later): each message's snooze
+    /// keyword replaced by a time `claimLease` ahead and a keyword of this claim's own. A client
+    /// that reads the message after the claim sees it due only when the lease ends.
     private func claim(_ messages: [IMAPMessageFlags], now: Date, on imap: IMAPConnection) async throws -> [IMAPMessageFlags] {
         // From this machine's clock too: a `now` in the past must not give a lease already over.
         let lease = SnoozeTime.until(max(now, Date()).addingTimeInterval(Self.claimLease))
-        let mine: Set<IMAPFlag> = [IMAPFlag(lease.keyword), IMAPFlag(Self.claimKeyword())]
-        var claimed: [IMAPMessageFlags] = []
-        for message in messages.sorted(by: { $0.uid < $1.uid }) {
-            guard let modSeq = message.modSeq else {
-                claimed.append(message)
-                continue
-            }
-            let flags = message.flags.filter { !Self.isSnoozeOrClaim($0) && $0 != .recent }.union(mine)
-            do {
-                let modified = try await imap.storeFlags(flags, .replace, uids: UIDSet([message.uid]), unchangedSince: modSeq)
-                if modified.isEmpty { claimed.append(IMAPMessageFlags(uid: message.uid, flags: flags)) }
-            } catch let error as IMAPError where error.kind == .commandFailed {
-                // Gone meanwhile ([EXPUNGEISSUED]): another client woke or moved it.
-                continue
-            }
-        }
-        guard !claimed.isEmpty else { return [] }
-        // A message another client had already moved (expunged) when this STORE came is not
-        // reported MODIFIED, yet still listed in this session, which could copy it again: a
-        // NOOP brings the expunges, and only what is still here was claimed.
-        _ = try await imap.noop()
-        let here = Set(try await imap.fetchFlags(UIDSet(claimed.map(\.uid))).map(\.uid))
-        return claimed.filter { here.contains($0.uid) }
+        return try await Self.keywordClaim.claim(messages, lease: lease.keyword, on: imap)
     }
 
-    /// What every claim's own keyword starts with; it is followed by 16 random hex digits.
-    static let claimKeywordPrefix = "$VaultMailClaim-"
-
-    /// A new claim's own keyword.
-    static func claimKeyword() -> String {
-        claimKeywordPrefix + String(UInt64.random(in: 1...UInt64.max), radix: 16)
-    }
+    static let keywordClaim = IMAPKeywordClaim(isTimeKeyword: SnoozeTime.isKeyword)
 
     /// A snooze keyword, or a claim's own keyword (left by a client that died before its MOVE).
     static func isSnoozeOrClaim(_ flag: IMAPFlag) -> Bool {
-        SnoozeTime.isKeyword(flag.name)
-            || flag.name.prefix(claimKeywordPrefix.count).caseInsensitiveCompare(claimKeywordPrefix) == .orderedSame
+        keywordClaim.isTimeOrClaim(flag)
     }
 
     /// The selected mailbox's messages `uids` carry `time`'s keyword and no other snooze keyword.

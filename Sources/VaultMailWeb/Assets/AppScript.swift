@@ -487,6 +487,7 @@ enum AppScript {
     if (link) composeInPlace(link.href);
   }
   function sendingToast() {
+    scheduledToast();
     let pending = null;
     try { pending = JSON.parse(sessionStorage.getItem("vaultmail-sending") || "null"); } catch (_) {}
     const notice = sessionStorage.getItem("vaultmail-notice");
@@ -515,6 +516,20 @@ enum AppScript {
       if (n <= 0) { clearInterval(timer); sessionStorage.removeItem("vaultmail-sending"); el.remove(); }
     };
     const timer = setInterval(tick, 250); tick();
+  }
+
+  // Send later (issue 33): when it will go, in Core's words, and Cancel (back to the draft).
+  function scheduledToast() {
+    let scheduled = null;
+    try { scheduled = JSON.parse(sessionStorage.getItem("vaultmail-scheduled") || "null"); } catch (_) {}
+    sessionStorage.removeItem("vaultmail-scheduled");
+    if (!scheduled) return;
+    toast(scheduled.message, { action: "Cancel", ms: 15000, onAction: async () => {
+      const r = await post("/compose/undo", { draft: scheduled.draft });
+      let reply = {}; try { reply = await r.json(); } catch (_) {}
+      if (r.ok && reply.url) location.href = reply.url + "&return=" + encodeURIComponent(location.pathname + location.search);
+      else toast(reply.error || "Too late: the message has gone.", { error: true });
+    } });
   }
 
   // ---- triage that keeps its place (issue 29) ----

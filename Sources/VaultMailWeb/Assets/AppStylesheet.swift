@@ -487,6 +487,14 @@ html:not(.js) .summary-pending,html:not(.js) .replies-loading,.js .summary-nojs,
 .snooze-pick input{font:inherit;padding:4px 6px;border:1px solid var(--line);border-radius:6px;background:var(--pane);color:var(--text);color-scheme:light dark}
 .snooze-pick .menu-item{margin-top:2px;text-align:center;border:1px solid var(--line)}
 .wake{font-size:12px;font-weight:650;color:var(--accent);white-space:nowrap}
+.compose-actions:not(.inline-composer .compose-actions){position:relative}
+.send-later-menu{position:static}
+.send-later-menu .menu-panel{top:auto;left:0;bottom:calc(100% + 4px);min-width:min(300px,80vw)}
+.snooze-pick .send-later-choice{justify-content:center}
+.send-later-choice .snooze-name{white-space:nowrap}
+.send-later-choice{display:flex;justify-content:space-between;gap:16px;align-items:baseline}
+.send-later-menu>summary{display:inline-flex;align-items:center;gap:6px}
+.pill.state-scheduled{background:var(--accent);color:var(--pane)}
 .snoozed-note{align-self:center;font-size:13px;color:var(--muted);margin-right:4px}
 """#
 }

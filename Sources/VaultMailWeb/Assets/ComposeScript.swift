@@ -274,8 +274,32 @@ enum ComposeScript {
         state.sending = false; updateSend(); say(""); toast(err.message, true, err.detail);
       }
     }
+    // Send later (issue 33): the menu's choice posted with the draft; refusals in the service's words.
+    async function sendLater(button) {
+      Object.values(recipients).forEach(r => r.flush());
+      if (!ready()) { toast("Add a recipient and write something before sending.", true); return; }
+      clearTimeout(state.timer);
+      if (state.saving) await state.saving;
+      state.sending = true; updateSend(); say("Scheduling…");
+      try {
+        const body = fields(); body.set("at", button.value);
+        const r = await post("/compose/send-later", body);
+        const reply = await r.json();
+        if (!r.ok) { if (reply.draft) setDraft(reply.draft); throw Object.assign(new Error(reply.error || "Not scheduled."), { detail: reply.detail }); }
+        const menu = $("#send-later", form); if (menu) menu.open = false;
+        sessionStorage.setItem("vaultmail-scheduled", JSON.stringify({ draft: reply.draft, message: reply.message }));
+        if (options.onSent) options.onSent(reply); else location.href = reply.url;
+      } catch (err) {
+        state.sending = false; updateSend(); say(""); toast(err.message, true, err.detail);
+      }
+    }
+    const when = $("#send-when", form);
+    if (when) when.addEventListener("keydown", e => {
+      if (e.key === "Enter") { e.preventDefault(); sendLater($('.send-later-choice[value="pick"]', form)); }
+    });
     form.addEventListener("submit", async e => {
       e.preventDefault();
+      if (e.submitter && e.submitter.classList.contains("send-later-choice")) { sendLater(e.submitter); return; }
       if (e.submitter && e.submitter.id === "discard") {
         clearTimeout(state.timer); state.sending = true;
         if (state.saving) await state.saving;

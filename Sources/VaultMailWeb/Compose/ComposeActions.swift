@@ -49,6 +49,56 @@ extension WebApp {
         return Pages.redirect(Self.withNotice(form.returnTo, message))
     }
 
+    /// Send later (issue 33): saves and checks the draft as Send does, reads the time with Core's
+    /// `sendTime(from:)` (a preset's word, or the picker's `when` for `at=pick`) and schedules it
+    /// (`ComposeEmailService.schedule`, the tool's `send --at`). Refusals (no time, past,
+    /// unreadable) in the service's words; the draft stays open. Without the script the browser
+    /// goes back where it came from with the notice.
+    func sendLater(_ fields: ComposeForm.Posted, wantsJSON: Bool) async -> Response {
+        let form = ComposeForm(fields, defaultAccount: "")
+        func refuse(_ problem: PlainProblem, draft: String?) -> Response {
+            if wantsJSON {
+                return Pages.json(JSONReply.Failure(error: problem.words, draft: draft ?? "", detail: problem.detail), status: .badRequest)
+            }
+            var url = "/compose?kind=" + (draft == nil ? "new" : "draft")
+            if let draft { url += "&draft=" + WebForm.escape(draft) }
+            url += "&problem=" + WebForm.escape(problem.words) + (problem.detail.map { "&detail=" + WebForm.escape($0) } ?? "")
+            url += "&return=" + WebForm.escape(form.returnTo)
+            return Pages.redirect(url)
+        }
+        let written = (fields.at == "pick" ? fields.when : fields.at)?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard !written.isEmpty else {
+            return refuse(PlainProblem(words: "Not scheduled: choose a time from the menu, or pick a date and time."), draft: form.content.draftId)
+        }
+        if form.content.to.isEmpty && form.content.cc.isEmpty && form.content.bcc.isEmpty {
+            return refuse(PlainProblem(words: "Not scheduled: add at least one recipient in To, Cc or Bcc."), draft: form.content.draftId)
+        }
+        let id: String
+        do {
+            id = try await saveDraft(fields, checkAddresses: true)
+        } catch {
+            return refuse(PlainProblem(error).led(by: "Not scheduled: "), draft: form.content.draftId)
+        }
+        let at: Date
+        do {
+            at = try await mail.compose.sendTime(from: written)
+            if let draft = try? await mail.compose.draft(emailId: id) {
+                let email = draft.entry.email
+                try await mail.composition.checkSize(accountId: email.accountId, text: email.bodyPlain ?? "", html: email.bodyHTML,
+                                                     attachments: draft.attachments)
+            }
+            try await mail.compose.schedule(emailId: id, at: at, crypto: form.crypto)
+        } catch {
+            return refuse(PlainProblem(error).led(by: "Not scheduled: "), draft: id)
+        }
+        await events.publish(.changed)
+        let message = ComposeEmailService.scheduledWords(subject: form.content.subject, time: dates.wakeTime(at))
+        if wantsJSON {
+            return Pages.json(JSONReply.Scheduled(draft: id, url: form.returnTo, message: message, at: at.formatted(.iso8601)))
+        }
+        return Pages.redirect(Self.withNotice(form.returnTo, message))
+    }
+
     /// One file posted as the request body (`name=` in the query, its type in Content-Type),
     /// added to the draft (`draft=`).
     func attach(_ request: Request, context: WebRequestContext) async throws(FormError) -> Response {

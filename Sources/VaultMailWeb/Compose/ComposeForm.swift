@@ -11,9 +11,12 @@ struct ComposeForm {
         var encryption, sign: String?
         /// The attachment to remove (`/compose/detach`).
         var index: String?
+        /// Send later (issue 33): a preset's word or `pick`; `when`: the picker's local date and time.
+        var at, when: String?
 
         private enum CodingKeys: String, CodingKey {
             case account, draft, to, cc, bcc, subject, body, markdown, inReplyTo, references, thread, forward, index, encryption, sign
+            case at, when
             case returnTo = "return"
         }
 

@@ -31,6 +31,9 @@ extension WebApp {
             await self.send(try context.form(ComposeForm.Posted.self), wantsJSON: request.headers[.accept]?.contains("application/json") == true,
                             csrf: self.csrf(context: context))
         }
+        router.post("/compose/send-later") { request, context -> Response in
+            await self.sendLater(try context.form(ComposeForm.Posted.self), wantsJSON: request.headers[.accept]?.contains("application/json") == true)
+        }
         addComposeCryptoRoute(to: router)
         router.post("/compose/undo") { _, context -> Response in
             guard let id = try context.form(ComposeForm.Posted.self).draft, !id.isEmpty else { return Pages.plain(.badRequest, "Name the message to take back (draft=).") }
@@ -85,6 +88,16 @@ extension WebApp {
             do {
                 try await self.mail.compose.cancel(emailId: id)
                 return Pages.redirect(Self.draftURL(id, returnTo: Mailbox.outbox.url()))
+            } catch {
+                return Pages.redirect(Self.withNotice(Mailbox.outbox.url(), PlainWords.of(error)))
+            }
+        }
+        router.post("/outbox/unschedule") { _, context -> Response in
+            guard let id = try context.form(ComposeForm.Posted.self).draft, !id.isEmpty else { return Pages.plain(.badRequest, "Name the message (draft=).") }
+            do {
+                try await self.mail.compose.cancel(emailId: id)
+                await self.events.publish(.changed)
+                return Pages.redirect(Self.withNotice(Mailbox.outbox.url(), "Cancelled: it won't be sent. It is a draft again, in Drafts."))
             } catch {
                 return Pages.redirect(Self.withNotice(Mailbox.outbox.url(), PlainWords.of(error)))
             }

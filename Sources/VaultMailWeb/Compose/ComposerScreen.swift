@@ -74,6 +74,7 @@ extension WebApp {
             sizeLimit: await mail.compose.sizeLimit(accountId: content.accountId), problem: problem, returnTo: returnTo, csrf: csrf)
         view.display = await display()
         view.cursor = cursor
+        view.sendLater = SendLaterMenu(choices: mail.compose.sendLaterChoices(), dates: dates, now: mail.clock.now, timeZone: mail.clock.timeZone)
         view.crypto = CryptoState(await cryptoPlan(content, recipients: ComposeForm.addresses(of: content), choice: .automatic))
         return Pages.html(view.render())
     }

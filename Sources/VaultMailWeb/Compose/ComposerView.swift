@@ -29,6 +29,8 @@ struct ComposerView {
     var cursor = 0
     /// What sending will do to the message's encryption (issue 32), shown by the lock.
     var crypto = WebApp.CryptoState(nil)
+    /// Send later (issue 33): the menu beside Send; nil hides it.
+    var sendLater: SendLaterMenu?
 
     var heading: String {
         switch kind {
@@ -63,6 +65,7 @@ struct ComposerView {
             var saved: Bool
             var trashIcon: Markup
             var crypto: Markup
+            var sendLater: Markup
         }
         let hidden: [(String, String?)] = [("csrf", csrf), ("draft", content.draftId), ("inReplyTo", content.inReplyTo), ("references", content.references),
                       ("thread", content.threadId), ("forward", content.forwardedEmailId), ("return", returnTo)]
@@ -72,7 +75,7 @@ struct ComposerView {
             from: from(), to: recipients("to", "To", content.to, required: true), showCopies: !content.cc.isEmpty || !content.bcc.isEmpty,
             copies: recipients("cc", "Cc", content.cc) + recipients("bcc", "Bcc", content.bcc), subject: content.subject, cursor: cursor,
             body: content.body, markdown: content.markdown, attachments: attachmentSection(), saved: content.draftId != nil,
-            trashIcon: Icon.trash.svg(), crypto: cryptoSection()))
+            trashIcon: Icon.trash.svg(), crypto: cryptoSection(), sendLater: sendLater?.render() ?? .empty))
         return Pages.document(title: "\(heading) — VaultMail", bodyClass: "app compose-page", csrf: csrf, body: body,
                               scripts: [Assets.script, Assets.composeScript], display: display)
     }
@@ -100,7 +103,7 @@ struct ComposerView {
          Format with Markdown</label><span class="hint-text" id="format-hint">Plain text is sent as you write it; with Markdown, **bold**, lists and links are also sent formatted.</span></div>\
         {{{crypto}}}{{{attachments}}}\
         <div class="compose-actions">\
-        <button class="primary" type="submit" id="send">Send</button>\
+        <button class="primary" type="submit" id="send">Send</button>{{{sendLater}}}\
         <span class="save-state" id="save-state" role="status" aria-live="polite">{{#saved}}Draft saved{{/saved}}</span>\
         <button class="tool danger" type="submit" formaction="/compose/discard" id="discard">{{{trashIcon}}}<span>Discard</span></button>\
         </div></form></main>\

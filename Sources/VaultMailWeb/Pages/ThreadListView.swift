@@ -303,10 +303,25 @@ struct ThreadListView {
             var reason: String?
             var detail: Markup
             var actions: Bool
+            var scheduled: Bool
         }
         struct Model { var entries: [Entry] }
-        return Self.outboxTemplate.render(Model(entries: outbox.map { entry in
+        // Scheduled messages (send later, issue 33) apart, first, soonest first; then the rest.
+        let waiting = outbox.filter { $0.state == .queued && $0.sendAt != nil && $0.attemptCount == 0 }
+            .sorted { ($0.sendAt ?? .distantPast, $0.id) < ($1.sendAt ?? .distantPast, $1.id) }
+        let ordered = waiting + outbox.filter { entry in !waiting.contains { $0.id == entry.id } }
+        return Self.outboxTemplate.render(Model(entries: ordered.map { entry in
             let email = entry.email
+            let scheduled = waiting.contains { $0.id == entry.id }
+            if scheduled, let at = entry.sendAt {
+                let to = (email.toAddresses + email.ccAddresses + email.bccAddresses).map { $0.name ?? $0.email }.joined(separator: ", ")
+                return Entry(
+                    id: email.id, state: "Scheduled", stateName: "scheduled", to: to.isEmpty ? "no one yet" : to,
+                    date: at.formatted(.iso8601), time: "Sends " + dates.wakeTime(at),
+                    subject: email.subject.isEmpty ? "(no subject)" : email.subject,
+                    reason: entry.draftSyncError.map { _ in "Scheduled on this device only: the server's Drafts could not be updated, so only this device sends it." },
+                    detail: ProblemView.details(entry.draftSyncError), actions: false, scheduled: true)
+            }
             let state: String = switch email.sendState {
             case .queued: entry.attemptCount > 0 ? "Waiting to retry" : "Queued"
             case .sending: "Sending"
@@ -323,12 +338,13 @@ struct ThreadListView {
                 id: email.id, state: state, stateName: email.sendState.rawValue, to: to.isEmpty ? "no one yet" : to,
                 date: email.dateReceived.formatted(.iso8601), time: dates.string(for: email.dateReceived),
                 subject: email.subject.isEmpty ? "(no subject)" : email.subject, reason: why, detail: ProblemView.details(said?.detail),
-                actions: email.sendState == .queued || email.sendState == .failed)
+                actions: email.sendState == .queued || email.sendState == .failed, scheduled: false)
         }))
     }
 
     /// A message waiting in the Outbox: its state in words, why it has not gone, recipients,
-    /// subject, when; Send now and Cancel (back to a draft) while it has not started going.
+    /// subject, when; Send now and Cancel (back to a draft) while it has not started going. A
+    /// scheduled one: "Scheduled", when it goes, Send now, Edit (back to a draft) and Cancel.
     private static let outboxTemplate = Template("""
         {{#entries}}<li class="row outbox-row" data-id="{{id}}"><span class="row-link"><span class="row-main"><span class="row-top"><span class="pill state-{{stateName}}">{{state}}</span>\
         <span class="sender">To {{to}}</span><time datetime="{{date}}">{{time}}</time></span>\
@@ -337,6 +353,9 @@ struct ThreadListView {
         </span></span>{{{detail}}}\
         {{#actions}}<span class="outbox-actions"><button class="tool" formaction="/outbox/retry" name="draft" value="{{id}}" aria-label="Send now: {{subject}}">Send now</button>\
         <button class="tool" formaction="/outbox/cancel" name="draft" value="{{id}}" aria-label="Cancel sending and edit: {{subject}}">Cancel</button></span>{{/actions}}\
+        {{#scheduled}}<span class="outbox-actions"><button class="tool" formaction="/outbox/retry" name="draft" value="{{id}}" aria-label="Send now: {{subject}}">Send now</button>\
+        <button class="tool" formaction="/outbox/cancel" name="draft" value="{{id}}" aria-label="Edit (back to a draft): {{subject}}">Edit</button>\
+        <button class="tool" formaction="/outbox/unschedule" name="draft" value="{{id}}" aria-label="Cancel sending: {{subject}}">Cancel</button></span>{{/scheduled}}\
         </li>{{/entries}}
         """)
 

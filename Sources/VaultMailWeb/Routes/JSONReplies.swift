@@ -86,6 +86,14 @@ enum JSONReply {
     }
 
     /// A message on its way, with the seconds left to take it back.
+    /// A message scheduled (send later, issue 33): what to tell, and where the composer goes back to.
+    struct Scheduled: Encodable {
+        var draft: String
+        var url: String
+        var message: String
+        var at: String
+    }
+
     struct Sending: Encodable {
         var draft: String
         var undoSeconds: Int
