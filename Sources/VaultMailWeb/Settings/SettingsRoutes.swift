@@ -183,6 +183,9 @@ extension WebApp {
             values: values, accounts: accounts, muted: muted, server: await mail.notificationServer(),
             decisions: (try? await mail.notificationHistory.recent(limit: 15)) ?? [], asked: asked, askedMissing: askedMissing,
             notice: query.notice, csrf: csrf, dates: dates, privacy: privacy)
+        if mail.autocryptSetup != nil {
+            view.encryption = SettingsView.Encryption(accounts: accounts)
+        }
         if let storage = mail.storage {
             do {
                 view.storage = .success(try await storage.report())
