@@ -10,20 +10,36 @@ extension GMimeMessageParser: AutocryptSetupReader {
                   let marker = g_mime_object_get_header(cgmime_message_as_object(message.pointer), AutocryptSetupMessage.headerName), // none
                   String(cString: marker).trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == AutocryptSetupMessage.headerValue,
                   let top = g_mime_message_get_mime_part(message.pointer), // none
-                  let multipart = cgmime_as_multipart(top), g_mime_multipart_get_count(multipart) >= 2,
-                  let type = g_mime_object_get_content_type(top), // none
-                  g_mime_content_type_get_media_subtype(type).map({ String(cString: $0).lowercased() }) == "mixed",
-                  let second = g_mime_multipart_get_part(multipart, 1), // none
-                  let secondType = g_mime_object_get_content_type(second), // none
-                  let mimeType = g_mime_content_type_get_mime_type(secondType) else { return nil }
-            // (transfer full) a g_malloc'd string.
-            defer { g_free(mimeType) }
-            guard String(cString: mimeType).lowercased() == AutocryptSetupMessage.mimeType,
-                  let content = Self.decodedContent(second) else { return nil }
+                  Self.mimeType(of: top) == "multipart/mixed",
+                  let part = Self.setupPart(in: top, depth: 0),
+                  let content = Self.decodedContent(part) else { return nil }
             return OpenPGPArmor.firstBlock(of: "PGP MESSAGE", in: String(decoding: content, as: UTF8.self))
         }
         guard let found else { return nil }
         let parsed = parse(raw)
         return AutocryptSetupMessage(payload: found, from: parsed.from.map(\.email), to: parsed.to.map(\.email))
+    }
+
+    /// The first `application/autocrypt-setup` part under `object`: Level 1 puts it second in
+    /// the message's `multipart/mixed`; Delta Chat nests that `multipart/mixed` in another.
+    private static func setupPart(in object: UnsafeMutablePointer<GMimeObject>, depth: Int) -> UnsafeMutablePointer<GMimeObject>? {
+        guard depth < 4 else { return nil }
+        if let multipart = cgmime_as_multipart(object) {
+            for index in 0..<max(g_mime_multipart_get_count(multipart), 0) {
+                if let child = g_mime_multipart_get_part(multipart, index), // none
+                   let found = setupPart(in: child, depth: depth + 1) { return found }
+            }
+            return nil
+        }
+        return mimeType(of: object) == AutocryptSetupMessage.mimeType ? object : nil
+    }
+
+    /// `type/subtype` of `object`, in lower case.
+    private static func mimeType(of object: UnsafeMutablePointer<GMimeObject>) -> String? {
+        guard let type = g_mime_object_get_content_type(object), // none
+              let mimeType = g_mime_content_type_get_mime_type(type) else { return nil }
+        // (transfer full) a g_malloc'd string.
+        defer { g_free(mimeType) }
+        return String(cString: mimeType).lowercased()
     }
 }
