@@ -148,9 +148,13 @@ struct AutocryptSetupEndToEndTests {
             #expect(try await browser.string("return document.body.innerText").contains("36 digits"))
 
             try await browser.wait("return document.querySelector('#conversation .setup-import input[name=setupCode]') !== null")
+            // Enter in the field imports (its own form: not the conversation's first action).
             try await browser.js("document.querySelector('#conversation .setup-import input[name=setupCode]').value = arguments[0]", [code])
-            try await browser.js("document.querySelector('#conversation .setup-import button').click()")
+            try await browser.click("#conversation .setup-import input[name=setupCode]")
+            try await browser.keys(["ENTER"])
             try await browser.wait("return document.body.innerText.includes('now uses the key from this setup message')", timeout: 90)
+            #expect(try await browser.string("return document.querySelector('#conv-title') ? document.querySelector('#conv-title').textContent : ''")
+                    .contains("Autocrypt Setup Message"), "still in the conversation, nothing archived")
         }
     }
 }

@@ -88,7 +88,7 @@ struct ConversationView {
             id: thread.id, version: version, latest: answerable?.id, csrf: csrf, here: here, leave: mailbox.url(category: category),
             backIcon: Icon.back.svg(), subject: thread.subject.isEmpty ? "(no subject)" : thread.subject,
             meta: "\(count) message\(count == 1 ? "" : "s")\(draftNote)\(isMuted ? " · muted" : "")", actions: actions(),
-            messages: renderedMessages(), replies: suggestedReplies(), replyBar: replyBar(), draftForms: draftForms(),
+            messages: renderedMessages(), replies: suggestedReplies(), replyBar: replyBar(), draftForms: draftForms() + setupForms(),
             shown: olderCount > 0 || messages.count > Self.pageSize ? messages.count : nil, older: olderLink()))
     }
 
@@ -358,8 +358,9 @@ struct ConversationView {
         {{^warning}}<p class="crypto-state"><span class="pill crypto">{{words}}</span></p>{{/warning}}
         """)
 
-    /// A received Autocrypt Setup Message: the setup code's field and "Import this key", posted
-    /// with the conversation's form to `/openpgp/import-setup` (the script leaves it alone).
+    /// A received Autocrypt Setup Message: the setup code's field and "Import this key", which
+    /// belong to a form of their own outside the conversation's actions (`setupForms`), so Enter
+    /// in the field imports, and the script leaves them alone.
     private func setupImport(_ message: Message) -> Markup {
         guard let setup = message.setupMessage else { return .empty }
         struct Model { var id: String; var begin: String? }
@@ -370,12 +371,24 @@ struct ConversationView {
         <section class="setup-import" aria-labelledby="su-{{id}}"><h3 id="su-{{id}}">Autocrypt Setup Message</h3>\
         <p>One of your mail apps sent this account its encryption key. Import it to read and send encrypted mail here with the same key; \
         the key VaultMail made for this account stays, so older mail still opens.</p>\
-        <input type="hidden" name="email" value="{{id}}">\
         <label for="sc-{{id}}">Setup code{{#begin}} (it begins with {{begin}}){{/begin}}</label> \
-        <input id="sc-{{id}}" class="setup-code-input" name="setupCode" autocomplete="off" spellcheck="false" inputmode="numeric" \
-        aria-describedby="sch-{{id}}"> <button class="primary" formaction="/openpgp/import-setup">Import this key</button>\
+        <input id="sc-{{id}}" class="setup-code-input" name="setupCode" form="import-setup-{{id}}" autocomplete="off" spellcheck="false" \
+        inputmode="numeric" aria-describedby="sch-{{id}}"> <button class="primary" form="import-setup-{{id}}">Import this key</button>\
         <p class="hint-text" id="sch-{{id}}">The 36 digits the other app showed when it made this message; dashes and spaces are fine.</p>\
         </section>
+        """)
+
+    /// The form each received setup message's "Import this key" posts.
+    private func setupForms() -> Markup {
+        struct Model { var id: String; var csrf: String; var here: String }
+        return messages.filter { $0.setupMessage != nil }
+            .map { Self.setupFormTemplate.render(Model(id: $0.email.id, csrf: csrf, here: here)) }.joined()
+    }
+
+    private static let setupFormTemplate = Template("""
+        <form id="import-setup-{{id}}" method="post" action="/openpgp/import-setup" hidden>\
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="email" value="{{id}}">\
+        <input type="hidden" name="return" value="{{here}}"></form>
         """)
 
     // MARK: Drafts (issue 29)
