@@ -307,33 +307,55 @@ public actor GPGMEOpenPGPEngine: OpenPGPEngine {
     }
 
     public func importSetupPayload(_ payload: [UInt8], setupCode: Secret, account: Account) async throws(OpenPGPError) -> OpenPGPKeyInfo {
+        let passphrase = try await passphraseForNewKey(account)
         // Opened in a keyring holding no key: only the setup code can open it (a message
         // encrypted to the account's public key instead would not open here; dev.gnupg.org/T3277).
+        // The key is then locked with the account's passphrase in that folder, so the account's
+        // own keyring only ever receives it locked, and a failure on the way leaves it unchanged.
         let scratch = try makeScratchHome()
-        let plaintext: [UInt8]
+        let imported: OpenPGPKeyInfo
+        let lockedKey: [UInt8]
         do throws(OpenPGPError) {
             let decrypting = try GPGMEContext(home: scratch, passphrase: setupCode)
             try decrypting.forgetSymmetricPassphrases()
             let input = try GPGMEData(copying: payload)
             let output = try GPGMEData()
             let error = gpgme_op_decrypt(decrypting.pointer, input.pointer, output.pointer)
+            withExtendedLifetime(input) {}
             guard GPGMELibrary.code(error) == cgpgme_no_error else { throw OpenPGPError.setupCodeRejected }
-            plaintext = output.take()
+            // Level 1: the payload begins with the armored secret key; what follows its END line is dropped.
+            guard let block = OpenPGPArmor.firstBlock(of: "PGP PRIVATE KEY BLOCK", in: String(decoding: output.take(), as: UTF8.self)) else {
+                throw OpenPGPError.noSecretKeyInSetup
+            }
+            imported = try importSecretKey(Array(block.utf8), into: scratch, passphrase: passphrase)
+            let locking = try GPGMEContext(home: scratch, passphrases: [passphrase])
+            let key = try key(imported.fingerprint, secret: true, in: locking)
+            defer { gpgme_key_unref(key) }
+            try GPGMELibrary.check(gpgme_op_passwd(locking.pointer, key, 0), "lock the imported key with the account's passphrase")
+            let exporting = try GPGMEContext(home: scratch, passphrase: passphrase)
+            let locked = try GPGMEData()
+            try GPGMELibrary.check(gpgme_op_export(exporting.pointer, imported.fingerprint, gpgme_export_mode_t(cgpgme_export_secret),
+                                                   locked.pointer), "export the locked key")
+            lockedKey = locked.take()
             await removeScratchHome(scratch)
         } catch {
             await removeScratchHome(scratch)
             throw error
         }
-        // Level 1: the payload begins with the armored secret key; what follows its END line is dropped.
-        guard let block = OpenPGPArmor.firstBlock(of: "PGP PRIVATE KEY BLOCK", in: String(decoding: plaintext, as: UTF8.self)) else {
-            throw .noSecretKeyInSetup
-        }
         let home = try prepareHome(account.id)
-        let passphrase = try await passphraseForNewKey(account)
+        let key = try importSecretKey(lockedKey, into: home, passphrase: passphrase)
+        guard key.fingerprint == imported.fingerprint else { throw .noSecretKeyInSetup }
+        try Self.setDefaultKey(key.fingerprint, home: home)
+        return key
+    }
+
+    /// Imports `block` (an armored secret key) into `home`: the secret key it held, or
+    /// `.noSecretKeyInSetup`.
+    private func importSecretKey(_ block: [UInt8], into home: String, passphrase: Secret) throws(OpenPGPError) -> OpenPGPKeyInfo {
         let importing = try GPGMEContext(home: home, passphrases: [passphrase])
-        let keyBlock = try GPGMEData(copying: Array(block.utf8))
-        let importError = gpgme_op_import(importing.pointer, keyBlock.pointer)
-        withExtendedLifetime(keyBlock) {}
+        let data = try GPGMEData(copying: block)
+        let importError = gpgme_op_import(importing.pointer, data.pointer)
+        withExtendedLifetime(data) {}
         try GPGMELibrary.check(importError, "import the secret key")
         var fingerprints: [String] = []
         var status = gpgme_op_import_result(importing.pointer)?.pointee.imports
@@ -344,15 +366,10 @@ public actor GPGMEOpenPGPEngine: OpenPGPEngine {
             }
             status = entry.pointee.next
         }
-        let secret = try keys(secretOnly: true, in: importing)
-        guard let imported = secret.first(where: { fingerprints.contains($0.fingerprint) }) else { throw .noSecretKeyInSetup }
-        // Locked with the account's passphrase, as a key made here is.
-        let locking = try GPGMEContext(home: home, passphrases: [passphrase])
-        let key = try key(imported.fingerprint, secret: true, in: locking)
-        defer { gpgme_key_unref(key) }
-        try GPGMELibrary.check(gpgme_op_passwd(locking.pointer, key, 0), "lock the imported key with the account's passphrase")
-        try Self.setDefaultKey(imported.fingerprint, home: home)
-        return imported
+        guard let key = try keys(secretOnly: true, in: importing).first(where: { fingerprints.contains($0.fingerprint) }) else {
+            throw .noSecretKeyInSetup
+        }
+        return key
     }
 
     /// A keyring folder of its own for one Autocrypt Setup Message (0700, inside the engine's
