@@ -48,4 +48,6 @@ packages=(
 )
 
 "$(dirname "$0")/apt-install-missing.sh" "${packages[@]}"
-exec "$(dirname "$0")/install-axe.sh"
+"$(dirname "$0")/install-axe.sh"
+# Delta Chat (PyPI's deltachat-rpc-server and -client), for the interoperability test (issue 32).
+exec "$(dirname "$0")/install-deltachat.sh"

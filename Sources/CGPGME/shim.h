@@ -80,4 +80,9 @@ static inline int cgpgme_decrypt_legacy_no_mdc(gpgme_decrypt_result_t result) {
     return result->legacy_cipher_nomdc;
 }
 
+/* The Autocrypt Setup Message (issue 32): the secret key exported, and a symmetric encryption
+ * with the setup code. */
+static const unsigned int cgpgme_export_secret = GPGME_EXPORT_MODE_SECRET;
+static const unsigned int cgpgme_encrypt_symmetric = GPGME_ENCRYPT_SYMMETRIC;
+
 #endif

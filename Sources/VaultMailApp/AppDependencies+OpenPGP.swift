@@ -18,4 +18,13 @@ extension AppDependencies {
         OpenPGPReading(engine: engine, sources: GRDBEmailRepository(database: database), parser: GMimeMessageParser(),
                        structure: GMimeMessageParser(), peers: GRDBAutocryptPeerRepository(database: database))
     }
+
+    /// The Autocrypt Setup Message of the accounts (issue 32): sent through `compose` and the
+    /// outbox in `database`, read from the messages stored there.
+    public static func autocryptSetup(engine: any OpenPGPEngine, database: AppDatabase, compose: ComposeEmailService,
+                                      clock: any WallClock = SystemWallClock()) -> AutocryptSetup {
+        let emails = GRDBEmailRepository(database: database)
+        return AutocryptSetup(engine: engine, accounts: GRDBAccountRepository(database: database), emails: emails, sources: emails,
+                              reader: GMimeMessageParser(), compose: compose, outbox: GRDBOutboxRepository(database: database), clock: clock)
+    }
 }

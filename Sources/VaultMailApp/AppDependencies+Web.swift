@@ -50,6 +50,9 @@ extension AppDependencies {
         mail.followUp = followUp(clock: clock)
         mail.unsubscribe = Unsubscribe(emails: emailRepository, records: GRDBSubscriptionRepository(database: database),
                                        client: Self.oneClickClient(), sending: compose, clock: clock)
+        mail.autocryptSetup = openPGPEngine.map {
+            AppDependencies.autocryptSetup(engine: $0, database: database, compose: compose, clock: clock)
+        }
         mail.privacy = trackerShield.map { Privacy(shield: $0, tally: GRDBTrackerTally(database: database)) }
         let search = GRDBMailSearch(database: database)
         mail.search = SearchMailUseCase(search: search, clock: mail.clock)

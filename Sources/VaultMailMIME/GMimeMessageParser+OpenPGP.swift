@@ -36,7 +36,7 @@ extension GMimeMessageParser: OpenPGPStructureReader {
     }
 
     /// The content of a leaf part with its transfer encoding undone; nil for anything else.
-    private static func decodedContent(_ object: UnsafeMutablePointer<GMimeObject>?) -> [UInt8]? {
+    static func decodedContent(_ object: UnsafeMutablePointer<GMimeObject>?) -> [UInt8]? {
         guard let part = cgmime_as_part(object), let wrapper = g_mime_part_get_content(part) else { return nil } // none
         let stream = GObjectHandle(owning: g_mime_stream_mem_new()) // full
         _ = g_mime_data_wrapper_write_to_stream(wrapper, stream.pointer)

@@ -10,13 +10,19 @@ final class GPGMEContext {
     /// Kept alive for the callback, which GPGME calls with a plain pointer to it.
     private let passphraseBox: PassphraseBox?
 
-    init(home: String, passphrase: Secret?) throws(OpenPGPError) {
+    convenience init(home: String, passphrase: Secret?) throws(OpenPGPError) {
+        try self.init(home: home, passphrases: passphrase.map { [$0] } ?? [])
+    }
+
+    /// A context whose callback gives `passphrases` in turn, the last one again after that
+    /// (changing a key's passphrase asks the old one, then the new). Empty: none is given.
+    init(home: String, passphrases: [Secret]) throws(OpenPGPError) {
         GPGMELibrary.initialize()
         var context: gpgme_ctx_t?
         try GPGMELibrary.check(gpgme_new(&context), "start GnuPG")
         guard let context else { throw .engineUnavailable("GPGME made no context") }
         pointer = context
-        passphraseBox = passphrase.map(PassphraseBox.init)
+        passphraseBox = passphrases.isEmpty ? nil : PassphraseBox(passphrases)
         try GPGMELibrary.check(gpgme_set_protocol(context, GPGME_PROTOCOL_OpenPGP), "use OpenPGP")
         try GPGMELibrary.check(gpgme_ctx_set_engine_info(context, GPGME_PROTOCOL_OpenPGP, nil, home), "use the account's GnuPG home")
         try GPGMELibrary.check(gpgme_set_pinentry_mode(context, GPGME_PINENTRY_MODE_LOOPBACK), "turn GnuPG's prompts off")
@@ -29,15 +35,28 @@ final class GPGMEContext {
         }
     }
 
+    /// Tells GnuPG not to keep passphrases of symmetric encryption in its agent (the setup
+    /// code of an Autocrypt Setup Message is asked every time, never remembered).
+    func forgetSymmetricPassphrases() throws(OpenPGPError) {
+        try GPGMELibrary.check(gpgme_set_ctx_flag(pointer, "no-symkey-cache", "1"), "keep GnuPG from remembering the setup code")
+    }
+
     deinit {
         gpgme_release(pointer)
     }
 }
 
-/// The passphrase as the callback reads it.
+/// The passphrases as the callback reads them, in turn (the last one again after that).
 final class PassphraseBox {
-    let bytes: [UInt8]
-    init(_ secret: Secret) { bytes = Array(secret.revealed.utf8) + [0x0A] }
+    private let all: [[UInt8]]
+    private var next = 0
+    init(_ secrets: [Secret]) { all = secrets.map { Array($0.revealed.utf8) + [0x0A] } }
+
+    /// The passphrase to give now, with its newline.
+    func take() -> [UInt8] {
+        defer { next = min(next + 1, all.count - 1) }
+        return all[next]
+    }
 }
 
 /// GPGME's passphrase callback: writes the passphrase and a newline to `fd` (GPGME's pipe to
@@ -46,7 +65,7 @@ private func gpgmePassphrase(hook: UnsafeMutableRawPointer?, uidHint: UnsafePoin
                              previousWasBad: Int32, fd: Int32) -> gpgme_error_t {
     guard let hook, previousWasBad == 0 else { return cgpgme_error(cgpgme_bad_passphrase) }
     let box = Unmanaged<PassphraseBox>.fromOpaque(hook).takeUnretainedValue()
-    let written = box.bytes.withUnsafeBytes { gpgme_io_writen(fd, $0.baseAddress, $0.count) }
+    let written = box.take().withUnsafeBytes { gpgme_io_writen(fd, $0.baseAddress, $0.count) }
     return written == 0 ? cgpgme_error(cgpgme_no_error) : cgpgme_error(cgpgme_canceled)
 }
 

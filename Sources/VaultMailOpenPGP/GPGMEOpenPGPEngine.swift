@@ -61,8 +61,12 @@ public actor GPGMEOpenPGPEngine: OpenPGPEngine {
 
     public func existingAccountKey(accountId: String) async throws(OpenPGPError) -> OpenPGPKeyInfo? {
         guard FileManager.default.fileExists(atPath: home(accountId)) else { return nil }
-        let context = try GPGMEContext(home: try prepareHome(accountId), passphrase: nil)
-        return try keys(secretOnly: true, in: context).first
+        let home = try prepareHome(accountId)
+        let context = try GPGMEContext(home: home, passphrase: nil)
+        let secret = try keys(secretOnly: true, in: context)
+        // A key imported from an Autocrypt Setup Message is named in gpg.conf's default-key.
+        if let chosen = Self.defaultKey(home: home), let key = secret.first(where: { $0.fingerprint == chosen }) { return key }
+        return secret.first
     }
 
     public func exportPublicKey(for account: Account) async throws(OpenPGPError) -> String {
@@ -253,6 +257,166 @@ public actor GPGMEOpenPGPEngine: OpenPGPEngine {
         }
         _ = gpgme_op_keylist_end(context.pointer)
         return best?.info
+    }
+
+    // MARK: Autocrypt Setup Message
+
+    public func setupPayload(for account: Account, keyHeaders: [String], setupCode: Secret,
+                             armorHeaders: [String]) async throws(OpenPGPError) -> String {
+        let own = try await accountKey(for: account)
+        let passphrase = try await passphrase(account.id)
+        // GnuPG exports a secret key locked with its passphrase; the copy is unlocked in a
+        // keyring folder of its own, exported from there and the folder removed.
+        let context = try GPGMEContext(home: try prepareHome(account.id), passphrase: passphrase)
+        let locked = try GPGMEData()
+        try GPGMELibrary.check(gpgme_op_export(context.pointer, own.fingerprint, gpgme_export_mode_t(cgpgme_export_secret | cgpgme_export_minimal),
+                                               locked.pointer), "export the account's secret key")
+        let lockedKey = locked.take()
+        let scratch = try makeScratchHome()
+        do throws(OpenPGPError) {
+            let importing = try GPGMEContext(home: scratch, passphrase: passphrase)
+            let copy = try GPGMEData(copying: lockedKey)
+            let copied = gpgme_op_import(importing.pointer, copy.pointer)
+            withExtendedLifetime(copy) {}
+            try GPGMELibrary.check(copied, "copy the secret key")
+            let unlocking = try GPGMEContext(home: scratch, passphrases: [passphrase, Secret("")])
+            let copiedKey = try key(own.fingerprint, secret: true, in: unlocking)
+            defer { gpgme_key_unref(copiedKey) }
+            try GPGMELibrary.check(gpgme_op_passwd(unlocking.pointer, copiedKey, 0), "take the passphrase off the copy of the key")
+            let exporting = try GPGMEContext(home: scratch, passphrase: nil)
+            let clear = try GPGMEData()
+            try GPGMELibrary.check(gpgme_op_export(exporting.pointer, own.fingerprint, gpgme_export_mode_t(cgpgme_export_secret | cgpgme_export_minimal),
+                                                   clear.pointer), "export the copy of the key")
+            let armoredKey = String(decoding: clear.take(), as: UTF8.self)
+            guard armoredKey.contains("-----BEGIN PGP PRIVATE KEY BLOCK-----") else {
+                throw OpenPGPError.failed(operation: "export the account's secret key", reason: "GnuPG gave no secret key")
+            }
+            let encrypting = try GPGMEContext(home: scratch, passphrase: setupCode)
+            try encrypting.forgetSymmetricPassphrases()
+            let input = try GPGMEData(copying: Array(OpenPGPArmor.addingHeaders(keyHeaders, to: armoredKey).utf8))
+            let output = try GPGMEData()
+            try GPGMELibrary.check(gpgme_op_encrypt(encrypting.pointer, nil, gpgme_encrypt_flags_t(rawValue: cgpgme_encrypt_symmetric),
+                                                    input.pointer, output.pointer), "encrypt the key with the setup code")
+            let payload = OpenPGPArmor.addingHeaders(armorHeaders, to: String(decoding: output.take(), as: UTF8.self))
+            await removeScratchHome(scratch)
+            return payload
+        } catch {
+            await removeScratchHome(scratch)
+            throw error
+        }
+    }
+
+    public func importSetupPayload(_ payload: [UInt8], setupCode: Secret, account: Account) async throws(OpenPGPError) -> OpenPGPKeyInfo {
+        let passphrase = try await passphraseForNewKey(account)
+        // Opened in a keyring holding no key: only the setup code can open it (a message
+        // encrypted to the account's public key instead would not open here; dev.gnupg.org/T3277).
+        // The key is then locked with the account's passphrase in that folder, so the account's
+        // own keyring only ever receives it locked, and a failure on the way leaves it unchanged.
+        let scratch = try makeScratchHome()
+        let imported: OpenPGPKeyInfo
+        let lockedKey: [UInt8]
+        do throws(OpenPGPError) {
+            let decrypting = try GPGMEContext(home: scratch, passphrase: setupCode)
+            try decrypting.forgetSymmetricPassphrases()
+            let input = try GPGMEData(copying: payload)
+            let output = try GPGMEData()
+            let error = gpgme_op_decrypt(decrypting.pointer, input.pointer, output.pointer)
+            withExtendedLifetime(input) {}
+            guard GPGMELibrary.code(error) == cgpgme_no_error else { throw OpenPGPError.setupCodeRejected }
+            // Level 1: the payload begins with the armored secret key; what follows its END line is dropped.
+            guard let block = OpenPGPArmor.firstBlock(of: "PGP PRIVATE KEY BLOCK", in: String(decoding: output.take(), as: UTF8.self)) else {
+                throw OpenPGPError.noSecretKeyInSetup
+            }
+            imported = try importSecretKey(Array(block.utf8), into: scratch, passphrase: passphrase)
+            let locking = try GPGMEContext(home: scratch, passphrases: [passphrase])
+            let key = try key(imported.fingerprint, secret: true, in: locking)
+            defer { gpgme_key_unref(key) }
+            try GPGMELibrary.check(gpgme_op_passwd(locking.pointer, key, 0), "lock the imported key with the account's passphrase")
+            let exporting = try GPGMEContext(home: scratch, passphrase: passphrase)
+            let locked = try GPGMEData()
+            try GPGMELibrary.check(gpgme_op_export(exporting.pointer, imported.fingerprint, gpgme_export_mode_t(cgpgme_export_secret),
+                                                   locked.pointer), "export the locked key")
+            lockedKey = locked.take()
+            await removeScratchHome(scratch)
+        } catch {
+            await removeScratchHome(scratch)
+            throw error
+        }
+        let home = try prepareHome(account.id)
+        let key = try importSecretKey(lockedKey, into: home, passphrase: passphrase)
+        guard key.fingerprint == imported.fingerprint else { throw .noSecretKeyInSetup }
+        try Self.setDefaultKey(key.fingerprint, home: home)
+        return key
+    }
+
+    /// Imports `block` (an armored secret key) into `home`: the secret key it held, or
+    /// `.noSecretKeyInSetup`.
+    private func importSecretKey(_ block: [UInt8], into home: String, passphrase: Secret) throws(OpenPGPError) -> OpenPGPKeyInfo {
+        let importing = try GPGMEContext(home: home, passphrases: [passphrase])
+        let data = try GPGMEData(copying: block)
+        let importError = gpgme_op_import(importing.pointer, data.pointer)
+        withExtendedLifetime(data) {}
+        try GPGMELibrary.check(importError, "import the secret key")
+        var fingerprints: [String] = []
+        var status = gpgme_op_import_result(importing.pointer)?.pointee.imports
+        while let entry = status {
+            if let fpr = entry.pointee.fpr.map({ String(cString: $0) }), GPGMELibrary.code(entry.pointee.result) == cgpgme_no_error,
+               !fingerprints.contains(fpr) {
+                fingerprints.append(fpr)
+            }
+            status = entry.pointee.next
+        }
+        guard let key = try keys(secretOnly: true, in: importing).first(where: { fingerprints.contains($0.fingerprint) }) else {
+            throw .noSecretKeyInSetup
+        }
+        return key
+    }
+
+    /// A keyring folder of its own for one Autocrypt Setup Message (0700, inside the engine's
+    /// directory): its agent remembers no passphrase, and symmetric encryption uses AES-256.
+    private func makeScratchHome() throws(OpenPGPError) -> String {
+        if let error = GPGMELibrary.engineError() { throw error }
+        let name = ".s-" + (0..<4).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
+        let path = directory.appendingPathComponent(name).path
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
+            try (Self.agentSettings + "default-cache-ttl 0\nmax-cache-ttl 0\n")
+                .write(toFile: path + "/gpg-agent.conf", atomically: true, encoding: .utf8)
+            try "s2k-cipher-algo AES256\ns2k-digest-algo SHA256\nno-symkey-cache\n".write(toFile: path + "/gpg.conf", atomically: true, encoding: .utf8)
+        } catch {
+            throw .engineUnavailable("a keyring folder for the setup message could not be made in \(directory.path) (\(error.localizedDescription))")
+        }
+        return path
+    }
+
+    /// Stops the folder's agent and removes it.
+    private func removeScratchHome(_ path: String) async {
+        _ = try? await ProcessCapture.run("/usr/bin/gpgconf", ["--homedir", path, "--kill", "gpg-agent"], timeout: .seconds(10))
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// The key named by `default-key` in the home's gpg.conf.
+    private static func defaultKey(home: String) -> String? {
+        guard let text = try? String(contentsOfFile: home + "/gpg.conf", encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: " ", maxSplits: 1)
+            return parts.count == 2 && parts[0] == "default-key" ? parts[1].trimmingCharacters(in: .whitespaces) : nil
+        }.last
+    }
+
+    /// Names `fingerprint` the account's key (gpg.conf's `default-key`, which GnuPG itself also reads).
+    private static func setDefaultKey(_ fingerprint: String, home: String) throws(OpenPGPError) {
+        let path = home + "/gpg.conf"
+        let kept = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n")
+            .filter { !$0.hasPrefix("default-key ") }.map(String.init)
+        let text = (["# The account's key (VaultMail, docs/crypto.md): imported from an Autocrypt Setup Message."].filter { _ in kept.isEmpty }
+                    + kept + ["default-key \(fingerprint)"]).joined(separator: "\n") + "\n"
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw .failed(operation: "make the imported key the account's key", reason: error.localizedDescription)
+        }
     }
 
     public func close() async {

@@ -64,20 +64,26 @@ extension Database {
     func receiveAutocrypt(_ emails: [IncomingEmail]) throws {
         let byAccount = Dictionary(grouping: emails.filter { $0.autocrypt != nil }, by: \.email.accountId)
         for (accountId, emails) in byAccount {
-            let own = try String.fetchOne(self, sql: "SELECT email FROM account WHERE id = ?", arguments: [accountId])?.lowercased()
-            guard own != nil else { continue }
-            let receipts = emails.compactMap(\.autocrypt).filter { $0.from.lowercased() != own }
-            var states = try autocryptPeers(accountId: accountId, addresses: Array(Set(receipts.map { $0.from.lowercased() })))
-            var changed = Set<String>()
-            for receipt in receipts {
-                let address = receipt.from.lowercased()
-                guard let next = AutocryptPeerState.receiving(receipt, into: states[address]), next != states[address] else { continue }
-                states[address] = next
-                changed.insert(address)
-            }
-            for address in changed {
-                if let state = states[address] { try saveAutocryptPeer(state, accountId: accountId) }
-            }
+            try receiveAutocrypt(emails.compactMap(\.autocrypt), accountId: accountId)
+        }
+    }
+
+    /// Updates the senders' peer states of one account from `receipts`, in order
+    /// (`AutocryptPeerState.receiving`); the account's own mail is left out.
+    func receiveAutocrypt(_ receipts: [AutocryptReceipt], accountId: String) throws {
+        let own = try String.fetchOne(self, sql: "SELECT email FROM account WHERE id = ?", arguments: [accountId])?.lowercased()
+        guard own != nil else { return }
+        let receipts = receipts.filter { $0.from.lowercased() != own }
+        var states = try autocryptPeers(accountId: accountId, addresses: Array(Set(receipts.map { $0.from.lowercased() })))
+        var changed = Set<String>()
+        for receipt in receipts {
+            let address = receipt.from.lowercased()
+            guard let next = AutocryptPeerState.receiving(receipt, into: states[address]), next != states[address] else { continue }
+            states[address] = next
+            changed.insert(address)
+        }
+        for address in changed {
+            if let state = states[address] { try saveAutocryptPeer(state, accountId: accountId) }
         }
     }
 }

@@ -39,4 +39,8 @@ public struct GRDBAutocryptPeerRepository: AutocryptPeerRepository {
             }
         }
     }
+
+    public func receive(_ receipt: AutocryptReceipt, accountId: String) async throws {
+        try await writer.write { db in try db.receiveAutocrypt([receipt], accountId: accountId) }
+    }
 }

@@ -59,6 +59,7 @@ public final class WebApp: Service, Sendable {
         addActionRoutes(to: router)
         addComposeRoutes(to: router)
         addSettingsRoutes(to: router)
+        addEncryptionRoutes(to: router)
         addSubscriptionRoutes(to: router)
         addAccountRoutes(to: router)
         addAIRoutes(to: router, models: mail.aiModels)

@@ -62,6 +62,9 @@ public struct WebMail: Sendable {
     /// What VaultMail keeps on this machine, and clearing the image cache (Settings → Storage,
     /// issue 31); nil: no Storage section.
     public var storage: Storage?
+    /// The Autocrypt Setup Message (issue 32): Settings → Encryption sends one, and a received
+    /// one offers "Import this key"; nil where VaultMail writes no OpenPGP.
+    public var autocryptSetup: AutocryptSetup?
 
     public init(mailboxes: Mailboxes, conversations: Conversations, attachments: ReadAttachmentUseCase, changes: any MailChangeFeed,
                 preferences: Preferences, coordinator: NotificationSyncCoordinator, compose: ComposeEmailService, composition: Compose,

@@ -208,6 +208,10 @@ struct OpenPGPReadingTests {
         func receiveGossip(_ headers: [AutocryptHeader], effectiveDate: Date, accountId: String) async throws {
             received.append((headers, effectiveDate, accountId))
         }
+        var receipts: [(receipt: AutocryptReceipt, accountId: String)] = []
+        func receive(_ receipt: AutocryptReceipt, accountId: String) async throws {
+            receipts.append((receipt, accountId))
+        }
     }
 
     @Test("Autocrypt key gossip inside decrypted mail is handed to the peer store: only for the message's To and Cc recipients, dated by its effective date")
@@ -241,6 +245,56 @@ struct OpenPGPReadingTests {
             try #require(received.count == 1)
             #expect(received[0].headers == [AutocryptHeader(address: "bob@example.org", preferMutual: false, keyData: [0x98, 0x33, 0x04, 0x01])])
             #expect(received[0].date == sent && received[0].accountId == world.account.id)
+        }
+    }
+
+    @Test("An Autocrypt header inside the encrypted part (as Delta Chat sends it) is read like one in clear: the sender's key and prefer-encrypt reach the peer state, dated by the message; one whose addr is not the sender's changes nothing")
+    func autocryptHeaderInsideEncryptedPart() async throws {
+        try await GPGMEOpenPGPEngineTests.World.with { world in
+            let peer = try await world.peer(.gnupg)
+            defer { Task { await peer.stop() } }
+            let dearmor = peer.directory.appendingPathComponent("dearmor").path
+            try FileManager.default.createDirectory(atPath: dearmor, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let keyData = try await OpenPGPPeer.run("/usr/bin/gpg", OpenPGPPeer.gpgBatch(dearmor) + ["--dearmor"], input: Array(peer.publicKey.utf8))
+            let folded = Data(keyData).base64EncodedString(options: [.lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
+                .replacingOccurrences(of: "\r\n", with: "\r\n ")
+            let sender = OpenPGPPeer.Implementation.gnupg.sender.address
+            func read(autocryptAddress: String, number: Int) async throws -> (AutocryptPeerState?, GossipRecorder) {
+                // Delta Chat's layout: a multipart/mixed whose own headers carry Autocrypt (none in clear).
+                let entity = Array(([
+                    "Content-Type: multipart/mixed; boundary=\"inner\"; protected-headers=\"v1\"",
+                    "Subject: Hi from the chat", "Autocrypt: addr=\(autocryptAddress); prefer-encrypt=mutual; keydata=\r\n \(folded)",
+                    "", "--inner", "Content-Type: text/plain; charset=utf-8", "", "Hello from the chat.", "--inner--", "",
+                ].joined(separator: "\r\n")).utf8)
+                let raw = PGPMIMEMessage.encrypted(from: OpenPGPPeer.Implementation.gnupg.userId, to: "ada@localhost",
+                                                   messageId: "<inner-ac-\(number)@example.org>", armored: try await peer.encrypt(entity, signed: true))
+                #expect(!String(decoding: raw, as: UTF8.self).contains("Autocrypt:"), "the header is inside only")
+                let sent = Date(timeIntervalSince1970: 1_790_000_000)
+                var email = MailFixtures.email(accountId: world.account.id, number: number, subject: "...")
+                email.hasAttachments = true
+                email.fromAddress = sender
+                email.dateSent = sent
+                email.dateReceived = sent.addingTimeInterval(60)
+                let sources = InMemoryMessageSources()
+                await sources.store(Array(raw), emailId: email.id)
+                let recorder = GossipRecorder()
+                let reading = OpenPGPReading(engine: world.engine, sources: sources, parser: GMimeMessageParser(), structure: GMimeMessageParser(),
+                                             peers: recorder)
+                let (shown, crypto) = try #require(await reading.read(email))
+                #expect(crypto.state.encryption == .decrypted && shown.bodyPlain?.contains("Hello from the chat.") == true)
+                let receipts = await recorder.receipts
+                try #require(receipts.count == 1)
+                #expect(receipts[0].accountId == world.account.id && receipts[0].receipt.from == sender)
+                #expect(receipts[0].receipt.effectiveDate == sent)
+                return (AutocryptPeerState.receiving(receipts[0].receipt, into: nil), recorder)
+            }
+
+            let (learnt, _) = try await read(autocryptAddress: sender, number: 1)
+            let state = try #require(learnt)
+            #expect(state.publicKey == keyData && state.preferMutual && state.autocryptTimestamp == Date(timeIntervalSince1970: 1_790_000_000))
+
+            let (other, _) = try await read(autocryptAddress: "mallory@example.org", number: 2)
+            #expect(other?.publicKey == nil && other?.autocryptTimestamp == nil, "a header for another address is not the sender's key")
         }
     }
 }

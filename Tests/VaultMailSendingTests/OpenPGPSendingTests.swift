@@ -252,6 +252,7 @@ struct AutocryptWritingTests {
         }
         func allPeers(accountId: String) async throws -> [AutocryptPeerState] { states }
         func receiveGossip(_ headers: [AutocryptHeader], effectiveDate: Date, accountId: String) async throws {}
+        func receive(_ receipt: AutocryptReceipt, accountId: String) async throws {}
     }
 
     static let t0 = Date(timeIntervalSince1970: 1_790_000_000)

@@ -54,4 +54,20 @@ struct AutocryptPeerStoreTests {
         #expect(try await peers.allPeers(accountId: "acct-work").map(\.address) == ["bob@example.org"], "not the account's own address")
         #expect(bob.gossipKey == Self.key && bob.gossipTimestamp == Self.t0 && bob.publicKey == nil && bob.source == .gossip)
     }
+
+    @Test("A header read inside an encrypted part updates the sender's state by the same rules (an older message changes nothing); the account's own mail is not learnt from")
+    func protectedHeaderIsReceived() async throws {
+        let store = try await StoreFixture()
+        let peers = GRDBAutocryptPeerRepository(database: store.database)
+        let header = "addr=carol@example.org; prefer-encrypt=mutual; keydata=\(Data(Self.key).base64EncodedString())"
+        try await peers.receive(AutocryptReceipt(from: "carol@example.org", date: Self.t0, arrived: Self.t0, headers: [header]), accountId: "acct-work")
+        let older = "addr=carol@example.org; keydata=\(Data([1, 2]).base64EncodedString())"
+        try await peers.receive(AutocryptReceipt(from: "carol@example.org", date: Self.t0.addingTimeInterval(-60), arrived: Self.t0, headers: [older]),
+                                accountId: "acct-work")
+        let own = try #require(try await store.accounts.getAccount(id: "acct-work")).email
+        try await peers.receive(AutocryptReceipt(from: own, date: Self.t0, arrived: Self.t0, headers: ["addr=\(own); keydata=\(Data(Self.key).base64EncodedString())"]),
+                                accountId: "acct-work")
+        #expect(try await peers.allPeers(accountId: "acct-work")
+                == [AutocryptPeerState(address: "carol@example.org", lastSeen: Self.t0, autocryptTimestamp: Self.t0, publicKey: Self.key, preferMutual: true)])
+    }
 }

@@ -43,6 +43,11 @@ public final class CommandDependencies {
     /// The accounts' OpenPGP keys (issue 32).
     public var openPGPKeys: OpenPGPKeys { OpenPGPKeys(engine: openPGPEngine, peers: GRDBAutocryptPeerRepository(database: database)) }
 
+    /// The Autocrypt Setup Message (issue 32), sent through `sending`.
+    public func autocryptSetup(sending: MailSending) -> AutocryptSetup {
+        AppDependencies.autocryptSetup(engine: openPGPEngine, database: database, compose: sending.compose, clock: clock)
+    }
+
     /// Adding, changing and removing accounts, with secrets in `credentials`.
     public func accountService(credentials: any CredentialStore, oauthConfiguration: OAuthConfiguration,
                                accessTokens: OAuthAccessTokens?) -> Accounts {

@@ -52,6 +52,26 @@ public protocol OpenPGPEngine: Sendable {
     /// binary, minimal (the primary key, its user ids, the subkeys and their signatures).
     func keyData(fingerprint: String, accountId: String) async throws(OpenPGPError) -> [UInt8]
 
+    // MARK: Autocrypt Setup Message (Level 1 §4.4)
+
+    /// The account's secret key as an Autocrypt Setup Message carries it: ASCII-armored
+    /// without its passphrase (so another app can use it), with `keyHeaders` in its armor
+    /// (`Autocrypt-Prefer-Encrypt: mutual`), encrypted symmetrically with `setupCode` alone
+    /// (AES-256, iterated and salted S2K; no public-key recipient), ASCII-armored with
+    /// `armorHeaders` (`Passphrase-Format`, `Passphrase-Begin`). The key is made on first need.
+    /// The key without its passphrase exists only in a keyring folder of its own, removed before
+    /// this returns.
+    func setupPayload(for account: Account, keyHeaders: [String], setupCode: Secret,
+                      armorHeaders: [String]) async throws(OpenPGPError) -> String
+
+    /// Opens `payload` (an armored, symmetrically encrypted message) with `setupCode`, in a
+    /// keyring holding no key (so only the code can open it), and makes the secret key inside
+    /// the account's key: imported, locked with the account's passphrase from the keyring, and
+    /// used from then on to sign and in the Autocrypt header. The account's earlier keys stay
+    /// in its keyring, so older mail still decrypts. Throws `.setupCodeRejected` when the code
+    /// does not open it and `.noSecretKeyInSetup` when it holds no secret key; then nothing changed.
+    func importSetupPayload(_ payload: [UInt8], setupCode: Secret, account: Account) async throws(OpenPGPError) -> OpenPGPKeyInfo
+
     /// Stops what the engine started for its accounts (GnuPG's agent). The engine can be used
     /// again afterwards; it starts them again.
     func close() async

@@ -11,6 +11,10 @@ public enum OpenPGPError: Error, Sendable, Equatable, CustomStringConvertible, P
     case noKeysFound
     /// What was given holds a secret key, which this door does not take.
     case secretKeyGiven
+    /// The setup code did not open the Autocrypt Setup Message (a wrong code, or a damaged message).
+    case setupCodeRejected
+    /// The Autocrypt Setup Message opened but holds no usable secret key.
+    case noSecretKeyInSetup
 
     public var description: String {
         switch self {
@@ -24,6 +28,10 @@ public enum OpenPGPError: Error, Sendable, Equatable, CustomStringConvertible, P
             "no OpenPGP public key found in what was given; give an ASCII-armored key (-----BEGIN PGP PUBLIC KEY BLOCK-----)"
         case .secretKeyGiven:
             "what was given holds a secret key; give only the public key (`gpg --export --armor ADDRESS`)"
+        case .setupCodeRejected:
+            "the setup code does not open this Autocrypt Setup Message; type the 36 digits the other app showed when it made this message (nothing was changed)"
+        case .noSecretKeyInSetup:
+            "the Autocrypt Setup Message opened but holds no secret key VaultMail can use (nothing was changed)"
         }
     }
 
@@ -34,6 +42,8 @@ public enum OpenPGPError: Error, Sendable, Equatable, CustomStringConvertible, P
         case .failed: "The encryption key operation failed. The details say why."
         case .noKeysFound: "That holds no public key. Give an ASCII-armored public key."
         case .secretKeyGiven: "That is a secret key. Give only the public key."
+        case .setupCodeRejected: "That setup code doesn't open this message. Check the 36 digits and try again; nothing was changed."
+        case .noSecretKeyInSetup: "This setup message holds no key VaultMail can use. Nothing was changed."
         }
     }
 }

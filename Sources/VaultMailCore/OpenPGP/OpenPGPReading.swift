@@ -50,6 +50,19 @@ public struct OpenPGPReading: Sendable {
         try? await peers.receiveGossip(gossip, effectiveDate: effective, accountId: email.accountId)
     }
 
+    /// Reads the sender's `Autocrypt:` header found among the decrypted entity's headers
+    /// (Delta Chat sends it there, not in clear) as one in clear is read when mail is synced
+    /// (Level 1 §2.3): same effective date, same rules (`AutocryptPeerState.receiving`: an
+    /// older message changes nothing, `addr` must be the sender's, two headers count as none).
+    /// A message whose decrypted part carries no header changes nothing here: its clear
+    /// headers were read when it was synced.
+    private func learnProtectedAutocrypt(_ inner: ParsedMessage, of email: Email) async {
+        guard let peers, !inner.autocryptHeaders.isEmpty else { return }
+        let receipt = AutocryptReceipt(from: email.fromAddress, date: email.dateSent, arrived: email.dateReceived,
+                                       headers: inner.autocryptHeaders)
+        try? await peers.receive(receipt, accountId: email.accountId)
+    }
+
     // MARK: PGP/MIME
 
     private func readMIME(_ payload: OpenPGPPayload, of email: Email) async -> (email: Email, crypto: OpenedCrypto) {
@@ -69,8 +82,10 @@ public struct OpenPGPReading: Sendable {
                     entity = content
                 }
                 let inner = parser.parse(plaintext)
+                let content = entity == plaintext ? inner : parser.parse(entity)
                 await learnGossip(inner, of: email)
-                let shown = Self.showing(entity == plaintext ? inner : parser.parse(entity), in: email, protectedSubject: true)
+                await learnProtectedAutocrypt(inner.autocryptHeaders.isEmpty ? content : inner, of: email)
+                let shown = Self.showing(content, in: email, protectedSubject: true)
                 return (shown, OpenedCrypto(state: MessageCrypto(encryption: .decrypted, signature: signature), structuralPartIds: structural))
             }
         case .signed(let content, let detached):

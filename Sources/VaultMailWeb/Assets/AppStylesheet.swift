@@ -128,6 +128,10 @@ button{cursor:pointer}
 .notice.crypto-state{margin:4px 0 8px;font-weight:600}
 .notice.crypto-state p{margin:0}
 .pill.crypto{font-size:12px;white-space:normal;border-radius:10px}
+.setup-import{margin:12px 0;padding:10px 12px;border:1px solid var(--line);border-radius:8px}
+.setup-import h3{margin:0 0 6px;font-size:15px}
+.setup-import .setup-code-input{width:min(100%,28em);font-family:ui-monospace,monospace}
+.setup-code-digits code{font-size:18px;letter-spacing:.05em}
 .reading-pane{overflow:auto;background:var(--bg);min-width:0}
 .conversation{max-width:980px;margin:0 auto;padding:4px 18px 40px}
 .conv-head{position:sticky;top:0;background:var(--bg);padding:4px 0 2px;z-index:3}

@@ -17,6 +17,8 @@ struct ConversationView {
         var events: [String: CalendarEvent] = [:]
         /// Its OpenPGP state, for an encrypted or signed message (issue 32): the badge.
         var crypto: MessageCrypto?
+        /// The Autocrypt Setup Message it is, sent by the account to itself (issue 32): "Import this key".
+        var setupMessage: AutocryptSetupMessage? = nil
     }
 
     var thread: EmailThread
@@ -92,7 +94,7 @@ struct ConversationView {
             id: thread.id, version: version, latest: answerable?.id, csrf: csrf, here: here, leave: mailbox.url(category: category),
             backIcon: Icon.back.svg(), subject: thread.subject.isEmpty ? "(no subject)" : thread.subject,
             meta: "\(count) message\(count == 1 ? "" : "s")\(draftNote)\(isMuted ? " · muted" : "")\(isWatched ? " · notify me" : "")", actions: actions(),
-            messages: renderedMessages(), replies: suggestedReplies(), replyBar: replyBar(), draftForms: draftForms(),
+            messages: renderedMessages(), replies: suggestedReplies(), replyBar: replyBar(), draftForms: draftForms() + setupForms(),
             shown: olderCount > 0 || messages.count > Self.pageSize ? messages.count : nil, older: olderLink()))
     }
 
@@ -319,7 +321,7 @@ struct ConversationView {
             showVIP: !isMe && !email.fromAddress.isEmpty, isVIP: vips.contains(email.fromAddress.lowercased()), fromAddress: email.fromAddress,
             to: Person.list(email.toAddresses), hasTo: !email.toAddresses.isEmpty,
             cc: Person.list(email.ccAddresses), hasCc: !email.ccAddresses.isEmpty, fullDate: dates.full(email.dateSent ?? email.dateReceived),
-            why: isMe ? nil : "/settings?why=\(WebForm.escape(email.id))#why", body: cryptoBadge(message) + body(message), attachments: attachments(message),
+            why: isMe ? nil : "/settings?why=\(WebForm.escape(email.id))#why", body: cryptoBadge(message) + body(message) + setupImport(message), attachments: attachments(message),
             clipIcon: listedAttachments(message).isEmpty ? nil : Icon.paperclip.svg()))
     }
 
@@ -362,6 +364,39 @@ struct ConversationView {
     private static let cryptoTemplate = Template("""
         {{#warning}}<div class="notice error crypto-state" role="alert"><p>{{words}}</p></div>{{/warning}}\
         {{^warning}}<p class="crypto-state"><span class="pill crypto">{{words}}</span></p>{{/warning}}
+        """)
+
+    /// A received Autocrypt Setup Message: the setup code's field and "Import this key", which
+    /// belong to a form of their own outside the conversation's actions (`setupForms`), so Enter
+    /// in the field imports, and the script leaves them alone.
+    private func setupImport(_ message: Message) -> Markup {
+        guard let setup = message.setupMessage else { return .empty }
+        struct Model { var id: String; var begin: String? }
+        return Self.setupImportTemplate.render(Model(id: message.email.id, begin: setup.passphraseBegin))
+    }
+
+    private static let setupImportTemplate = Template("""
+        <section class="setup-import" aria-labelledby="su-{{id}}"><h3 id="su-{{id}}">Autocrypt Setup Message</h3>\
+        <p>One of your mail apps sent this account its encryption key. Import it to read and send encrypted mail here with the same key; \
+        the key VaultMail made for this account stays, so older mail still opens.</p>\
+        <label for="sc-{{id}}">Setup code{{#begin}} (it begins with {{begin}}){{/begin}}</label> \
+        <input id="sc-{{id}}" class="setup-code-input" name="setupCode" form="import-setup-{{id}}" autocomplete="off" spellcheck="false" \
+        inputmode="numeric" aria-describedby="sch-{{id}}"> <button class="primary" form="import-setup-{{id}}">Import this key</button>\
+        <p class="hint-text" id="sch-{{id}}">The 36 digits the other app showed when it made this message; dashes and spaces are fine.</p>\
+        </section>
+        """)
+
+    /// The form each received setup message's "Import this key" posts.
+    private func setupForms() -> Markup {
+        struct Model { var id: String; var csrf: String; var here: String }
+        return messages.filter { $0.setupMessage != nil }
+            .map { Self.setupFormTemplate.render(Model(id: $0.email.id, csrf: csrf, here: here)) }.joined()
+    }
+
+    private static let setupFormTemplate = Template("""
+        <form id="import-setup-{{id}}" method="post" action="/openpgp/import-setup" hidden>\
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="email" value="{{id}}">\
+        <input type="hidden" name="return" value="{{here}}"></form>
         """)
 
     // MARK: Drafts (issue 29)

@@ -175,7 +175,8 @@ struct MailScreen {
             }
             messages.append(.init(email: email, attachments: attachments, html: html, imagesAllowed: allowed,
                                   expanded: !email.isRead || index == emails.count - 1,
-                                  events: await calendarEvents(emailId: email.id, attachments: attachments), crypto: crypto?.state))
+                                  events: await calendarEvents(emailId: email.id, attachments: attachments), crypto: crypto?.state,
+                                  setupMessage: email.hasAttachments ? await mail.autocryptSetup?.setupMessage(email) : nil))
         }
         let account = context.accounts.first { $0.id == thread.accountId }
         let targets = moveTargets(account, context, excluding: mailbox.folderId)

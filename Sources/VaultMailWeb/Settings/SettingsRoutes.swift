@@ -229,6 +229,9 @@ extension WebApp {
             decisions: (try? await mail.notificationHistory.recent(limit: 15)) ?? [], asked: asked, askedMissing: askedMissing,
             notice: query.notice, csrf: csrf, dates: dates, privacy: privacy)
         view.defaultAccountId = (try? await mail.accountService.defaultAccount())?.id
+        if mail.autocryptSetup != nil {
+            view.encryption = SettingsView.Encryption(accounts: accounts)
+        }
         if let storage = mail.storage {
             do {
                 view.storage = .success(try await storage.report())

@@ -54,6 +54,8 @@ struct SettingsView {
     /// What is kept on this machine (Settings → Storage, issue 31), or why it could not be
     /// measured; nil: no section.
     var storage: Result<Storage.Report, StorageFailure>? = nil
+    /// Settings → Encryption (issue 32); nil: no section.
+    var encryption: Encryption? = nil
 
     /// Why storage could not be measured, in words.
     struct StorageFailure: Error { var words: String }
@@ -67,12 +69,14 @@ struct SettingsView {
             var notice: String?
             var privacy: Bool
             var storage: Bool
+            var encryption: Bool
             var sections: Markup
         }
         let body = Self.template.render(Model(
             backIcon: Icon.back.svg(), notice: notice, privacy: privacy != nil, storage: storage != nil,
+            encryption: encryption != nil,
             sections: general() + privacySection() + notifications() + vipList() + mutedList() + watchedList() + desktop() + why() + accountList()
-                + storageSection()))
+                + encryptionSection() + storageSection()))
         return Pages.document(title: "Settings — VaultMail", bodyClass: "app settings-page", csrf: csrf, body: body,
                               scripts: [Assets.settingsScript], display: .init(theme: values.theme, density: values.density))
     }
@@ -82,6 +86,7 @@ struct SettingsView {
         <header class="topbar"><a class="brand" href="/mail">VaultMail</a><a class="tool" href="/mail">{{{backIcon}}}<span>Back to the mail</span></a></header>\
         <main class="settings-main" id="main"><nav class="settings-nav" aria-label="Settings sections"><ul>\
         <li><a href="#general">General</a></li>{{#privacy}}<li><a href="#privacy">Privacy</a></li>{{/privacy}}<li><a href="#notifications">Notifications</a></li><li><a href="#why">Why it notified</a></li><li><a href="#accounts">Accounts</a></li>\
+        {{#encryption}}<li><a href="#encryption">Encryption</a></li>{{/encryption}}\
         {{#storage}}<li><a href="#storage">Storage</a></li>{{/storage}}\
         <li><a href="/settings/ai">On-device AI</a></li>\
         <li><a href="/subscriptions">Subscriptions</a></li>\
