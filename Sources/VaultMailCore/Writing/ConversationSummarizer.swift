@@ -104,7 +104,7 @@ public struct ConversationSummarizer: Sendable {
         var kept: [String] = []
         for sentence in GeneratedText.summarySentences(raw)
         where guardrail.isGrounded(sentence) && !GeneratedText.echoes(sentence, of: instructions, run: 4)
-            && !InjectedInstruction.isInstruction(sentence)
+            && !InjectedInstruction.isInstruction(sentence) && !Self.speaksAsTurn(sentence)
             && !kept.contains(where: { ExtractiveSummarizer.key($0) == ExtractiveSummarizer.key(sentence) }) {
             kept.append(sentence)
         }
@@ -126,6 +126,14 @@ public struct ConversationSummarizer: Sendable {
             }
         }
         return .success(summary)
+    }
+
+    /// A sentence labelled as a turn of a chat ("User: …", "System: …"): the model playing
+    /// the chat it was given, not summarizing.
+    static func speaksAsTurn(_ sentence: String) -> Bool {
+        let lower = sentence.lowercased().drop { $0 == " " || $0 == "\"" || $0 == "*" }
+        return ["user:", "system:", "assistant:", "human:", "ai:"].contains { lower.hasPrefix($0) }
+            || lower.contains(" user:") || lower.contains(" system:") || lower.contains(" assistant:")
     }
 
     /// Words of four letters or more: what a sentence is about, roughly, in any language.

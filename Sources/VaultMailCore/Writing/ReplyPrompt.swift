@@ -56,12 +56,24 @@ public enum ReplyPrompt {
     }
 
     /// `text` without the markers that frame the mail in a prompt, so mail cannot close its
-    /// frame and speak as the user.
+    /// frame and speak as the user. What follows a marker that closes the frame or opens a chat
+    /// turn (`</email>`, `<|im_start|>`, `[INST]` …) is dropped whole: no person writes to
+    /// another in a chat template, so it is an attempt to speak outside the mail (issue 35).
     static func dataOnly(_ text: String) -> String {
         var text = text
-        for marker in ["<email>", "</email>", "<conversation>", "</conversation>", "<|im_start|>", "<|im_end|>", "<|endoftext|>"] {
+        let lower = text.lowercased()
+        if let cut = outsideMarkers.compactMap({ lower.range(of: $0)?.lowerBound }).min() {
+            text = String(text[..<text.index(text.startIndex, offsetBy: lower.distance(from: lower.startIndex, to: cut))])
+        }
+        for marker in ["<email>", "<conversation>"] {
             text = text.replacingOccurrences(of: marker, with: "", options: .caseInsensitive)
         }
         return text
     }
+
+    /// Markers after which a mail's text is not the mail's (lowercased).
+    static let outsideMarkers = [
+        "</email>", "</conversation>", "<|im_start|>", "<|im_end|>", "<|endoftext|>", "<|system|>", "<|user|>", "<|assistant|>",
+        "[inst]", "[/inst]", "<<sys>>",
+    ]
 }
